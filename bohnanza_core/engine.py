@@ -1,0 +1,989 @@
+"""The rules: ``decide`` turns a command into events, ``evolve`` applies an event.
+
+A game moves by itself wherever no one has a choice (dealing, turning over,
+reshuffling, drawing, the final harvest): after each command, :func:`play` applies
+the *automatic* events that follow until some player must decide again. So the
+events of one command are its own (decision) events followed by automatic ones, and
+a recorded game can be re-derived from its decisions alone (:func:`command_for`).
+
+Validation always happens before the first event is applied: an illegal command
+raises :class:`IllegalMove` and leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from bohnanza_core.cards import BeanKind, Card, coins_for
+from bohnanza_core.commands import (
+    AcceptOffer,
+    BuyThirdField,
+    Command,
+    DeclineOffer,
+    DiscardCard,
+    EndPlanting,
+    EndTrading,
+    Harvest,
+    MakeOffer,
+    PlantCard,
+    PlantFromHand,
+    WithdrawOffer,
+)
+from bohnanza_core.errors import IllegalMove, RulesetError
+from bohnanza_core.events import (
+    BeanPlanted,
+    CardDealt,
+    CardDiscarded,
+    CardDrawn,
+    CardSource,
+    CardTakenFromDiscard,
+    CardTurnedOver,
+    DeckShuffled,
+    DiscardPileReshuffled,
+    DrawPileRanOut,
+    Event,
+    FieldHarvested,
+    GameEnd,
+    GameEnded,
+    GameStarted,
+    OfferAccepted,
+    OfferDeclined,
+    OfferMade,
+    OfferVoided,
+    OfferWithdrawn,
+    PhaseStarted,
+    PlantingEnded,
+    ThirdFieldBought,
+    TradingEnded,
+    TurnEnded,
+    TurnStarted,
+)
+from bohnanza_core.rulesets import (
+    CoinDestination,
+    EmptyReshuffle,
+    EndTiming,
+    LeftoverFaceUp,
+    ReceivedCardsPlanted,
+    ReshuffleWhen,
+    Ruleset,
+    TieBreak,
+)
+from bohnanza_core.shuffle import seed_commitment, seeded_shuffle
+from bohnanza_core.state import GameState, Offer, Phase, Result
+
+# ---------------------------------------------------------------------------
+# Starting a game
+# ---------------------------------------------------------------------------
+
+
+def new_game(ruleset: Ruleset, seats: Sequence[str], seed: str) -> tuple[GameState, list[Event]]:
+    """Seat the players (seat 0 starts), commit to ``seed``, shuffle and deal.
+
+    Returns the state, now waiting for the first player's first decision, and every
+    event so far."""
+    seats = tuple(seats)
+    if len(seats) not in ruleset.players:
+        others = ""
+        if len(seats) == 2 and ruleset.name != "duel":
+            others = "; two players play the duel (ruleset 'duel')"
+        raise RulesetError(
+            f"{ruleset.name} is for {ruleset.players_label} players, not {len(seats)}{others}"
+        )
+    if not isinstance(seed, str) or not seed:
+        raise RulesetError("the seed must be a non-empty string")
+    commitment = seed_commitment(seed)
+    started = GameStarted(ruleset=ruleset, seats=seats, seed_commitment=commitment, seed=seed)
+    state = evolve(None, started)
+    events: list[Event] = [started]
+    shuffled = DeckShuffled(order=seeded_shuffle(range(ruleset.deck_size), seed, 0))
+    evolve(state, shuffled)
+    events.append(shuffled)
+    _advance(state, events)
+    return state, events
+
+
+# ---------------------------------------------------------------------------
+# evolve: apply one event
+# ---------------------------------------------------------------------------
+
+
+def evolve(state: GameState | None, event: Event) -> GameState:
+    """Apply ``event`` to ``state`` in place and return it (``None`` before
+    :class:`GameStarted`). The event must come from :func:`decide` / :func:`play`,
+    unredacted: evolve trusts it, except where a cheap check catches a record that
+    disagrees with the table."""
+    if state is None:
+        if not isinstance(event, GameStarted):
+            raise ValueError(f"a game begins with GameStarted, not {type(event).__name__}")
+        if event.seed is None:
+            raise ValueError("cannot start a game from a redacted GameStarted (no seed)")
+        new = GameState(event.ruleset, event.seats, event.seed, event.seed_commitment)
+        new.events_applied = 1
+        return new
+    _EVOLVE[type(event)](state, event)
+    state.events_applied += 1
+    return state
+
+
+def _take_from_pile(state: GameState, card: Card | None) -> Card:
+    if not state.draw_pile or card is None or state.draw_pile[-1] != card:
+        raise ValueError(f"the record says card {card} but the draw pile disagrees")
+    return state.draw_pile.pop()
+
+
+def _ev_started(s: GameState, e: GameStarted) -> None:
+    raise ValueError("GameStarted can only begin a game")
+
+
+def _ev_shuffled(s: GameState, e: DeckShuffled) -> None:
+    if e.order is None:
+        raise ValueError("cannot apply a redacted DeckShuffled")
+    s.draw_pile = list(reversed(e.order))
+
+
+def _ev_dealt(s: GameState, e: CardDealt) -> None:
+    s.hands[e.seat].append(_take_from_pile(s, e.card))
+    s.dealt += 1
+
+
+def _ev_turn_started(s: GameState, e: TurnStarted) -> None:
+    s.active = e.seat
+    s.turn = e.turn
+    s.planted = s.turned_over = s.drawn = 0
+    s.planting_done = False
+    s.phase = Phase.PLANTING_LEFTOVERS if s.face_up else Phase.PLANTING
+
+
+def _ev_planted(s: GameState, e: BeanPlanted) -> None:
+    if e.source is CardSource.HAND:
+        s.hands[e.seat].pop(0)
+        s.planted += 1
+    elif e.source is CardSource.FACE_UP:
+        s.face_up.remove(e.card)
+    else:
+        s.trade_areas[e.seat].remove(e.card)
+    s.fields[e.seat][e.field].append(e.card)
+    if s.phase is Phase.PLANTING_LEFTOVERS and not s.face_up:
+        s.phase = Phase.PLANTING
+
+
+def _ev_planting_ended(s: GameState, e: PlantingEnded) -> None:
+    if s.phase is Phase.PLANTING:
+        s.phase = Phase.TURNING_OVER
+    else:
+        s.planting_done = True
+
+
+def _ev_turned_over(s: GameState, e: CardTurnedOver) -> None:
+    s.face_up.append(_take_from_pile(s, e.card))
+    s.turned_over += 1
+
+
+def _ev_taken_from_discard(s: GameState, e: CardTakenFromDiscard) -> None:
+    s.face_up.append(s.discard_pile.pop())
+
+
+def _ev_phase(s: GameState, e: PhaseStarted) -> None:
+    s.phase = e.phase
+
+
+def _ev_offer_made(s: GameState, e: OfferMade) -> None:
+    s.offers[e.offer] = Offer(e.offer, e.proposer, e.counterparty, e.gives, e.wants)
+    s.next_offer = e.offer + 1
+
+
+def _give(s: GameState, giver: int, cards: Iterable[Card], receiver: int) -> None:
+    hand, area = s.hands[giver], s.trade_areas[receiver]
+    for card in cards:
+        if giver == s.active and card in s.face_up:
+            s.face_up.remove(card)
+        else:
+            hand.remove(card)  # list.remove keeps the order of the cards left
+        area.append(card)
+
+
+def _ev_accepted(s: GameState, e: OfferAccepted) -> None:
+    offer = s.offers.pop(e.offer)
+    _give(s, offer.proposer, offer.gives, e.seat)
+    _give(s, e.seat, e.cards, offer.proposer)
+
+
+def _ev_declined(s: GameState, e: OfferDeclined) -> None:
+    offer = s.offers[e.offer]
+    offer.declined_by.add(e.seat)
+    if offer.counterparty is not None or len(offer.declined_by) >= s.players - 1:
+        del s.offers[e.offer]
+
+
+def _ev_offer_closed(s: GameState, e: OfferWithdrawn | OfferVoided) -> None:
+    del s.offers[e.offer]
+
+
+def _ev_trading_ended(s: GameState, e: TradingEnded) -> None:
+    s.offers.clear()
+    s.phase = Phase.PLANTING_RECEIVED
+
+
+def _ev_harvested(s: GameState, e: FieldHarvested) -> None:
+    field = s.fields[e.seat][e.field]
+    s.fields[e.seat][e.field] = []
+    sold = len(field) - e.coins
+    s.coins[e.seat].extend(field[sold:])
+    s.discard_pile.extend(field[:sold])
+
+
+def _ev_field_bought(s: GameState, e: ThirdFieldBought) -> None:
+    coins = s.coins[e.seat]
+    keep = len(coins) - e.cost
+    paid = coins[keep:]
+    del coins[keep:]
+    if s.ruleset.paid_coins_to is CoinDestination.OUT_OF_GAME:
+        s.out_of_game.extend(paid)
+    else:
+        s.discard_pile.extend(paid)
+    s.fields[e.seat].append([])
+    s.third_field_bought[e.seat] = True
+
+
+def _ev_discarded(s: GameState, e: CardDiscarded) -> None:
+    if e.source is CardSource.HAND:
+        s.hands[e.seat].remove(e.card)
+        if s.phase is Phase.PLANTING:
+            s.phase = Phase.TURNING_OVER
+    else:
+        s.face_up.remove(e.card)
+        if s.phase is Phase.PLANTING_LEFTOVERS and not s.face_up:
+            s.phase = Phase.PLANTING
+    s.discard_pile.append(e.card)
+
+
+def _ev_drawn(s: GameState, e: CardDrawn) -> None:
+    s.hands[e.seat].append(_take_from_pile(s, e.card))
+    s.drawn += 1
+
+
+def _ev_ran_out(s: GameState, e: DrawPileRanOut) -> None:
+    s.runs_out = e.times
+    if e.game_end is GameEnd.NOT_YET:
+        s.reshuffle_due = True
+    elif e.game_end is GameEnd.AFTER_THIS_TURN:
+        s.ending = True
+    else:
+        s.phase = Phase.FINAL_HARVEST
+
+
+def _ev_reshuffled(s: GameState, e: DiscardPileReshuffled) -> None:
+    if e.order is None:
+        raise ValueError("cannot apply a redacted DiscardPileReshuffled")
+    s.draw_pile = list(reversed(e.order))
+    s.discard_pile = []
+    s.reshuffles += 1
+    s.reshuffle_due = False
+
+
+def _ev_turn_ended(s: GameState, e: TurnEnded) -> None:
+    s.phase = Phase.BETWEEN_TURNS
+
+
+def _ev_game_ended(s: GameState, e: GameEnded) -> None:
+    s.phase = Phase.GAME_OVER
+    s.result = Result(e.coins, e.winners, e.ranks)
+
+
+_EVOLVE: dict[type, Callable[[GameState, object], None]] = {
+    GameStarted: _ev_started,  # type: ignore[dict-item]
+    DeckShuffled: _ev_shuffled,  # type: ignore[dict-item]
+    CardDealt: _ev_dealt,  # type: ignore[dict-item]
+    TurnStarted: _ev_turn_started,  # type: ignore[dict-item]
+    BeanPlanted: _ev_planted,  # type: ignore[dict-item]
+    PlantingEnded: _ev_planting_ended,  # type: ignore[dict-item]
+    CardTurnedOver: _ev_turned_over,  # type: ignore[dict-item]
+    CardTakenFromDiscard: _ev_taken_from_discard,  # type: ignore[dict-item]
+    PhaseStarted: _ev_phase,  # type: ignore[dict-item]
+    OfferMade: _ev_offer_made,  # type: ignore[dict-item]
+    OfferAccepted: _ev_accepted,  # type: ignore[dict-item]
+    OfferDeclined: _ev_declined,  # type: ignore[dict-item]
+    OfferWithdrawn: _ev_offer_closed,  # type: ignore[dict-item]
+    OfferVoided: _ev_offer_closed,  # type: ignore[dict-item]
+    TradingEnded: _ev_trading_ended,  # type: ignore[dict-item]
+    FieldHarvested: _ev_harvested,  # type: ignore[dict-item]
+    ThirdFieldBought: _ev_field_bought,  # type: ignore[dict-item]
+    CardDiscarded: _ev_discarded,  # type: ignore[dict-item]
+    CardDrawn: _ev_drawn,  # type: ignore[dict-item]
+    DrawPileRanOut: _ev_ran_out,  # type: ignore[dict-item]
+    DiscardPileReshuffled: _ev_reshuffled,  # type: ignore[dict-item]
+    TurnEnded: _ev_turn_ended,  # type: ignore[dict-item]
+    GameEnded: _ev_game_ended,  # type: ignore[dict-item]
+}
+
+
+# ---------------------------------------------------------------------------
+# Automatic events: what happens when no one has a choice
+# ---------------------------------------------------------------------------
+
+
+@cache
+def _deal_order(ruleset: Ruleset, players: int) -> tuple[int, ...]:
+    """Seats in dealing order: one card at a time around the table."""
+    rounds = max(ruleset.cards_dealt(seat) for seat in range(players))
+    return tuple(
+        seat
+        for round_ in range(rounds)
+        for seat in range(players)
+        if ruleset.cards_dealt(seat) > round_
+    )
+
+
+def _pile_event(s: GameState, card_needed: bool) -> Event | None:
+    """A run-out or reshuffle that must happen before the next card is taken."""
+    r = s.ruleset
+    if s.reshuffle_due:
+        order = seeded_shuffle(s.discard_pile, s.seed, s.reshuffles + 1)
+        return DiscardPileReshuffled(cards=len(order), order=order)
+    if s.draw_pile or s.ending:
+        return None
+    if not (card_needed or r.reshuffle_when is ReshuffleWhen.LAST_CARD_DRAWN):
+        return None
+    times = s.runs_out + 1
+    last = times >= r.ends_on_run_out or (
+        not s.discard_pile and r.empty_reshuffle is EmptyReshuffle.ENDS_GAME
+    )
+    if not last:
+        return DrawPileRanOut(times=times, game_end=GameEnd.NOT_YET)
+    timing = (
+        r.run_out_while_turning_over if s.phase is Phase.TURNING_OVER else r.run_out_while_drawing
+    )
+    end = GameEnd.AFTER_THIS_TURN if timing is EndTiming.FINISH_TURN else GameEnd.NOW
+    return DrawPileRanOut(times=times, game_end=end)
+
+
+def _final_result(s: GameState) -> GameEnded:
+    r = s.ruleset
+    coins = tuple(len(c) for c in s.coins)
+    hand_sizes = tuple(len(h) for h in s.hands)
+    seats = range(s.players)
+    best = max(coins)
+    tied = [seat for seat in seats if coins[seat] == best]
+    key: Callable[[int], tuple[int, ...]]
+    if r.tie_break is TieBreak.MOST_CARDS_IN_HAND:
+        key = lambda seat: (coins[seat], hand_sizes[seat])  # noqa: E731
+    elif r.tie_break is TieBreak.FURTHEST_CLOCKWISE:
+        key = lambda seat: (coins[seat], seat)  # noqa: E731
+    else:
+        key = lambda seat: (coins[seat],)  # noqa: E731
+    keys = [key(seat) for seat in seats]
+    ranks = tuple(1 + sum(1 for other in keys if other > keys[seat]) for seat in seats)
+    winners = tuple(seat for seat in seats if ranks[seat] == 1)
+    return GameEnded(
+        coins=coins,
+        winners=winners,
+        ranks=ranks,
+        hand_sizes=hand_sizes,
+        tie_break=r.tie_break if len(tied) > 1 else None,
+        seed=s.seed,
+    )
+
+
+def _automatic(s: GameState) -> Event | None:
+    """The next event that happens by itself, or None when a player must decide."""
+    r = s.ruleset
+    phase = s.phase
+    if phase is Phase.PLANTING:
+        hand = s.hands[s.active]
+        if not hand or (
+            s.planted >= r.planting_from_hand and not r.discard_from_hand_after_planting
+        ):
+            return PlantingEnded(seat=s.active)
+        return None
+    if phase is Phase.TURNING_OVER:
+        needed = not s.ending and s.turned_over < r.face_up_cards
+        pile = _pile_event(s, needed)
+        if pile is not None:
+            return pile
+        if needed:
+            return CardTurnedOver(card=s.draw_pile[-1])
+        if r.take_matching_discards and s.discard_pile:
+            top = s.discard_pile[-1]
+            kinds = s.kinds
+            if any(kinds[c] is kinds[top] for c in s.face_up):
+                return CardTakenFromDiscard(card=top)
+        return PhaseStarted(phase=Phase.TRADING if r.trading else Phase.PLANTING_RECEIVED)
+    if phase is Phase.PLANTING_RECEIVED:
+        if any(s.trade_areas) or (s.face_up and not s.planting_done):
+            return None
+        return PhaseStarted(phase=Phase.FINAL_HARVEST if s.ending else Phase.DRAWING)
+    if phase is Phase.DRAWING:
+        needed = not s.ending and s.drawn < r.draw_cards
+        pile = _pile_event(s, needed)
+        if pile is not None:
+            return pile
+        if needed:
+            return CardDrawn(seat=s.active, card=s.draw_pile[-1])
+        if s.ending:
+            return PhaseStarted(phase=Phase.FINAL_HARVEST)
+        return TurnEnded(seat=s.active)
+    if phase is Phase.BETWEEN_TURNS:
+        return TurnStarted(seat=(s.active + 1) % s.players, turn=s.turn + 1)
+    if phase is Phase.DEALING:
+        order = _deal_order(r, s.players)
+        if s.dealt < len(order):
+            return CardDealt(seat=order[s.dealt], card=s.draw_pile[-1])
+        return TurnStarted(seat=0, turn=1)
+    if phase is Phase.FINAL_HARVEST:
+        for seat, fields in enumerate(s.fields):
+            for index, beans in enumerate(fields):
+                if beans:
+                    kind = s.kinds[beans[0]]
+                    return FieldHarvested(
+                        seat=seat,
+                        field=index,
+                        kind=kind,
+                        beans=len(beans),
+                        coins=coins_for(kind, len(beans)),
+                        final=True,
+                    )
+        return _final_result(s)
+    return None
+
+
+def _advance(state: GameState, events: list[Event]) -> None:
+    evolve_ = _EVOLVE
+    while (event := _automatic(state)) is not None:
+        evolve_[type(event)](state, event)
+        state.events_applied += 1
+        events.append(event)
+
+
+# ---------------------------------------------------------------------------
+# decide: validate a command and say what it does
+# ---------------------------------------------------------------------------
+
+
+def _kind_name(kind: BeanKind, count: int = 1) -> str:
+    return f"{count} {kind.value} bean{'s' if count != 1 else ''}"
+
+
+def _check_seat(s: GameState, seat: object) -> None:
+    if s.phase is Phase.GAME_OVER:
+        raise IllegalMove("the game is over")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.players:
+        raise IllegalMove(f"there is no seat {seat!r} at this table")
+
+
+def _check_active(s: GameState, seat: int, doing: str) -> None:
+    if seat != s.active:
+        raise IllegalMove(f"only the active player ({s.seats[s.active]}) may {doing}")
+
+
+def _check_field_fits(s: GameState, seat: int, field: object, card: Card) -> None:
+    fields = s.fields[seat]
+    kind = s.kinds[card]
+    if not isinstance(field, int) or isinstance(field, bool) or not 0 <= field < len(fields):
+        raise IllegalMove(f"there is no field {field!r}: you have {len(fields)} fields")
+    beans = fields[field]
+    if beans and s.kinds[beans[0]] is not kind:
+        if not any(not f or s.kinds[f[0]] is kind for f in fields):
+            raise IllegalMove(
+                f"no field fits a {kind.value} bean: harvest a field first"
+                + (" (or buy a third field)" if _may_buy_field(s, seat) else "")
+            )
+        raise IllegalMove(
+            f"field {field} holds {s.kinds[beans[0]].value} beans; "
+            f"a {kind.value} bean goes into an empty field or one of its own kind"
+        )
+
+
+def _check_received_planted_first(s: GameState) -> None:
+    if s.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+        for seat, area in enumerate(s.trade_areas):
+            if area:
+                raise IllegalMove(
+                    f"{s.seats[seat]} must first plant the beans received in the last trade"
+                )
+
+
+def _d_plant_from_hand(s: GameState, c: PlantFromHand) -> list[Event]:
+    _check_seat(s, c.seat)
+    if s.phase is not Phase.PLANTING:
+        raise IllegalMove(f"cards are planted from the hand in phase 1, not during {s.phase}")
+    _check_active(s, c.seat, "plant from the hand now")
+    hand = s.hands[c.seat]
+    if not hand:
+        raise IllegalMove("your hand is empty")
+    if s.planted >= s.ruleset.planting_from_hand:
+        raise IllegalMove(
+            f"at most {s.ruleset.planting_from_hand} cards are planted from the hand"
+        )
+    _check_field_fits(s, c.seat, c.field, hand[0])
+    return [BeanPlanted(seat=c.seat, card=hand[0], field=c.field, source=CardSource.HAND)]
+
+
+def _d_plant_card(s: GameState, c: PlantCard) -> list[Event]:
+    _check_seat(s, c.seat)
+    at_once = s.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
+    planting_now = s.phase is Phase.PLANTING_RECEIVED or (s.phase is Phase.TRADING and at_once)
+    if c.card in s.trade_areas[c.seat]:
+        if not planting_now:
+            raise IllegalMove("beans received in trade are planted in phase 3")
+        source = CardSource.TRADE_AREA
+    elif c.card in s.face_up:
+        _check_active(s, c.seat, "plant the face-up cards")
+        if not (planting_now or s.phase is Phase.PLANTING_LEFTOVERS):
+            raise IllegalMove(f"face-up cards cannot be planted during {s.phase}")
+        source = CardSource.FACE_UP
+    else:
+        raise IllegalMove(f"card {c.card!r} is neither in your trade area nor face up")
+    _check_field_fits(s, c.seat, c.field, c.card)
+    return [BeanPlanted(seat=c.seat, card=c.card, field=c.field, source=source)]
+
+
+def _d_end_planting(s: GameState, c: EndPlanting) -> list[Event]:
+    _check_seat(s, c.seat)
+    _check_active(s, c.seat, "end planting")
+    if s.phase is Phase.PLANTING:
+        if s.planted == 0:
+            raise IllegalMove("you must plant the front card of your hand first")
+        return [PlantingEnded(seat=c.seat)]
+    if s.phase is Phase.PLANTING_RECEIVED:
+        if s.ruleset.leftover_face_up is LeftoverFaceUp.PLANTED_BY_ACTIVE:
+            raise IllegalMove("every face-up card left must be planted")
+        if s.planting_done:
+            raise IllegalMove("you have already ended planting")
+        return [PlantingEnded(seat=c.seat)]
+    raise IllegalMove(f"there is no planting to end during {s.phase}")
+
+
+def _d_discard(s: GameState, c: DiscardCard) -> list[Event]:
+    _check_seat(s, c.seat)
+    _check_active(s, c.seat, "discard")
+    if s.phase is Phase.PLANTING_LEFTOVERS:
+        if c.card not in s.face_up:
+            raise IllegalMove(f"card {c.card!r} is not among the cards left to you")
+        return [CardDiscarded(seat=c.seat, card=c.card, source=CardSource.FACE_UP)]
+    if s.phase is Phase.PLANTING and s.ruleset.discard_from_hand_after_planting:
+        if s.planted == 0:
+            raise IllegalMove("plant the front card of your hand before discarding")
+        if c.card not in s.hands[c.seat]:
+            raise IllegalMove(f"card {c.card!r} is not in your hand")
+        return [CardDiscarded(seat=c.seat, card=c.card, source=CardSource.HAND)]
+    raise IllegalMove(f"no card may be discarded during {s.phase} under these rules")
+
+
+def _may_harvest_now(s: GameState, seat: int) -> str | None:
+    """Why ``seat`` may not harvest now, or None if it may."""
+    if s.phase in (Phase.DEALING, Phase.FINAL_HARVEST, Phase.GAME_OVER):
+        return f"no harvesting during {s.phase}"
+    if not s.ruleset.harvest_out_of_turn and seat != s.active:
+        return "under these rules you may harvest only during your own turn"
+    return None
+
+
+def harvest_refusal(s: GameState, seat: int, field: int) -> str | None:
+    """Why ``seat`` may not harvest ``field`` now (bean protection included)."""
+    reason = _may_harvest_now(s, seat)
+    if reason:
+        return reason
+    fields = s.fields[seat]
+    if not 0 <= field < len(fields):
+        return f"there is no field {field}: you have {len(fields)} fields"
+    beans = fields[field]
+    if not beans:
+        return f"field {field} is empty"
+    if len(beans) == 1 and any(len(f) > 1 for f in fields):
+        return (
+            "bean protection: a field with a single bean cannot be harvested "
+            "while another of your fields holds more than one"
+        )
+    return None
+
+
+def _d_harvest(s: GameState, c: Harvest) -> list[Event]:
+    _check_seat(s, c.seat)
+    if not isinstance(c.field, int) or isinstance(c.field, bool):
+        raise IllegalMove(f"there is no field {c.field!r}")
+    reason = harvest_refusal(s, c.seat, c.field)
+    if reason:
+        raise IllegalMove(reason)
+    beans = s.fields[c.seat][c.field]
+    kind = s.kinds[beans[0]]
+    return [
+        FieldHarvested(
+            seat=c.seat,
+            field=c.field,
+            kind=kind,
+            beans=len(beans),
+            coins=coins_for(kind, len(beans)),
+        )
+    ]
+
+
+def _buy_refusal(s: GameState, seat: int) -> str | None:
+    r = s.ruleset
+    if s.phase in (Phase.DEALING, Phase.FINAL_HARVEST, Phase.GAME_OVER):
+        return f"no field can be bought during {s.phase}"
+    if r.third_field_cost is None:
+        return "this ruleset has no third field to buy"
+    if s.third_field_bought[seat]:
+        return "a third field can be bought only once"
+    if len(s.fields[seat]) >= r.max_fields:
+        return f"you already have {r.max_fields} fields"
+    if len(s.coins[seat]) < r.third_field_cost:
+        return f"the third field costs {r.third_field_cost} coins; you have {len(s.coins[seat])}"
+    return None
+
+
+def _may_buy_field(s: GameState, seat: int) -> bool:
+    return _buy_refusal(s, seat) is None
+
+
+def _d_buy(s: GameState, c: BuyThirdField) -> list[Event]:
+    _check_seat(s, c.seat)
+    reason = _buy_refusal(s, c.seat)
+    if reason:
+        raise IllegalMove(reason)
+    assert s.ruleset.third_field_cost is not None
+    return [ThirdFieldBought(seat=c.seat, cost=s.ruleset.third_field_cost)]
+
+
+def _holds(s: GameState, seat: int, card: Card) -> bool:
+    """May ``seat`` trade ``card`` now: from its hand, or face up if active."""
+    return card in s.hands[seat] or (seat == s.active and card in s.face_up)
+
+
+def _check_trading(s: GameState, doing: str) -> None:
+    if s.phase is not Phase.TRADING:
+        raise IllegalMove(f"{doing} only during trading (phase 2), not during {s.phase}")
+    _check_received_planted_first(s)
+
+
+def _d_offer(s: GameState, c: MakeOffer) -> list[Event]:
+    _check_seat(s, c.seat)
+    _check_trading(s, "offers are made")
+    if c.seat == s.active:
+        counterparty = c.to
+        if counterparty is not None:
+            if not isinstance(counterparty, int) or not 0 <= counterparty < s.players:
+                raise IllegalMove(f"there is no seat {counterparty!r} to offer to")
+            if counterparty == c.seat:
+                raise IllegalMove("you cannot trade with yourself")
+    else:
+        if c.to is not None and c.to != s.active:
+            raise IllegalMove(
+                "only the active player trades with the others: "
+                f"offer to {s.seats[s.active]} instead"
+            )
+        counterparty = s.active
+    gives = tuple(c.gives)
+    if len(set(gives)) != len(gives):
+        raise IllegalMove("an offer names each card once")
+    for card in gives:
+        if not _holds(s, c.seat, card):
+            where = "your hand or the face-up cards" if c.seat == s.active else "your hand"
+            raise IllegalMove(f"card {card!r} is not in {where}")
+    wants = tuple(c.wants)
+    seen: set[BeanKind] = set()
+    for item in wants:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise IllegalMove("wants are pairs of a bean kind and a count")
+        kind, count = item
+        if kind not in s.ruleset.beans:
+            raise IllegalMove(f"there are no {kind!r} beans in this game")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise IllegalMove(f"want a positive number of {kind} beans, not {count!r}")
+        if kind in seen:
+            raise IllegalMove(f"name {kind} beans once in the wants")
+        seen.add(kind)
+    if not gives and not wants:
+        raise IllegalMove("an offer must give or want something")
+    return [
+        OfferMade(
+            offer=s.next_offer,
+            proposer=c.seat,
+            counterparty=counterparty,
+            gives=gives,
+            wants=wants,
+        )
+    ]
+
+
+def _may_answer(s: GameState, offer: Offer, seat: int) -> bool:
+    if seat == offer.proposer or seat in offer.declined_by:
+        return False
+    if offer.counterparty is not None:
+        return offer.counterparty == seat
+    return seat != s.active  # an open offer of the active player
+
+
+def _open_offer(s: GameState, number: object, seat: int) -> Offer:
+    offer = s.offers.get(number) if isinstance(number, int) else None
+    if offer is None:
+        raise IllegalMove(f"offer {number!r} is not open")
+    return offer
+
+
+def _d_accept(s: GameState, c: AcceptOffer) -> list[Event]:
+    _check_seat(s, c.seat)
+    _check_trading(s, "offers are accepted")
+    offer = _open_offer(s, c.offer, c.seat)
+    if not _may_answer(s, offer, c.seat):
+        raise IllegalMove(f"offer {offer.number} is not yours to accept")
+    for card in offer.gives:
+        if not _holds(s, offer.proposer, card):
+            raise IllegalMove(f"offer {offer.number} is void: card {card} is no longer offered")
+    cards = tuple(c.cards)
+    if len(set(cards)) != len(cards):
+        raise IllegalMove("name each card once")
+    for card in cards:
+        if not _holds(s, c.seat, card):
+            raise IllegalMove(f"card {card!r} is not yours to give")
+    given = Counter(s.kinds[card] for card in cards)
+    wanted = Counter({kind: count for kind, count in offer.wants})
+    if given != wanted:
+        want_text = ", ".join(_kind_name(k, n) for k, n in offer.wants) or "nothing (a gift)"
+        give_text = ", ".join(_kind_name(k, n) for k, n in given.items()) or "nothing"
+        raise IllegalMove(
+            f"offer {offer.number} wants {want_text}; you named {give_text}"
+        )
+    events: list[Event] = [OfferAccepted(offer=offer.number, seat=c.seat, cards=cards)]
+    moved = set(offer.gives) | set(cards)
+    for other in s.offers.values():
+        if other is not offer and moved.intersection(other.gives):
+            events.append(OfferVoided(offer=other.number))
+    return events
+
+
+def _d_decline(s: GameState, c: DeclineOffer) -> list[Event]:
+    _check_seat(s, c.seat)
+    _check_trading(s, "offers are declined")
+    offer = _open_offer(s, c.offer, c.seat)
+    if not _may_answer(s, offer, c.seat):
+        raise IllegalMove(f"offer {offer.number} is not yours to decline")
+    return [OfferDeclined(offer=offer.number, seat=c.seat)]
+
+
+def _d_withdraw(s: GameState, c: WithdrawOffer) -> list[Event]:
+    _check_seat(s, c.seat)
+    _check_trading(s, "offers are withdrawn")
+    offer = _open_offer(s, c.offer, c.seat)
+    if offer.proposer != c.seat:
+        raise IllegalMove(f"offer {offer.number} is not yours to withdraw")
+    return [OfferWithdrawn(offer=offer.number, seat=c.seat)]
+
+
+def _d_end_trading(s: GameState, c: EndTrading) -> list[Event]:
+    _check_seat(s, c.seat)
+    if s.phase is not Phase.TRADING:
+        raise IllegalMove(f"there is no trading to end during {s.phase}")
+    _check_active(s, c.seat, "end trading")
+    return [TradingEnded(seat=c.seat)]
+
+
+_DECIDE: dict[type, Callable[[GameState, object], list[Event]]] = {
+    PlantFromHand: _d_plant_from_hand,  # type: ignore[dict-item]
+    PlantCard: _d_plant_card,  # type: ignore[dict-item]
+    EndPlanting: _d_end_planting,  # type: ignore[dict-item]
+    DiscardCard: _d_discard,  # type: ignore[dict-item]
+    MakeOffer: _d_offer,  # type: ignore[dict-item]
+    AcceptOffer: _d_accept,  # type: ignore[dict-item]
+    DeclineOffer: _d_decline,  # type: ignore[dict-item]
+    WithdrawOffer: _d_withdraw,  # type: ignore[dict-item]
+    EndTrading: _d_end_trading,  # type: ignore[dict-item]
+    Harvest: _d_harvest,  # type: ignore[dict-item]
+    BuyThirdField: _d_buy,  # type: ignore[dict-item]
+}
+
+
+def _command_events(state: GameState, command: Command) -> list[Event]:
+    handler = _DECIDE.get(type(command))
+    if handler is None:
+        raise IllegalMove(f"{type(command).__name__} is not a command of this game")
+    return handler(state, command)
+
+
+def play(state: GameState, command: Command) -> list[Event]:
+    """Carry out ``command`` on ``state`` in place: its events and every automatic
+    event after them, all applied; returned in order. Raises :class:`IllegalMove`
+    (state untouched) if the rules forbid it."""
+    events = _command_events(state, command)
+    evolve_ = _EVOLVE
+    for event in events:
+        evolve_[type(event)](state, event)
+        state.events_applied += 1
+    _advance(state, events)
+    return events
+
+
+def decide(state: GameState, command: Command) -> list[Event]:
+    """The events ``command`` would cause, without changing ``state``."""
+    return play(state.copy(), command)
+
+
+# ---------------------------------------------------------------------------
+# Who must act, and what they may do
+# ---------------------------------------------------------------------------
+
+
+def awaiting(state: GameState) -> tuple[int, ...]:
+    """The seats the game waits for, most urgent first: those who must answer an
+    offer or plant, then the active player. Empty when the game is over."""
+    s = state
+    phase = s.phase
+    if phase in (Phase.PLANTING, Phase.PLANTING_LEFTOVERS):
+        return (s.active,)
+    if phase is Phase.TRADING:
+        seats: list[int] = [seat for seat, area in enumerate(s.trade_areas) if area]
+        if not seats:
+            for offer in s.offers.values():
+                for seat in range(s.players):
+                    if seat not in seats and _may_answer(s, offer, seat):
+                        seats.append(seat)
+        if s.active not in seats:
+            seats.append(s.active)
+        return tuple(seats)
+    if phase is Phase.PLANTING_RECEIVED:
+        seats = [seat for seat, area in enumerate(s.trade_areas) if area]
+        if s.face_up and not s.planting_done and s.active not in seats:
+            seats.append(s.active)
+        return tuple(seats)
+    return ()
+
+
+@dataclass(frozen=True, slots=True)
+class OfferShape:
+    """The legal shape of an offer ``seat`` may make now: to one of ``to`` (None
+    meaning open to all), giving any of ``givable`` and wanting any of ``wantable``
+    (or nothing: a gift). Not every combination is listed: they are too many."""
+
+    seat: int
+    to: tuple[int | None, ...]
+    givable: tuple[Card, ...]
+    wantable: tuple[BeanKind, ...]
+
+
+_MAX_ACCEPT_CHOICES = 24
+
+
+def _acceptances(s: GameState, offer: Offer, seat: int) -> list[AcceptOffer]:
+    """Every way ``seat`` can satisfy ``offer`` (capped: hands are small)."""
+    held = list(s.hands[seat]) + (s.face_up if seat == s.active else [])
+    options_per_kind = []
+    for kind, count in offer.wants:
+        matching = [card for card in held if s.kinds[card] is kind]
+        if len(matching) < count:
+            return []
+        options_per_kind.append(list(itertools.combinations(matching, count)))
+    result = []
+    for combo in itertools.product(*options_per_kind):
+        result.append(AcceptOffer(seat=seat, offer=offer.number, cards=sum(combo, ())))
+        if len(result) >= _MAX_ACCEPT_CHOICES:
+            break
+    return result
+
+
+def _plantings(s: GameState, seat: int, cards: Iterable[Card]) -> list[PlantCard]:
+    out = []
+    fields = s.fields[seat]
+    for card in cards:
+        kind = s.kinds[card]
+        for index, beans in enumerate(fields):
+            if not beans or s.kinds[beans[0]] is kind:
+                out.append(PlantCard(seat=seat, card=card, field=index))
+    return out
+
+
+def legal_commands(state: GameState, seat: int) -> list[Command | OfferShape]:
+    """What ``seat`` may do now. Offers come as :class:`OfferShape` values."""
+    s = state
+    if s.phase is Phase.GAME_OVER or not 0 <= seat < s.players:
+        return []
+    moves: list[Command | OfferShape] = []
+    active = seat == s.active
+    phase = s.phase
+    at_once = s.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
+    if phase is Phase.PLANTING and active:
+        hand = s.hands[seat]
+        if hand and s.planted < s.ruleset.planting_from_hand:
+            front = s.kinds[hand[0]]
+            for index, beans in enumerate(s.fields[seat]):
+                if not beans or s.kinds[beans[0]] is front:
+                    moves.append(PlantFromHand(seat=seat, field=index))
+        if s.planted >= 1:
+            moves.append(EndPlanting(seat=seat))
+            if s.ruleset.discard_from_hand_after_planting:
+                moves.extend(DiscardCard(seat=seat, card=card) for card in hand)
+    elif phase is Phase.PLANTING_LEFTOVERS and active:
+        moves.extend(_plantings(s, seat, s.face_up))
+        moves.extend(DiscardCard(seat=seat, card=card) for card in s.face_up)
+    elif phase is Phase.TRADING:
+        blocked = at_once and any(s.trade_areas)
+        if at_once:
+            moves.extend(_plantings(s, seat, s.trade_areas[seat]))
+            if active:
+                moves.extend(_plantings(s, seat, s.face_up))
+        if not blocked:
+            for offer in s.offers.values():
+                if offer.proposer == seat:
+                    moves.append(WithdrawOffer(seat=seat, offer=offer.number))
+                elif _may_answer(s, offer, seat) and all(
+                    _holds(s, offer.proposer, card) for card in offer.gives
+                ):
+                    moves.extend(_acceptances(s, offer, seat))
+                    moves.append(DeclineOffer(seat=seat, offer=offer.number))
+            givable = tuple(s.hands[seat]) + (tuple(s.face_up) if active else ())
+            others = tuple(o for o in range(s.players) if o != seat)
+            to: tuple[int | None, ...] = (None, *others) if active else (s.active,)
+            moves.append(OfferShape(seat=seat, to=to, givable=givable, wantable=s.ruleset.beans))
+            if active:
+                moves.append(EndTrading(seat=seat))
+    elif phase is Phase.PLANTING_RECEIVED:
+        moves.extend(_plantings(s, seat, s.trade_areas[seat]))
+        if active and not s.planting_done:
+            moves.extend(_plantings(s, seat, s.face_up))
+            if s.ruleset.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER:
+                moves.append(EndPlanting(seat=seat))
+    if _may_harvest_now(s, seat) is None:
+        for index in range(len(s.fields[seat])):
+            if harvest_refusal(s, seat, index) is None:
+                moves.append(Harvest(seat=seat, field=index))
+    if _buy_refusal(s, seat) is None:
+        moves.append(BuyThirdField(seat=seat))
+    return moves
+
+
+# ---------------------------------------------------------------------------
+# From a record back to decisions
+# ---------------------------------------------------------------------------
+
+
+def command_for(event: Event) -> Command | None:
+    """The command that causes ``event`` when it opens a command's events, or None
+    for events that only ever happen by themselves."""
+    if isinstance(event, BeanPlanted):
+        if event.source is CardSource.HAND:
+            return PlantFromHand(seat=event.seat, field=event.field)
+        return PlantCard(seat=event.seat, card=event.card, field=event.field)
+    if isinstance(event, PlantingEnded):
+        return EndPlanting(seat=event.seat)
+    if isinstance(event, CardDiscarded):
+        return DiscardCard(seat=event.seat, card=event.card)
+    if isinstance(event, OfferMade):
+        return MakeOffer(
+            seat=event.proposer, gives=event.gives, wants=event.wants, to=event.counterparty
+        )
+    if isinstance(event, OfferAccepted):
+        return AcceptOffer(seat=event.seat, offer=event.offer, cards=event.cards)
+    if isinstance(event, OfferDeclined):
+        return DeclineOffer(seat=event.seat, offer=event.offer)
+    if isinstance(event, OfferWithdrawn):
+        return WithdrawOffer(seat=event.seat, offer=event.offer)
+    if isinstance(event, TradingEnded):
+        return EndTrading(seat=event.seat)
+    if isinstance(event, FieldHarvested) and not event.final:
+        return Harvest(seat=event.seat, field=event.field)
+    if isinstance(event, ThirdFieldBought):
+        return BuyThirdField(seat=event.seat)
+    return None

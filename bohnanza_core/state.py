@@ -1,0 +1,171 @@
+"""The table at one moment: a mutable value rebuilt from events.
+
+``GameState`` is changed only by :func:`bohnanza_core.evolve`, in place: copying the
+table on every event would make the engine too slow for simulations of thousands of
+games (bench/engine.py). :meth:`GameState.copy` gives an independent snapshot.
+
+Piles are lists whose *end* is the top. Hands are lists whose *start* is the front:
+cards are planted from index 0 and drawn cards are appended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from bohnanza_core.cards import BeanKind, Card, deck_kinds
+from bohnanza_core.rulesets import Ruleset
+
+
+class Phase(StrEnum):
+    DEALING = "dealing"
+    BETWEEN_TURNS = "between turns"
+    PLANTING_LEFTOVERS = "planting the opponent's leftovers"
+    PLANTING = "planting from the hand"
+    TURNING_OVER = "turning over"
+    TRADING = "trading"
+    PLANTING_RECEIVED = "planting turned-over and traded beans"
+    DRAWING = "drawing"
+    FINAL_HARVEST = "final harvest"
+    GAME_OVER = "game over"
+
+
+@dataclass(slots=True)
+class Offer:
+    """An open trade offer (see :class:`bohnanza_core.events.OfferMade`)."""
+
+    number: int
+    proposer: int
+    counterparty: int | None
+    gives: tuple[Card, ...]
+    wants: tuple[tuple[BeanKind, int], ...]
+    declined_by: set[int] = field(default_factory=set)
+
+    @property
+    def is_gift(self) -> bool:
+        return not self.wants
+
+
+@dataclass(slots=True)
+class Result:
+    coins: tuple[int, ...]
+    winners: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+
+class GameState:
+    """Everything about one game, secret parts included. Never sent anywhere as it
+    is: what leaves the engine is a :class:`bohnanza_core.views.TableView`."""
+
+    __slots__ = (
+        "active",
+        "coins",
+        "dealt",
+        "discard_pile",
+        "draw_pile",
+        "drawn",
+        "ending",
+        "events_applied",
+        "face_up",
+        "fields",
+        "hands",
+        "kinds",
+        "next_offer",
+        "offers",
+        "out_of_game",
+        "phase",
+        "planted",
+        "planting_done",
+        "reshuffle_due",
+        "reshuffles",
+        "result",
+        "ruleset",
+        "runs_out",
+        "seats",
+        "seed",
+        "seed_commitment",
+        "third_field_bought",
+        "trade_areas",
+        "turn",
+        "turned_over",
+    )
+
+    def __init__(self, ruleset: Ruleset, seats: tuple[str, ...], seed: str, commitment: str):
+        n = len(seats)
+        self.ruleset = ruleset
+        self.seats = seats
+        self.seed = seed
+        self.seed_commitment = commitment
+        self.kinds: tuple[BeanKind, ...] = deck_kinds(ruleset.beans)
+        self.draw_pile: list[Card] = []
+        self.discard_pile: list[Card] = []
+        self.out_of_game: list[Card] = []
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.fields: list[list[list[Card]]] = [
+            [[] for _ in range(ruleset.starting_fields)] for _ in range(n)
+        ]
+        self.third_field_bought: list[bool] = [False] * n
+        self.coins: list[list[Card]] = [[] for _ in range(n)]
+        self.trade_areas: list[list[Card]] = [[] for _ in range(n)]
+        self.face_up: list[Card] = []
+        self.offers: dict[int, Offer] = {}
+        self.next_offer = 1
+        self.phase = Phase.DEALING
+        self.active = 0
+        self.turn = 0
+        self.dealt = 0
+        self.planted = 0
+        self.turned_over = 0
+        self.drawn = 0
+        self.planting_done = False
+        self.runs_out = 0
+        self.reshuffles = 0
+        self.reshuffle_due = False
+        self.ending = False
+        self.result: Result | None = None
+        self.events_applied = 0
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def field_kind(self, seat: int, field_index: int) -> BeanKind | None:
+        beans = self.fields[seat][field_index]
+        return self.kinds[beans[0]] if beans else None
+
+    def cards_in_play(self) -> int:
+        """Every card somewhere on the table; equals the deck size at all times."""
+        return (
+            len(self.draw_pile)
+            + len(self.discard_pile)
+            + len(self.out_of_game)
+            + len(self.face_up)
+            + sum(len(h) for h in self.hands)
+            + sum(len(f) for fs in self.fields for f in fs)
+            + sum(len(c) for c in self.coins)
+            + sum(len(t) for t in self.trade_areas)
+        )
+
+    def copy(self) -> GameState:
+        """An independent snapshot (lists copied, immutable parts shared)."""
+        other = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.draw_pile = self.draw_pile[:]
+        other.discard_pile = self.discard_pile[:]
+        other.out_of_game = self.out_of_game[:]
+        other.hands = [h[:] for h in self.hands]
+        other.fields = [[f[:] for f in fs] for fs in self.fields]
+        other.third_field_bought = self.third_field_bought[:]
+        other.coins = [c[:] for c in self.coins]
+        other.trade_areas = [t[:] for t in self.trade_areas]
+        other.face_up = self.face_up[:]
+        other.offers = {
+            k: Offer(o.number, o.proposer, o.counterparty, o.gives, o.wants, set(o.declined_by))
+            for k, o in self.offers.items()
+        }
+        return other

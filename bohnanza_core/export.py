@@ -1,0 +1,212 @@
+"""Games as JSON Lines (docs/export.md): one header line, then one line per event.
+
+    {"format": "bohnanza-game", "version": 1, "perspective": "everything", "events": 512}
+    {"seq": 1, "type": "GameStarted", "ruleset": {...every parameter...}, "seats": [...], ...}
+    {"seq": 2, "type": "DeckShuffled", "order": [17, 3, ...]}
+
+Every event's fields are written as plain JSON (cards as ids, kinds and options as
+their value strings). Reading is strict: anything malformed raises
+:class:`ExportError` naming the line and what is wrong, and nothing half-read is
+returned. An export from the "everything" perspective holds the seed and every
+secret, enough to re-derive the game exactly (:mod:`bohnanza_core.rederive`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Sequence
+from enum import Enum
+from functools import cache
+from typing import Any
+
+from bohnanza_core.cards import BeanKind
+from bohnanza_core.errors import RulesetError
+from bohnanza_core.events import EVENT_TYPES, Event
+from bohnanza_core.rulesets import Ruleset
+from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact
+
+FORMAT = "bohnanza-game"
+VERSION = 1
+
+_BY_NAME: dict[str, type[Event]] = {cls.__name__: cls for cls in EVENT_TYPES}
+
+
+class ExportError(ValueError):
+    """A game file that cannot be read: the message names the line and the problem."""
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Ruleset):
+        return value.parameters()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """One event as a JSON object (without its sequence number)."""
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for f in dataclasses.fields(event):
+        out[f.name] = _plain(getattr(event, f.name))
+    return out
+
+
+def _perspective_name(perspective: Perspective) -> str:
+    if perspective == EVERYTHING:
+        return "everything"
+    if perspective == SPECTATOR:
+        return "spectator"
+    return f"seat {perspective}"
+
+
+def export_jsonl(events: Sequence[Event], perspective: Perspective = EVERYTHING) -> str:
+    """The game's events as JSON Lines, redacted for ``perspective``."""
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "perspective": _perspective_name(perspective),
+        "events": len(events),
+    }
+    lines = [json.dumps(header, separators=(",", ":"))]
+    for seq, event in enumerate(events, start=1):
+        line = {"seq": seq, **event_to_json(redact(event, perspective))}
+        lines.append(json.dumps(line, separators=(",", ":"), ensure_ascii=False))
+    return "\n".join(lines) + "\n"
+
+
+# -- reading ------------------------------------------------------------------------
+
+
+@cache
+def _hints(cls: type[Event]) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _decode(value: Any, hint: Any, where: str) -> Any:
+    """``value`` as type ``hint``, or ExportError saying what was expected."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        for option in options:
+            if option is type(None):
+                continue
+            return _decode(value, option, where)
+    if hint is Ruleset:
+        if not isinstance(value, dict):
+            raise ExportError(f"{where}: the ruleset must be an object of parameters")
+        try:
+            return Ruleset.from_parameters(value)
+        except RulesetError as exc:
+            raise ExportError(f"{where}: {exc}") from exc
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, list):
+            raise ExportError(f"{where}: expected a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(v, args[0], where) for v in value)
+        if len(value) != len(args):
+            raise ExportError(f"{where}: expected {len(args)} items, got {value!r}")
+        return tuple(_decode(v, a, where) for v, a in zip(value, args, strict=True))
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise ExportError(f"{where}: {value!r} is not a {hint.__name__}") from None
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ExportError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if hint is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ExportError(f"{where}: expected a whole number, got {value!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise ExportError(f"{where}: expected a string, got {value!r}")
+        return value
+    raise ExportError(f"{where}: cannot read a value of type {hint}")  # pragma: no cover
+
+
+def event_from_json(obj: Any, where: str = "event") -> Event:
+    """The event a JSON object describes (as written by :func:`event_to_json`)."""
+    if not isinstance(obj, dict):
+        raise ExportError(f"{where}: expected an object")
+    name = obj.get("type")
+    cls = _BY_NAME.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ExportError(f"{where}: unknown event type {name!r}")
+    hints = _hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    extra = sorted(set(obj) - set(names) - {"type", "seq"})
+    if extra:
+        raise ExportError(f"{where}: {name} has no field(s) {', '.join(extra)}")
+    values = {}
+    for field_name in names:
+        if field_name not in obj:
+            raise ExportError(f"{where}: {name} lacks its field {field_name!r}")
+        values[field_name] = _decode(obj[field_name], hints[field_name], f"{where} {field_name}")
+    return cls(**values)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameFile:
+    perspective: str
+    events: tuple[Event, ...]
+
+
+def read_jsonl(text: str) -> GameFile:
+    """Parse an export; raise :class:`ExportError` on anything malformed."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise ExportError("the file is empty")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError as exc:
+        raise ExportError(f"line 1: not JSON ({exc.msg})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ExportError(f"line 1: not a Bohnanza game export (expected format {FORMAT!r})")
+    if header.get("version") != VERSION:
+        raise ExportError(f"line 1: unsupported version {header.get('version')!r}")
+    perspective = header.get("perspective")
+    if not isinstance(perspective, str):
+        raise ExportError("line 1: the header lacks its perspective")
+    count = header.get("events")
+    if count != len(lines) - 1:
+        raise ExportError(f"line 1: the header announces {count!r} events, the file has "
+                          f"{len(lines) - 1}")
+    events: list[Event] = []
+    for number, line in enumerate(lines[1:], start=2):
+        where = f"line {number}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ExportError(f"{where}: not JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise ExportError(f"{where}: expected an object")
+        if obj.get("seq") != number - 1:
+            raise ExportError(f"{where}: sequence number {obj.get('seq')!r}, expected "
+                              f"{number - 1}")
+        events.append(event_from_json(obj, where))
+    if events and not isinstance(events[0], _BY_NAME["GameStarted"]):
+        raise ExportError("line 2: a game begins with GameStarted")
+    return GameFile(perspective=perspective, events=tuple(events))
+
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "BeanKind",
+    "ExportError",
+    "GameFile",
+    "event_from_json",
+    "event_to_json",
+    "export_jsonl",
+    "read_jsonl",
+]

@@ -1,0 +1,84 @@
+"""Re-derive a recorded game from its ruleset, seats, seed and decisions.
+
+The record's first event names the ruleset, the seats and (in the server's record or
+an "everything" export) the seed. Starting a new game from those, every decision in
+the record is turned back into its command (:func:`bohnanza_core.command_for`) and
+played; what the engine produces must equal the record, event for event. The first
+difference is named: an event altered, removed, inserted or reordered, an illegal
+move, or a shuffle that does not follow from the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bohnanza_core.engine import command_for, new_game, play
+from bohnanza_core.errors import IllegalMove, RulesetError
+from bohnanza_core.events import Event, GameStarted
+from bohnanza_core.state import GameState
+
+
+@dataclass(frozen=True)
+class Rederivation:
+    """The verdict. ``first_bad`` is the 1-based sequence number of the first event
+    that disagrees with the rules (None when all agree)."""
+
+    ok: bool
+    events_checked: int
+    first_bad: int | None
+    reason: str
+    finished: bool
+    state: GameState | None
+
+
+def _differ(recorded: Sequence[Event], produced: Sequence[Event], start: int) -> str | None:
+    for offset, expected in enumerate(produced):
+        index = start + offset
+        if index >= len(recorded):
+            return f"#{index + 1}: the record ends, but the rules say {expected} comes next"
+        if recorded[index] != expected:
+            return f"#{index + 1}: the record has {recorded[index]}, the rules say {expected}"
+    return None
+
+
+def rederive(events: Sequence[Event]) -> Rederivation:
+    """Replay ``events`` through the rules and compare, event by event."""
+    if not events or not isinstance(events[0], GameStarted):
+        return Rederivation(False, 0, 1, "#1: a game begins with GameStarted", False, None)
+    start = events[0]
+    if start.seed is None:
+        return Rederivation(False, 0, 1, "#1: the seed is not in this record", False, None)
+    try:
+        state, produced = new_game(start.ruleset, start.seats, start.seed)
+    except RulesetError as exc:
+        return Rederivation(False, 0, 1, f"#1: {exc}", False, None)
+    problem = _differ(events, produced, 0)
+    if problem:
+        return _bad(problem, state)
+    index = len(produced)
+    while index < len(events):
+        if state.finished:
+            return _bad(f"#{index + 1}: the game was already over", state)
+        command = command_for(events[index])
+        if command is None:
+            return _bad(
+                f"#{index + 1}: {events[index]} cannot happen now; a player's decision "
+                "was expected",
+                state,
+            )
+        try:
+            produced = play(state, command)
+        except IllegalMove as exc:
+            return _bad(f"#{index + 1}: illegal: {exc.reason} ({events[index]})", state)
+        problem = _differ(events, produced, index)
+        if problem:
+            return _bad(problem, state)
+        index += len(produced)
+    return Rederivation(True, index, None, "every event follows from the rules and the seed",
+                        state.finished, state)
+
+
+def _bad(problem: str, state: GameState) -> Rederivation:
+    seq = int(problem[1 : problem.index(":")])
+    return Rederivation(False, seq - 1, seq, problem, state.finished, state)

@@ -71,6 +71,7 @@ from bohnanza_core.rulesets import (
     ReshuffleWhen,
     Ruleset,
     TieBreak,
+    check_player_count,
 )
 from bohnanza_core.shuffle import seed_commitment, seeded_shuffle
 from bohnanza_core.state import GameState, Offer, Phase, Result
@@ -86,13 +87,7 @@ def new_game(ruleset: Ruleset, seats: Sequence[str], seed: str) -> tuple[GameSta
     Returns the state, now waiting for the first player's first decision, and every
     event so far."""
     seats = tuple(seats)
-    if len(seats) not in ruleset.players:
-        others = ""
-        if len(seats) == 2 and ruleset.name != "duel":
-            others = "; two players play the duel (ruleset 'duel')"
-        raise RulesetError(
-            f"{ruleset.name} is for {ruleset.players_label} players, not {len(seats)}{others}"
-        )
+    check_player_count(ruleset, len(seats))
     if not isinstance(seed, str) or not seed:
         raise RulesetError("the seed must be a non-empty string")
     commitment = seed_commitment(seed)

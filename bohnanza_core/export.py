@@ -19,7 +19,6 @@ import types
 import typing
 from collections.abc import Sequence
 from enum import Enum
-from functools import cache
 from typing import Any
 
 from bohnanza_core.cards import BeanKind
@@ -82,9 +81,9 @@ def export_jsonl(events: Sequence[Event], perspective: Perspective = EVERYTHING)
 # -- reading ------------------------------------------------------------------------
 
 
-@cache
-def _hints(cls: type[Event]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+_HINTS: dict[str, dict[str, Any]] = {
+    name: typing.get_type_hints(cls) for name, cls in _BY_NAME.items()
+}
 
 
 def _decode(value: Any, hint: Any, where: str) -> Any:
@@ -142,7 +141,7 @@ def event_from_json(obj: Any, where: str = "event") -> Event:
     cls = _BY_NAME.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ExportError(f"{where}: unknown event type {name!r}")
-    hints = _hints(cls)
+    hints = _HINTS[cls.__name__]
     names = [f.name for f in dataclasses.fields(cls)]
     extra = sorted(set(obj) - set(names) - {"type", "seq"})
     if extra:

@@ -365,11 +365,24 @@ def ruleset_for(name: str, players: int) -> Ruleset:
         if players in band.players:
             return band
     supported = sorted({p for band in bands for p in band.players})
-    others = [n for n, b in PRESETS.items() if any(players in r.players for r in b)]
-    hint = f"; for {players} players use: {', '.join(others)}" if others else ""
     raise RulesetError(
-        f"{name} is played by {min(supported)}-{max(supported)} players, not {players}{hint}"
+        f"{name} is played by {min(supported)}-{max(supported)} players, not {players}"
+        + _supporting_hint(players)
     )
+
+
+def _supporting_hint(players: int) -> str:
+    others = [n for n, bands in PRESETS.items() if any(players in r.players for r in bands)]
+    return f"; for {players} players use: {', '.join(others)}" if others else ""
+
+
+def check_player_count(ruleset: Ruleset, players: int) -> None:
+    """Refuse a table the ruleset does not support, naming the presets that do."""
+    if players not in ruleset.players:
+        raise RulesetError(
+            f"{ruleset.name} is for {ruleset.players_label} players, not {players}"
+            + _supporting_hint(players)
+        )
 
 
 def customize(

@@ -35,7 +35,7 @@ def redact(event: Event, perspective: Perspective) -> Event:
     """``event`` as ``perspective`` may see it: secret fields set to None."""
     if may_see(event, perspective):
         return event
-    return dataclasses.replace(event, **dict.fromkeys(event.SECRET))  # type: ignore[arg-type]
+    return dataclasses.replace(event, **dict.fromkeys(event.SECRET))
 
 
 class TableView:

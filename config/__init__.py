@@ -1,0 +1,5 @@
+"""Project configuration: settings, URLs, ASGI/WSGI and Celery applications."""
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,17 @@
+"""ASGI entry point: the application Daphne (and ``manage.py runserver``) serves.
+
+Only HTTP is routed for now; websocket routes for live tables join this router later.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+# Initialise Django before importing anything that touches models.
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+
+application = ProtocolTypeRouter({"http": django_asgi_app})

@@ -1,0 +1,1 @@
+"""Replays: the Django-backed event store, replay viewer, share links, export, audits."""

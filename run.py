@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Bootstrap the platform on a machine with only Python 3.11+ and pip.
+
+    python3 run.py start   install, migrate, play a demo game, serve the site
+    python3 run.py test    install, then ruff, mypy, manage.py check, pytest [ARGS...]
+
+Both first make sure ``.venv`` holds ``requirements.lock`` and the project (editable);
+the install is skipped while ``requirements.lock`` and ``pyproject.toml`` are unchanged.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+MARKER = VENV / ".bohnanza-install-sha256"
+INSTALL_INPUTS = ("requirements.lock", "pyproject.toml")
+DEMO_GAME = (
+    "simulate", "--ruleset", "classic", "--players", "4",
+    "--bots", "heuristic,nontrading,random,heuristic",
+    "--games", "1", "--seed", "demo", "--log",
+)  # fmt: skip
+PYTEST_NO_TESTS = 5
+
+
+def say(message: str) -> None:
+    print(f"==> {message}", flush=True)
+
+
+def venv_env() -> dict[str, str]:
+    """The environment with the virtualenv's scripts first on PATH."""
+    env = dict(os.environ)
+    env["VIRTUAL_ENV"] = str(VENV)
+    env["PATH"] = os.pathsep.join([str(BIN), env.get("PATH", "")])
+    env.pop("PYTHONHOME", None)
+    return env
+
+
+def run(*args: str) -> None:
+    """Run a command in the project folder; stop with its exit code if it fails."""
+    print("$ " + " ".join(args), flush=True)
+    code = subprocess.run(args, cwd=ROOT, env=venv_env(), check=False).returncode
+    if code != 0:
+        say(f"failed (exit code {code}): {' '.join(args)}")
+        sys.exit(code)
+
+
+def install_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for name in INSTALL_INPUTS:
+        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def ensure_installed() -> None:
+    if not PYTHON.exists():
+        say(f"creating the virtual environment {VENV}")
+        venv.create(VENV, with_pip=True, clear=VENV.exists())
+    fingerprint = install_fingerprint()
+    if MARKER.exists() and MARKER.read_text().strip() == fingerprint:
+        say("dependencies up to date (requirements.lock and pyproject.toml unchanged)")
+        return
+    say("installing requirements.lock and the project (editable)")
+    MARKER.unlink(missing_ok=True)
+    pip_install = (str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check")
+    run(*pip_install, "-r", "requirements.lock")
+    run(*pip_install, "--no-deps", "-e", ".")
+    MARKER.write_text(fingerprint + "\n")
+
+
+def test(pytest_args: list[str]) -> None:
+    say("lint: ruff check .")
+    run(str(PYTHON), "-m", "ruff", "check", ".")
+    say("types: mypy (configured in pyproject.toml)")
+    run(str(PYTHON), "-m", "mypy")
+    say("Django system checks: manage.py check")
+    run(str(PYTHON), "manage.py", "check")
+    say("tests: pytest " + " ".join(pytest_args))
+    command = [str(PYTHON), "-m", "pytest", *pytest_args]
+    print("$ " + " ".join(command), flush=True)
+    code = subprocess.run(command, cwd=ROOT, env=venv_env(), check=False).returncode
+    if code == PYTEST_NO_TESTS:
+        say("failed: pytest collected no tests")
+    elif code != 0:
+        say(f"failed: pytest exit code {code}")
+    else:
+        say("all checks passed")
+    sys.exit(code)
+
+
+def start() -> None:
+    say("database: manage.py migrate")
+    run(str(PYTHON), "manage.py", "migrate", "--noinput")
+    say("demo: one game of four bots under the classic rules")
+    run(str(BIN / "bohnanza"), *DEMO_GAME)
+    port = os.environ.get("PORT", "8000")
+    say(f"serving the site at http://127.0.0.1:{port}/ (Ctrl-C stops it)")
+    command = [str(PYTHON), "manage.py", "runserver", f"127.0.0.1:{port}"]
+    print("$ " + " ".join(command), flush=True)
+    # The server takes over this process, so signals (Ctrl-C, kill) reach it directly.
+    os.execve(command[0], command, venv_env())
+
+
+def main(argv: list[str]) -> None:
+    if sys.version_info < (3, 11):  # noqa: UP036 - run.py may be started by an older python3
+        sys.exit("run.py needs Python 3.11 or newer")
+    if not argv or argv[0] not in ("start", "test"):
+        sys.exit("usage: python3 run.py start | python3 run.py test [PYTEST ARGS...]")
+    os.chdir(ROOT)
+    ensure_installed()
+    if argv[0] == "test":
+        test(argv[1:])
+    else:
+        start()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,1 @@
+"""Tournaments: bots registry, tournaments, leagues, ladders, ratings, Celery tasks."""

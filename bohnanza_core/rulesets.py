@@ -277,6 +277,8 @@ PRESETS: dict[str, tuple[Ruleset, ...]] = {
             starting_fields=3,
             third_field_cost=None,
             tie_break=TieBreak.FURTHEST_CLOCKWISE,
+            # 001: "When you draw the last card from the draw pile, re-shuffle".
+            reshuffle_when=ReshuffleWhen.LAST_CARD_DRAWN,
         ),
         Ruleset(
             name="amigo-en",
@@ -285,6 +287,7 @@ PRESETS: dict[str, tuple[Ruleset, ...]] = {
             players=(4, 5),
             beans=ORIGINAL_EIGHT,
             tie_break=TieBreak.FURTHEST_CLOCKWISE,
+            reshuffle_when=ReshuffleWhen.LAST_CARD_DRAWN,
         ),
     ),
     "rio-grande": (

@@ -521,6 +521,8 @@ def _d_plant_card(s: GameState, c: PlantCard) -> list[Event]:
     _check_seat(s, c.seat)
     at_once = s.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
     planting_now = s.phase is Phase.PLANTING_RECEIVED or (s.phase is Phase.TRADING and at_once)
+    if type(c.card) is not int:
+        raise IllegalMove(f"{c.card!r} is not a card")
     if c.card in s.trade_areas[c.seat]:
         if not planting_now:
             raise IllegalMove("beans received in trade are planted in phase 3")
@@ -555,6 +557,8 @@ def _d_end_planting(s: GameState, c: EndPlanting) -> list[Event]:
 def _d_discard(s: GameState, c: DiscardCard) -> list[Event]:
     _check_seat(s, c.seat)
     _check_active(s, c.seat, "discard")
+    if type(c.card) is not int:
+        raise IllegalMove(f"{c.card!r} is not a card")
     if s.phase is Phase.PLANTING_LEFTOVERS:
         if c.card not in s.face_up:
             raise IllegalMove(f"card {c.card!r} is not among the cards left to you")
@@ -646,7 +650,16 @@ def _d_buy(s: GameState, c: BuyThirdField) -> list[Event]:
 
 def _holds(s: GameState, seat: int, card: Card) -> bool:
     """May ``seat`` trade ``card`` now: from its hand, or face up if active."""
+    if type(card) is not int:  # 74.0 or True equal a card id but are not one
+        return False
     return card in s.hands[seat] or (seat == s.active and card in s.face_up)
+
+
+def _card_ids(cards: object, what: str) -> tuple[Card, ...]:
+    """``cards`` as a tuple of card ids, or IllegalMove for anything else."""
+    if not isinstance(cards, tuple | list) or any(type(c) is not int for c in cards):
+        raise IllegalMove(f"{what} must be a list of card ids, not {cards!r}")
+    return tuple(cards)
 
 
 def _check_trading(s: GameState, doing: str) -> None:
@@ -661,7 +674,7 @@ def _d_offer(s: GameState, c: MakeOffer) -> list[Event]:
     if c.seat == s.active:
         counterparty = c.to
         if counterparty is not None:
-            if not isinstance(counterparty, int) or not 0 <= counterparty < s.players:
+            if type(counterparty) is not int or not 0 <= counterparty < s.players:
                 raise IllegalMove(f"there is no seat {counterparty!r} to offer to")
             if counterparty == c.seat:
                 raise IllegalMove("you cannot trade with yourself")
@@ -672,13 +685,15 @@ def _d_offer(s: GameState, c: MakeOffer) -> list[Event]:
                 f"offer to {s.seats[s.active]} instead"
             )
         counterparty = s.active
-    gives = tuple(c.gives)
+    gives = _card_ids(c.gives, "the cards an offer gives")
     if len(set(gives)) != len(gives):
         raise IllegalMove("an offer names each card once")
     for card in gives:
         if not _holds(s, c.seat, card):
             where = "your hand or the face-up cards" if c.seat == s.active else "your hand"
             raise IllegalMove(f"card {card!r} is not in {where}")
+    if not isinstance(c.wants, tuple | list):
+        raise IllegalMove(f"wants are pairs of a bean kind and a count, not {c.wants!r}")
     wants = tuple(c.wants)
     seen: set[BeanKind] = set()
     for item in wants:
@@ -686,12 +701,13 @@ def _d_offer(s: GameState, c: MakeOffer) -> list[Event]:
             raise IllegalMove("wants are pairs of a bean kind and a count")
         kind, count = item
         if kind not in s.ruleset.beans:
-            raise IllegalMove(f"there are no {kind!r} beans in this game")
+            raise IllegalMove(f"there are no {str(kind)!r} beans in this game")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise IllegalMove(f"want a positive number of {kind} beans, not {count!r}")
         if kind in seen:
             raise IllegalMove(f"name {kind} beans once in the wants")
         seen.add(kind)
+    wants = tuple((BeanKind(kind), count) for kind, count in wants)  # "blue" -> BeanKind
     if not gives and not wants:
         raise IllegalMove("an offer must give or want something")
     return [
@@ -729,7 +745,7 @@ def _d_accept(s: GameState, c: AcceptOffer) -> list[Event]:
     for card in offer.gives:
         if not _holds(s, offer.proposer, card):
             raise IllegalMove(f"offer {offer.number} is void: card {card} is no longer offered")
-    cards = tuple(c.cards)
+    cards = _card_ids(c.cards, "the cards you give")
     if len(set(cards)) != len(cards):
         raise IllegalMove("name each card once")
     for card in cards:
@@ -830,13 +846,20 @@ def awaiting(state: GameState) -> tuple[int, ...]:
     if phase in (Phase.PLANTING, Phase.PLANTING_LEFTOVERS):
         return (s.active,)
     if phase is Phase.TRADING:
-        seats: list[int] = [seat for seat, area in enumerate(s.trade_areas) if area]
+        # Received beans must be planted before trading goes on only under AT_ONCE;
+        # otherwise they wait for phase 3 and their owners owe nothing now.
+        at_once = s.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
+        seats: list[int] = [seat for seat, area in enumerate(s.trade_areas) if area and at_once]
         if not seats:
             for offer in s.offers.values():
+                # An offer whose cards the proposer no longer holds (a face-up card
+                # planted at once) is void: no one can answer it, so no one owes.
+                if not all(_holds(s, offer.proposer, card) for card in offer.gives):
+                    continue
                 for seat in range(s.players):
                     if seat not in seats and _may_answer(s, offer, seat):
                         seats.append(seat)
-        if s.active not in seats:
+        if s.active not in seats and not (at_once and any(s.trade_areas)):
             seats.append(s.active)
         return tuple(seats)
     if phase is Phase.PLANTING_RECEIVED:

@@ -177,7 +177,7 @@ def read_jsonl(text: str) -> GameFile:
     if not isinstance(perspective, str):
         raise ExportError("line 1: the header lacks its perspective")
     count = header.get("events")
-    if count != len(lines) - 1:
+    if type(count) is not int or count != len(lines) - 1:
         raise ExportError(f"line 1: the header announces {count!r} events, the file has "
                           f"{len(lines) - 1}")
     events: list[Event] = []
@@ -189,7 +189,7 @@ def read_jsonl(text: str) -> GameFile:
             raise ExportError(f"{where}: not JSON ({exc.msg})") from None
         if not isinstance(obj, dict):
             raise ExportError(f"{where}: expected an object")
-        if obj.get("seq") != number - 1:
+        if type(obj.get("seq")) is not int or obj.get("seq") != number - 1:  # not 1.0, true
             raise ExportError(f"{where}: sequence number {obj.get('seq')!r}, expected "
                               f"{number - 1}")
         events.append(event_from_json(obj, where))

@@ -12,7 +12,8 @@ import dataclasses
 from typing import Any, Final
 
 from bohnanza_core.cards import BeanKind, Card
-from bohnanza_core.engine import awaiting, harvest_refusal
+from bohnanza_core.commands import Command
+from bohnanza_core.engine import OfferShape, awaiting, harvest_refusal, legal_commands
 from bohnanza_core.events import Event
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import GameState, Offer, Phase
@@ -160,6 +161,13 @@ class TableView:
     @property
     def awaiting(self) -> tuple[int, ...]:
         return awaiting(self.__state)
+
+    def legal_moves(self) -> list[Command | OfferShape]:
+        """What this seat may do now (empty for a spectator or everything). Safe to
+        expose: a seat's legal moves depend only on what that seat may see."""
+        if self.seat is None:
+            return []
+        return legal_commands(self.__state, self.seat)
 
     @property
     def seed_commitment(self) -> str:

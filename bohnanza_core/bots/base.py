@@ -1,0 +1,57 @@
+"""The bot protocol: what a bot sees and how it answers (docs/bots.md).
+
+A bot is given only its own seat's :class:`~bohnanza_core.views.TableView` and the
+events redacted for its seat, never the :class:`~bohnanza_core.state.GameState`, so
+a bot cannot peek at hands or the draw pile any more than a person at the table can.
+It answers with commands; the simulator (or a live table) refuses illegal ones just
+as it would a person's.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from bohnanza_core.commands import Command
+from bohnanza_core.engine import OfferShape
+from bohnanza_core.events import Event
+from bohnanza_core.views import TableView
+
+
+def legal_moves(view: TableView) -> list[Command | OfferShape]:
+    """What the view's seat may do now: the engine's own list, computed for that
+    seat only, so nothing hidden from it leaks. Offers come as :class:`OfferShape`
+    values, to be filled in with concrete cards and wants."""
+    return view.legal_moves()
+
+
+class Bot(ABC):
+    """One seat's player. Subclass it, give it a ``name`` and an :meth:`act`.
+
+    ``act`` is called with the seat's view when the game waits for the seat (then a
+    command is required) and, at the start of each trading phase, once for every
+    player but the active one as a voluntary chance to propose (None: pass). The
+    view's ``awaiting`` says which of the two it is.
+    """
+
+    name: ClassVar[str]
+
+    def __init__(self, seat: int, seed: str) -> None:
+        self.seat = seat
+        self.seed = seed
+        # For the bot's own choices only; the game's shuffles never use ``random``.
+        self.random = random.Random(seed)
+
+    def observe(self, event: Event) -> None:  # noqa: B027 (a no-op hook by design)
+        """Every event of the game, redacted for this seat, in order. The simulator
+        calls it only for bots that override it, since most bots need only the view."""
+
+    @abstractmethod
+    def act(self, view: TableView) -> Command | None:
+        """The seat's next command, or None to pass a voluntary chance."""
+
+    @classmethod
+    def observes(cls) -> bool:
+        """Whether this bot wants events: it overrides :meth:`observe`."""
+        return cls.observe is not Bot.observe

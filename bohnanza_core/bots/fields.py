@@ -1,0 +1,131 @@
+"""Bean sense shared by the bots: what a field is worth and where a bean goes.
+
+Everything here reads a :class:`~bohnanza_core.views.TableView` or plain values,
+so a bot never needs more than it may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bohnanza_core.cards import BEANOMETER, BeanKind, Card, coins_for
+from bohnanza_core.views import TableView
+
+Field = tuple[BeanKind | None, int]
+"""A field as a bot weighs it: its kind (None: empty) and how many beans it holds."""
+
+
+def farm(view: TableView, seat: int) -> list[Field]:
+    """Every field of ``seat``, as (kind, beans)."""
+    return [
+        (view.field_kind(seat, index), view.field_size(seat, index))
+        for index in range(view.field_count(seat))
+    ]
+
+
+def _potentials(kind: BeanKind) -> tuple[float, ...]:
+    steps = [(needed, coins) for coins, needed in enumerate(BEANOMETER[kind], start=1) if needed]
+    table = [0.0]
+    top = steps[-1][0]
+    for beans in range(1, top + 1):
+        low_needed, low_coins = 0, 0
+        for needed, coins in steps:
+            if needed > beans:
+                table.append(low_coins + (coins - low_coins) * (beans - low_needed)
+                             / (needed - low_needed))
+                break
+            low_needed, low_coins = needed, coins
+        else:
+            table.append(float(low_coins))
+    return tuple(table)
+
+
+# Precomputed: bots read these on every decision.
+_POTENTIAL: dict[BeanKind, tuple[float, ...]] = {kind: _potentials(kind) for kind in BeanKind}
+_LOSS: dict[BeanKind, tuple[float, ...]] = {
+    kind: tuple(p - coins_for(kind, beans) for beans, p in enumerate(table))
+    for kind, table in _POTENTIAL.items()
+}
+
+
+def potential(kind: BeanKind, beans: int) -> float:
+    """Coins ``beans`` beans are on their way to: the beanometer read between its
+    steps (5 Blue beans, halfway from 1 coin at 4 to 2 coins at 6, are worth 1.5).
+    Beyond the top step more beans add nothing."""
+    table = _POTENTIAL[kind]
+    return table[beans] if beans < len(table) else table[-1]
+
+
+def harvest_loss(kind: BeanKind, beans: int) -> float:
+    """What harvesting now throws away: the progress toward the next step."""
+    table = _LOSS[kind]
+    return table[beans] if beans < len(table) else 0.0
+
+
+_TOP: dict[BeanKind, int] = {kind: len(table) - 1 for kind, table in _POTENTIAL.items()}
+
+
+def at_top(kind: BeanKind, beans: int) -> bool:
+    """No further bean of this field would pay anything more."""
+    return beans >= _TOP[kind]
+
+
+def field_for(fields: Sequence[Field], kind: BeanKind) -> int | None:
+    """Where a bean of ``kind`` goes without harvesting: the fullest field of its
+    kind, else an empty field, else None."""
+    best: int | None = None
+    best_beans = -1
+    empty: int | None = None
+    for index, (field_kind, beans) in enumerate(fields):
+        if field_kind is kind and beans > best_beans:
+            best, best_beans = index, beans
+        elif field_kind is None and empty is None:
+            empty = index
+    return best if best is not None else empty
+
+
+def matching_field(fields: Sequence[Field], kind: BeanKind) -> int | None:
+    """The fullest field already growing ``kind``, or None."""
+    index = field_for(fields, kind)
+    return index if index is not None and fields[index][0] is kind else None
+
+
+def misfits(fields: Sequence[Field], kinds: Iterable[BeanKind]) -> int:
+    """How many of these beans could not be planted without harvesting: beans of a
+    kind already growing fit; other kinds take the empty fields, largest groups first."""
+    growing = {kind for kind, _ in fields if kind is not None}
+    empty = sum(1 for kind, _ in fields if kind is None)
+    groups: dict[BeanKind, int] = {}
+    for kind in kinds:
+        if kind not in growing:
+            groups[kind] = groups.get(kind, 0) + 1
+    left = 0
+    for count in sorted(groups.values(), reverse=True):
+        if empty:
+            empty -= 1
+        else:
+            left += count
+    return left
+
+
+def harvestable(view: TableView, seat: int, fields: list[Field]) -> list[int]:
+    """The fields ``seat`` may harvest now (bean protection included)."""
+    return [index for index, (kind, _) in enumerate(fields)
+            if kind is not None and view.may_harvest(seat, index)]
+
+
+def richest_harvest(view: TableView, seat: int, fields: list[Field]) -> int | None:
+    """The field paying most now, the smallest among equals (a plain rule)."""
+    best: int | None = None
+    best_key = (-1, 0)
+    for index in harvestable(view, seat, fields):
+        kind, beans = fields[index]
+        assert kind is not None
+        key = (coins_for(kind, beans), -beans)
+        if key > best_key:
+            best, best_key = index, key
+    return best
+
+
+def kinds_of(view: TableView, cards: Iterable[Card]) -> list[BeanKind]:
+    return [view.kind(card) for card in cards]

@@ -1,0 +1,508 @@
+"""The ``heuristic`` bot: plants, harvests, trades, gives and buys with some sense.
+
+Its one yardstick is :func:`~bohnanza_core.bots.fields.potential`: the coins a
+field is on its way to. A bean is worth what it adds to a field's potential; a bean
+that fits no field costs a harvest (the progress thrown away) and a tempo. With
+that it
+
+- harvests a field as soon as it reaches the beanometer's top step, and when forced
+  harvests the field that throws away least (keeping kinds it is about to plant),
+  before planting what fits if a bean that fits nowhere is coming (so that no lone
+  bean falls under bean protection and leaves only a good field to sell);
+- plants the optional second hand card when it fits without a harvest;
+- as the active player offers turned-over cards and awkward front hand cards it
+  cannot use to players growing those kinds, for a bean of a kind it grows, then as
+  a gift rather than harvest a good field; ends trading when nothing is left to try;
+- as another player asks the active player for turned-over beans it grows, paying
+  with awkward hand cards, and accepts any offer that leaves it better off;
+- buys the third field when it can pay and enough turns are left to use it;
+- in the duel, discards an awkward hand card, plants or discards the leftovers it
+  is handed, and leaves face-up cards it cannot use to the opponent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import ClassVar
+
+from bohnanza_core.bots.base import Bot
+from bohnanza_core.bots.fields import (
+    Field,
+    at_top,
+    farm,
+    field_for,
+    harvest_loss,
+    harvestable,
+    matching_field,
+    misfits,
+    potential,
+)
+from bohnanza_core.cards import BeanKind, Card, coins_for
+from bohnanza_core.commands import (
+    AcceptOffer,
+    BuyThirdField,
+    Command,
+    DeclineOffer,
+    DiscardCard,
+    EndPlanting,
+    EndTrading,
+    Harvest,
+    MakeOffer,
+    PlantCard,
+    PlantFromHand,
+)
+from bohnanza_core.rulesets import LeftoverFaceUp, ReceivedCardsPlanted
+from bohnanza_core.state import Offer, Phase
+from bohnanza_core.views import TableView
+
+MISFIT_PENALTY = 0.6
+"""Beyond the progress it throws away, what a forced harvest costs: a tempo."""
+NEW_FIELD_COST = 0.15
+"""Taking an empty field for a new kind uses up room the next beans may need."""
+ACCEPT_MARGIN = 0.05
+"""A trade must leave the bot at least this much better off."""
+GIFT_MARGIN = 0.4
+"""Giving beans away for nothing only to spare at least this much."""
+KEEP_WEIGHT = 0.6
+"""Harvesting a field of a kind about to be planted counts this much worse."""
+COIN_WEIGHT = 0.05
+"""Among harvests throwing away as much, prefer the one paying more by this much a coin."""
+OFFERS_PER_TURN = 4
+BUY_TURNS_LEFT = 4
+"""Buy the third field only with at least this many of one's own turns to come."""
+BUY_PAYBACK = 2.0
+"""... and only if, earning as so far, those turns bring this many times its price."""
+LEAVE_HARVEST_LOSS = 0.35
+"""Duel: harvest to plant a face-up bean the opponent grows if it throws away no more."""
+
+
+def load_value(fields: Sequence[Field], kinds: Sequence[BeanKind]) -> float:
+    """What planting ``kinds`` (all of them, as phase 3 demands) adds to ``fields``:
+    growth of fields of their kind, new fields in empty ones (largest groups first),
+    and forced harvests for the rest."""
+    counts: dict[BeanKind, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    if not counts:
+        return 0.0
+    plot = list(fields)
+    value = 0.0
+    rest: list[tuple[int, BeanKind]] = []
+    for kind, count in counts.items():
+        index = matching_field(plot, kind)
+        if index is None:
+            rest.append((count, kind))
+            continue
+        beans = plot[index][1]
+        value += potential(kind, beans + count) - potential(kind, beans)
+        plot[index] = (kind, beans + count)
+    rest.sort(reverse=True)
+    for count, kind in rest:
+        target = next((i for i, (k, _) in enumerate(plot) if k is None), None)
+        if target is not None:
+            value += potential(kind, count) - NEW_FIELD_COST
+        else:
+            target, loss = _cheapest_harvest(plot)
+            value += potential(kind, count) - loss - MISFIT_PENALTY
+        plot[target] = (kind, count)
+    return value
+
+
+def _cheapest_harvest(plot: Sequence[Field]) -> tuple[int, float]:
+    best, best_loss = 0, float("inf")
+    for index, (kind, beans) in enumerate(plot):
+        if kind is not None:
+            loss = harvest_loss(kind, beans)
+            if loss < best_loss:
+                best, best_loss = index, loss
+    return best, best_loss
+
+
+def _remove(kinds: list[BeanKind], gone: Sequence[BeanKind]) -> list[BeanKind]:
+    rest = list(kinds)
+    for kind in gone:
+        rest.remove(kind)
+    return rest
+
+
+class HeuristicBot(Bot):
+    name: ClassVar[str] = "heuristic"
+
+    def __init__(self, seat: int, seed: str) -> None:
+        super().__init__(seat, seed)
+        self._turn = -1
+        self._tried: set[MakeOffer] = set()
+        self._proposed = False
+
+    # -- dispatch ------------------------------------------------------------------
+
+    def act(self, view: TableView) -> Command | None:
+        seat = self.seat
+        if view.turn != self._turn:
+            self._turn = view.turn
+            self._tried = set()
+            self._proposed = False
+        fields = farm(view, seat)
+        for index, (kind, beans) in enumerate(fields):
+            if kind is not None and at_top(kind, beans) and view.may_harvest(seat, index):
+                return Harvest(seat=seat, field=index)
+        if self._should_buy(view):
+            return BuyThirdField(seat=seat)
+        phase = view.phase
+        if phase is Phase.PLANTING:
+            return self._plant_from_hand(view, fields)
+        if phase is Phase.TRADING:
+            return self._trade(view, fields)
+        if phase is Phase.PLANTING_RECEIVED:
+            cards = view.trade_area(seat)
+            if cards:
+                return self._plant(view, fields, cards, optional=False)
+            if seat == view.active and view.face_up:
+                optional = view.ruleset.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
+                return self._plant(view, fields, view.face_up, optional=optional)
+            return None
+        if phase is Phase.PLANTING_LEFTOVERS:
+            return self._plant_leftovers(view, fields)
+        return None
+
+    # -- fields and harvests -------------------------------------------------------
+
+    def _turns_left(self, view: TableView) -> float:
+        """A rough count of this player's own turns still to come."""
+        r = view.ruleset
+        if view.ending:
+            return 0.0
+        piles_to_come = max(0, r.ends_on_run_out - view.runs_out - 1)
+        pile = max(len(view.discard_pile), r.deck_size // 3)
+        cards = view.draw_pile_size + piles_to_come * pile
+        return cards / (r.face_up_cards + r.draw_cards) / len(view.seats)
+
+    def _should_buy(self, view: TableView) -> bool:
+        seat, r = self.seat, view.ruleset
+        cost = r.third_field_cost
+        if cost is None or view.coins(seat) < cost:  # the usual answer, found fast
+            return False
+        return (
+            not view.third_field_bought(seat)
+            and view.field_count(seat) < r.max_fields
+            and view.phase is not Phase.FINAL_HARVEST
+            and self._turns_left(view) >= BUY_TURNS_LEFT
+            and self._turns_left(view) * self._earnings(view) >= BUY_PAYBACK * cost
+        )
+
+    def _earnings(self, view: TableView) -> float:
+        """Coins this player has earned per own turn so far."""
+        own_turns = max(1.0, view.turn / len(view.seats))
+        return view.coins(self.seat) / own_turns
+
+    def _harvest(self, view: TableView, fields: list[Field], keep: set[BeanKind],
+                 among: list[int] | None = None) -> Command:
+        """Harvest the field (of ``among``, default: any allowed) that throws away
+        least, sparing kinds about to be planted."""
+        best, best_score = 0, float("inf")
+        for index in harvestable(view, self.seat, fields) if among is None else among:
+            kind, beans = fields[index]
+            assert kind is not None
+            score = harvest_loss(kind, beans) - COIN_WEIGHT * coins_for(kind, beans)
+            if kind in keep:
+                score += KEEP_WEIGHT
+            if score < best_score:
+                best, best_score = index, score
+        return Harvest(seat=self.seat, field=best)
+
+    # -- phase 1 ---------------------------------------------------------------------
+
+    def _plant_from_hand(self, view: TableView, fields: list[Field]) -> Command:
+        seat, r = self.seat, view.ruleset
+        hand = view.hand()
+        planted = view.planted_this_turn
+        if planted >= r.planting_from_hand or not hand:
+            return self._discard_or_end(view, fields, hand)
+        front = view.kind(hand[0])
+        if planted == 0:
+            index = field_for(fields, front)
+            if index is None:
+                return self._harvest(view, fields, {view.kind(c) for c in hand[1:3]})
+            return PlantFromHand(seat=seat, field=index)
+        index = field_for(fields, front)
+        if index is not None:
+            return PlantFromHand(seat=seat, field=index)
+        return self._discard_or_end(view, fields, hand)
+
+    def _discard_or_end(self, view: TableView, fields: list[Field],
+                        hand: Sequence[Card]) -> Command:
+        """Duel: discard the most awkward hand card if one is awkward at all."""
+        seat = self.seat
+        if view.ruleset.discard_from_hand_after_planting and hand:
+            kinds = [view.kind(card) for card in hand]
+            values = [hand_value(fields, kinds, p) for p in range(len(hand))]
+            worst = min(range(len(hand)), key=values.__getitem__)
+            if values[worst] < 0:
+                return DiscardCard(seat=seat, card=hand[worst])
+        return EndPlanting(seat=seat)
+
+    # -- phase 3 and the duel's leftovers ---------------------------------------------
+
+    def _plant(self, view: TableView, fields: list[Field], cards: Sequence[Card],
+               optional: bool) -> Command:
+        """Plant one of ``cards``: into a field of its kind first, then the largest
+        group into an empty field, then harvest to make room, or (when planting is
+        optional) leave the rest."""
+        seat = self.seat
+        kinds = [view.kind(card) for card in cards]
+        if not optional and misfits(fields, kinds):
+            # Harvest before planting what fits: planting first may put a lone bean
+            # under bean protection and leave only a good field to sell.
+            keep = set(kinds) | self._next_kinds(view)
+            options = [i for i in harvestable(view, seat, fields) if fields[i][0] not in keep]
+            if options:
+                return self._harvest(view, fields, keep, options)
+        for card, kind in zip(cards, kinds, strict=True):
+            index = matching_field(fields, kind)
+            if index is not None:
+                return PlantCard(seat=seat, card=card, field=index)
+        empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
+        if empty is not None:
+            card = max(cards, key=lambda c: (kinds.count(view.kind(c)), -c))
+            if not optional or self._worth_a_field(view, fields, view.kind(card), kinds):
+                return PlantCard(seat=seat, card=card, field=empty)
+        if optional:
+            if empty is None and self._spite_harvest(view, fields, kinds):
+                return self._harvest(view, fields, set())
+            return EndPlanting(seat=seat)
+        return self._harvest(view, fields, set(kinds) | self._next_kinds(view))
+
+    def _spite_harvest(self, view: TableView, fields: list[Field],
+                       kinds: list[BeanKind]) -> bool:
+        """Duel: harvest to plant a face-up bean rather than leave it to an opponent
+        who grows its kind, when that harvest throws away little."""
+        seat = self.seat
+        opponent_grows = any(
+            matching_field(farm(view, other), kind) is not None
+            for other in range(len(view.seats)) if other != seat for kind in kinds
+        )
+        if not opponent_grows:
+            return False
+        losses = []
+        for index in harvestable(view, seat, fields):
+            kind, beans = fields[index]
+            if kind is not None:
+                losses.append(harvest_loss(kind, beans))
+        return bool(losses) and min(losses) <= LEAVE_HARVEST_LOSS
+
+    def _next_kinds(self, view: TableView) -> set[BeanKind]:
+        """The kinds of the two front hand cards: the next ones to plant."""
+        return {view.kind(card) for card in view.hand()[:2]}
+
+    def _worth_a_field(self, view: TableView, fields: list[Field], kind: BeanKind,
+                       kinds: list[BeanKind]) -> bool:
+        """Duel: fill an empty field with ``kind`` unless the front hand card needs it."""
+        hand = view.hand()
+        if not hand:
+            return True
+        front = view.kind(hand[0])
+        return front is kind or matching_field(fields, front) is not None or kinds.count(kind) > 1
+
+    def _plant_leftovers(self, view: TableView, fields: list[Field]) -> Command:
+        """Duel step 1: plant the opponent's leftovers that fit, discard the rest."""
+        seat = self.seat
+        face_up = view.face_up
+        kinds = [view.kind(card) for card in face_up]
+        for card, kind in zip(face_up, kinds, strict=True):
+            index = matching_field(fields, kind)
+            if index is not None:
+                return PlantCard(seat=seat, card=card, field=index)
+        empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
+        if empty is not None:
+            card = max(face_up, key=lambda c: (kinds.count(view.kind(c)), -c))
+            if self._worth_a_field(view, fields, view.kind(card), kinds):
+                return PlantCard(seat=seat, card=card, field=empty)
+        return DiscardCard(seat=seat, card=face_up[0])
+
+    # -- phase 2: trading --------------------------------------------------------------
+
+    def _trade(self, view: TableView, fields: list[Field]) -> Command | None:
+        seat = self.seat
+        area = view.trade_area(seat)
+        if area and view.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+            return self._plant(view, fields, area, optional=False)
+        mine = [o for o in view.offers if self._may_answer(view, o)]
+        if mine:
+            return self._answer(_Holdings(self, view, fields), mine)
+        if seat == view.active:
+            if len(self._tried) < OFFERS_PER_TURN:
+                for offer in self._offers(_Holdings(self, view, fields)):
+                    if offer not in self._tried:
+                        self._tried.add(offer)
+                        return offer
+            return EndTrading(seat=seat)
+        if not self._proposed and seat not in view.awaiting:
+            self._proposed = True
+            return self._proposal(_Holdings(self, view, fields))
+        return None
+
+    def _may_answer(self, view: TableView, offer: Offer) -> bool:
+        seat = self.seat
+        if offer.proposer == seat or seat in offer.declined_by:
+            return False
+        if offer.counterparty is None:
+            return seat != view.active
+        return offer.counterparty == seat
+
+    def _answer(self, mine: _Holdings, offers: list[Offer]) -> Command:
+        """Accept the offer that leaves this player best off, if any does; else
+        decline one (the others come up again)."""
+        best: tuple[float, AcceptOffer] | None = None
+        for offer in offers:
+            cards = mine.payment(offer.wants)
+            if cards is None:
+                continue
+            gain = mine.gain(cards, [mine.view.kind(c) for c in offer.gives])
+            if gain > ACCEPT_MARGIN and (best is None or gain > best[0]):
+                best = (gain, AcceptOffer(seat=self.seat, offer=offer.number, cards=cards))
+        if best is not None:
+            return best[1]
+        return DeclineOffer(seat=self.seat, offer=offers[0].number)
+
+    def _offers(self, mine: _Holdings) -> Iterator[MakeOffer]:
+        """The active player's offers, most promising first: unwanted cards to a
+        player growing them for a bean it grows, then as a gift, then open gifts."""
+        seat, view, fields = self.seat, mine.view, mine.fields
+        shed: list[tuple[float, Card]] = []
+        for card in mine.face_up:
+            gain = mine.shed_gain(view.kind(card))
+            if gain > ACCEPT_MARGIN:
+                shed.append((gain, card))
+        awkward = [mine.hand[p] for p in mine.awkward()]
+        unwanted = [card for _, card in shed] + awkward
+        if not unwanted:
+            return
+        giftable = {card for gain, card in shed if gain >= GIFT_MARGIN}
+        wanted = _best_wanted(fields)
+        players = len(view.seats)
+        for step in range(1, players):
+            other = (seat + step) % players
+            theirs = farm(view, other)
+            useful = tuple(c for c in unwanted if field_for(theirs, view.kind(c)) is not None)
+            if not useful:
+                continue
+            if wanted is not None:
+                yield MakeOffer(seat=seat, gives=useful, wants=((wanted, 1),), to=other)
+            gift = tuple(c for c in useful if c in giftable)
+            if gift:
+                yield MakeOffer(seat=seat, gives=gift, wants=(), to=other)
+        if giftable:
+            yield MakeOffer(seat=seat, gives=tuple(sorted(giftable)), wants=(), to=None)
+
+    def _proposal(self, mine: _Holdings) -> MakeOffer | None:
+        """Another player's one proposal per turn: ask for turned-over beans it
+        grows, paying with awkward hand cards the active player can use."""
+        seat, view, fields = self.seat, mine.view, mine.fields
+        active = view.active
+        counts: dict[BeanKind, int] = {}
+        for card in view.face_up:
+            kind = view.kind(card)
+            if matching_field(fields, kind) is not None:
+                counts[kind] = counts.get(kind, 0) + 1
+        awkward = mine.awkward()
+        if not counts and not awkward:
+            return None
+        theirs = farm(view, active)
+        gives = tuple(
+            mine.hand[p] for p in awkward if field_for(theirs, mine.hand_kinds[p]) is not None
+        )
+        best: tuple[float, tuple[tuple[BeanKind, int], ...]] | None = None
+        for kind, count in counts.items():
+            gain = mine.gain(gives, [kind] * count)
+            if gain > ACCEPT_MARGIN and (best is None or gain > best[0]):
+                best = (gain, ((kind, count),))
+        if best is not None:
+            return MakeOffer(seat=seat, gives=gives, wants=best[1], to=active)
+        if gives and mine.gain(gives, []) > ACCEPT_MARGIN:
+            return MakeOffer(seat=seat, gives=gives, wants=(), to=active)
+        return None
+
+
+def _best_wanted(fields: list[Field]) -> BeanKind | None:
+    """The kind one more bean of which would add most to these fields."""
+    best: BeanKind | None = None
+    best_gain = 0.0
+    for kind, beans in fields:
+        if kind is not None:
+            gain = potential(kind, beans + 1) - potential(kind, beans)
+            if gain > best_gain:
+                best, best_gain = kind, gain
+    return best
+
+
+def hand_value(fields: Sequence[Field], hand_kinds: Sequence[BeanKind], position: int) -> float:
+    """What keeping one hand card is worth: a bean for a field it grows (less the
+    further back it sits), a pair in the making, or a nuisance near the front that
+    will force a harvest when its turn to be planted comes."""
+    kind = hand_kinds[position]
+    index = matching_field(fields, kind)
+    if index is not None:
+        beans = fields[index][1]
+        gain = potential(kind, beans + 1) - potential(kind, beans)
+        return gain * max(0.3, 1.0 - 0.1 * position)
+    if hand_kinds[: position + 3].count(kind) > 1:
+        return 0.3
+    if position <= 1 and all(k is not None for k, _ in fields):
+        return -0.4
+    return 0.05
+
+
+class _Holdings:
+    """One player's side of a trade, read once per decision: its fields, hand, the
+    turned-over cards if it is the active player, and what it must plant in phase 3."""
+
+    __slots__ = ("base", "face_up", "fields", "hand", "hand_kinds", "load", "view")
+
+    def __init__(self, bot: HeuristicBot, view: TableView, fields: list[Field]) -> None:
+        self.view = view
+        self.fields = fields
+        self.hand = view.hand()
+        self.hand_kinds = [view.kind(card) for card in self.hand]
+        self.face_up = view.face_up if bot.seat == view.active else ()
+        self.load = [view.kind(card) for card in view.trade_area(bot.seat) + self.face_up]
+        self.base = load_value(fields, self.load)
+
+    def awkward(self) -> list[int]:
+        """Positions of front hand cards this player would rather be rid of."""
+        return [p for p in range(min(2, len(self.hand)))
+                if hand_value(self.fields, self.hand_kinds, p) < 0]
+
+    def shed_gain(self, kind: BeanKind) -> float:
+        """What giving away one turned-over bean of ``kind`` spares."""
+        return load_value(self.fields, _remove(self.load, [kind])) - self.base
+
+    def gain(self, give: Sequence[Card], get: Sequence[BeanKind]) -> float:
+        """How much better off giving ``give`` for ``get`` leaves this player."""
+        face_up, kind = self.face_up, self.view.kind
+        shed = [kind(card) for card in give if card in face_up]
+        gain = load_value(self.fields, _remove(self.load, shed) + list(get)) - self.base
+        for card in give:
+            if card not in face_up:
+                gain -= hand_value(self.fields, self.hand_kinds, self.hand.index(card))
+        return gain
+
+    def payment(self, wants: Sequence[tuple[BeanKind, int]]) -> tuple[Card, ...] | None:
+        """The cheapest cards that satisfy ``wants``, or None if this player lacks them."""
+        kind_of = self.view.kind
+        chosen: list[Card] = []
+        for kind, count in wants:
+            costs: list[tuple[float, Card]] = []
+            shed: float | None = None
+            for card in self.face_up:
+                if kind_of(card) is kind:
+                    if shed is None:
+                        shed = -self.shed_gain(kind)
+                    costs.append((shed, card))
+            for position, card in enumerate(self.hand):
+                if self.hand_kinds[position] is kind:
+                    costs.append((hand_value(self.fields, self.hand_kinds, position), card))
+            if len(costs) < count:
+                return None
+            costs.sort()
+            chosen.extend(card for _, card in costs[:count])
+        return tuple(chosen)

@@ -1,0 +1,110 @@
+"""The ``nontrading`` bot: a careful farmer who never trades. A baseline.
+
+It declines every offer and ends trading at once, plants the front hand card where
+it fits (its own kind, else an empty field, else after harvesting the field that
+pays most), plants the second card only when it fits without a harvest, and plants
+turned-over and received cards the same way. It never buys a field. Every choice is
+cheap: it is the bot the engine benchmark runs at full speed.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from bohnanza_core.bots.base import Bot
+from bohnanza_core.bots.fields import (
+    Field,
+    farm,
+    field_for,
+    matching_field,
+    richest_harvest,
+)
+from bohnanza_core.cards import Card
+from bohnanza_core.commands import (
+    Command,
+    DeclineOffer,
+    DiscardCard,
+    EndPlanting,
+    EndTrading,
+    Harvest,
+    PlantCard,
+    PlantFromHand,
+)
+from bohnanza_core.rulesets import LeftoverFaceUp, ReceivedCardsPlanted
+from bohnanza_core.state import Phase
+from bohnanza_core.views import TableView
+
+
+class NonTradingBot(Bot):
+    name: ClassVar[str] = "nontrading"
+
+    def act(self, view: TableView) -> Command | None:
+        seat = self.seat
+        phase = view.phase
+        if phase is Phase.PLANTING:
+            return self._plant_from_hand(view)
+        if phase is Phase.TRADING:
+            area = view.trade_area(seat)
+            if area and view.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+                return self._plant(view, area, optional=False)
+            if seat == view.active:
+                return EndTrading(seat=seat)
+            for offer in view.offers:
+                if offer.proposer != seat and offer.counterparty in (seat, None) and (
+                    seat not in offer.declined_by
+                ):
+                    return DeclineOffer(seat=seat, offer=offer.number)
+            return None
+        if phase is Phase.PLANTING_RECEIVED:
+            cards = view.trade_area(seat)
+            if cards:
+                return self._plant(view, cards, optional=False)
+            if seat == view.active and view.face_up:
+                optional = view.ruleset.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
+                return self._plant(view, view.face_up, optional=optional)
+            return None
+        if phase is Phase.PLANTING_LEFTOVERS:
+            fields = farm(view, seat)
+            face_up = view.face_up
+            for card in face_up:
+                index = field_for(fields, view.kind(card))
+                if index is not None:
+                    return PlantCard(seat=seat, card=card, field=index)
+            return DiscardCard(seat=seat, card=face_up[0])
+        return None
+
+    def _plant_from_hand(self, view: TableView) -> Command:
+        seat = self.seat
+        planted = view.planted_this_turn
+        if planted >= view.ruleset.planting_from_hand:
+            return EndPlanting(seat=seat)
+        fields = farm(view, seat)
+        index = field_for(fields, view.kind(view.hand()[0]))
+        if index is not None:
+            return PlantFromHand(seat=seat, field=index)
+        if planted:
+            return EndPlanting(seat=seat)
+        return self._harvest(view, fields)
+
+    def _plant(self, view: TableView, cards: tuple[Card, ...], optional: bool) -> Command:
+        """One of ``cards`` into its own kind's field, else into an empty field (the
+        kind with most cards first), else harvest to make room (unless optional)."""
+        seat = self.seat
+        fields = farm(view, seat)
+        kinds = [view.kind(card) for card in cards]
+        for card, kind in zip(cards, kinds, strict=True):
+            index = matching_field(fields, kind)
+            if index is not None:
+                return PlantCard(seat=seat, card=card, field=index)
+        if any(kind is None for kind, _ in fields):
+            card = max(cards, key=lambda c: kinds.count(view.kind(c)))
+            index = field_for(fields, view.kind(card))
+            assert index is not None
+            return PlantCard(seat=seat, card=card, field=index)
+        if optional:
+            return EndPlanting(seat=seat)
+        return self._harvest(view, fields)
+
+    def _harvest(self, view: TableView, fields: list[Field]) -> Command:
+        index = richest_harvest(view, self.seat, fields)
+        return Harvest(seat=self.seat, field=index if index is not None else 0)

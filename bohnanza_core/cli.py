@@ -1,0 +1,159 @@
+"""The ``bohnanza`` command: play bot games from a terminal and list the rulesets.
+
+    bohnanza simulate --ruleset classic --players 4 --bots heuristic,nontrading,random,heuristic \\
+        --games 100 --seed s [--rotate] [--log] [--export DIR]
+    bohnanza rules [NAME]
+
+Mistakes (an unknown bot or ruleset, an unsupported player count) are reported on
+stderr with exit code 2, like argparse's own usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from bohnanza_core.bots import BOTS
+from bohnanza_core.errors import RulesetError
+from bohnanza_core.narrate import narrate
+from bohnanza_core.rulesets import PRESETS, Ruleset, ruleset_for
+from bohnanza_core.simulator import GameRecord, SimulationError, simulate
+
+USAGE_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so :func:`main` can return the code."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{self.format_usage()}{self.prog}: error: {message}")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="bohnanza", description="Bohnanza: bot games and rulesets.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sim = commands.add_parser("simulate", help="play games between bots and print the results")
+    sim.add_argument("--ruleset", required=True, help=f"one of: {', '.join(PRESETS)}")
+    sim.add_argument("--players", required=True, type=int)
+    sim.add_argument(
+        "--bots", required=True,
+        help=f"one bot per seat, comma-separated, or one for every seat ({', '.join(BOTS)})",
+    )
+    sim.add_argument("--games", type=int, default=1)
+    sim.add_argument("--seed", required=True, help="game i is played with seed SEED:i")
+    sim.add_argument("--rotate", action="store_true",
+                     help="rotate the bots one seat each game, so every bot sits everywhere")
+    sim.add_argument("--log", action="store_true", help="print every game's log first")
+    sim.add_argument("--export", metavar="DIR", type=Path,
+                     help="write each game as JSON Lines to DIR/game-00000.jsonl, ...")
+
+    rules = commands.add_parser("rules", help="list the rulesets and their parameters")
+    rules.add_argument("name", nargs="?", help="show only this ruleset")
+    return parser
+
+
+def _lineup(bots: str, players: int) -> list[str]:
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise SimulationError(
+            f"--bots names {len(names)} bots for {players} players; "
+            "give one per seat or a single one for all"
+        )
+    unknown = sorted({name for name in names if name not in BOTS})
+    if unknown:
+        raise SimulationError(f"unknown bot(s): {', '.join(unknown)}; known: {', '.join(BOTS)}")
+    return names
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise SimulationError("--games must be at least 1")
+    ruleset_for(args.ruleset, args.players)  # refuse a bad table before anything else
+    lineup = _lineup(args.bots, args.players)
+    export_dir: Path | None = args.export
+    write: Any = None
+    if export_dir is not None:
+        from bohnanza_core.export import export_jsonl
+
+        export_dir.mkdir(parents=True, exist_ok=True)
+        write = export_jsonl
+
+    def on_game(i: int, record: GameRecord) -> None:
+        if args.log:
+            print(f"== game {i} (seed {record.seed!r}) ==")
+            for line in narrate(record.events):
+                print(line)
+            print()
+        if write is not None:
+            assert export_dir is not None
+            path = export_dir / f"game-{i:05d}.jsonl"
+            path.write_bytes(write(record.events).encode("utf-8"))
+
+    report = simulate(args.ruleset, args.players, lineup, args.games, args.seed,
+                      rotate=args.rotate, on_game=on_game)
+    print(report.table())
+    if export_dir is not None:
+        print(f"exported {args.games} game(s) to {export_dir}")
+    return 0
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) if value else "-"
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def describe_ruleset(ruleset: Ruleset) -> str:
+    """Every parameter of one band of a preset, one per line."""
+    lines = [f"{ruleset.name} ({ruleset.players_label} players): {ruleset.description}"]
+    params = ruleset.parameters()
+    width = max(len(name) for name in params)
+    for name, value in params.items():
+        if name not in ("name", "description"):
+            lines.append(f"  {name:<{width}}  {_value(value)}")
+    return "\n".join(lines)
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.name is not None and args.name not in PRESETS:
+        raise RulesetError(f"unknown ruleset {args.name!r}; known: {', '.join(PRESETS)}")
+    names = [args.name] if args.name else list(PRESETS)
+    blocks = [describe_ruleset(band) for name in names for band in PRESETS[name]]
+    if args.name is None:
+        blocks.insert(0, f"Rulesets: {', '.join(PRESETS)}")
+    print("\n\n".join(blocks))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: the process's); return the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        if args.command == "simulate":
+            return _simulate(args)
+        return _rules(args)
+    except _UsageError as exc:
+        print(exc, file=sys.stderr)
+        return USAGE_ERROR
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    except (RulesetError, SimulationError) as exc:
+        print(f"bohnanza: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

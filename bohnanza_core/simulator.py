@@ -1,0 +1,349 @@
+"""Bots playing whole games against each other, fast and deterministically.
+
+:func:`play_game` runs one game; :func:`simulate` runs many and sums them up in a
+:class:`Report`. The same ruleset, bots and seed always give the same events: the
+game's shuffles follow its seed, each bot's own choices follow a seed derived from
+the game's seed and its seat, and the simulator asks the seats in a fixed order.
+
+Scheduling: the game waits on :func:`~bohnanza_core.engine.awaiting` (most urgent
+first) and the simulator asks the first seat it names. At the start of each trading
+phase every other player, clockwise from the active one, gets one voluntary chance
+to propose (a bot passes with None). A bot's illegal answer is refused like a
+person's (nothing changes), counted, and the bot asked again; after
+:data:`ATTEMPTS` refusals in a row the simulator plays :func:`fallback` for it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bohnanza_core.bots import BOTS, Bot
+from bohnanza_core.commands import (
+    AcceptOffer,
+    BuyThirdField,
+    Command,
+    DeclineOffer,
+    DiscardCard,
+    EndPlanting,
+    EndTrading,
+    Harvest,
+    PlantCard,
+    PlantFromHand,
+    WithdrawOffer,
+)
+from bohnanza_core.engine import awaiting, legal_commands, new_game, play
+from bohnanza_core.errors import IllegalMove
+from bohnanza_core.events import Event, GameEnded
+from bohnanza_core.rulesets import Ruleset, ruleset_for
+from bohnanza_core.state import GameState, Phase
+from bohnanza_core.views import redact, view
+
+ATTEMPTS = 3
+"""Refused answers in a row before the simulator plays the fallback for a bot."""
+
+COMMAND_LIMIT = 20_000
+"""Commands (refused ones included) after which a game is stopped as runaway; a
+4-player classic game between sensible bots takes a few hundred."""
+
+# The fallback's preference: what moves a game on without giving anything away.
+_FALLBACK_ORDER: tuple[type, ...] = (
+    DeclineOffer,
+    EndTrading,
+    PlantFromHand,
+    PlantCard,
+    EndPlanting,
+    DiscardCard,
+    Harvest,
+    WithdrawOffer,
+    AcceptOffer,
+    BuyThirdField,
+)
+
+
+class SimulationError(RuntimeError):
+    """A game that cannot go on: it ran past the command limit, or a name is unknown."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: every event (unredacted, from GameStarted to GameEnded),
+    its result, and per seat how many answers were refused and fallbacks played."""
+
+    ruleset: Ruleset
+    seats: tuple[str, ...]
+    bots: tuple[str, ...]
+    seed: str
+    events: list[Event]
+    result: GameEnded
+    illegal: tuple[int, ...]
+    fallbacks: tuple[int, ...]
+    turns: int
+    commands: int
+
+
+def seat_names(bot_names: Sequence[str]) -> tuple[str, ...]:
+    """Seat names that say which bot sits where: "heuristic 1", "random 2", ..."""
+    return tuple(f"{name} {seat + 1}" for seat, name in enumerate(bot_names))
+
+
+def fallback(state: GameState, seat: int) -> Command:
+    """The move played for a bot that keeps answering illegally: the first legal
+    command in :data:`_FALLBACK_ORDER` (decline, end trading, plant, harvest, ...),
+    never an offer, so the game still ends."""
+    moves = [m for m in legal_commands(state, seat) if type(m) in _FALLBACK_ORDER]
+    if not moves:
+        raise SimulationError(f"seat {seat} is awaited but has no legal move")
+    return min(moves, key=lambda m: _FALLBACK_ORDER.index(type(m)))  # type: ignore[return-value]
+
+
+def play_game(
+    ruleset: Ruleset,
+    bot_classes: Sequence[type[Bot]],
+    seed: str,
+    *,
+    names: Sequence[str] | None = None,
+    command_limit: int = COMMAND_LIMIT,
+) -> GameRecord:
+    """Play one game with one bot per seat (seat 0 starts) and return its record."""
+    players = len(bot_classes)
+    seats = tuple(names) if names is not None else seat_names([c.name for c in bot_classes])
+    state, events = new_game(ruleset, seats, seed)
+    bots = [cls(seat, f"{seed}:bot:{seat}") for seat, cls in enumerate(bot_classes)]
+    views = [view(state, seat) for seat in range(players)]
+    observers = [(seat, bot) for seat, bot in enumerate(bots) if type(bot).observes()]
+    illegal = [0] * players
+    fallbacks = [0] * players
+    commands = 0
+
+    def tell(new: list[Event]) -> None:
+        for seat, bot in observers:
+            for event in new:
+                bot.observe(redact(event, seat))
+
+    def attempt(seat: int, command: Command | None) -> bool:
+        """Play ``command`` for ``seat``; False (and counted) if refused."""
+        nonlocal commands
+        commands += 1
+        if commands > command_limit:
+            raise SimulationError(
+                f"game {seed!r} passed {command_limit} commands without ending; "
+                f"last from seat {seat}: {command!r}"
+            )
+        if command is None or getattr(command, "seat", None) != seat:
+            illegal[seat] += 1
+            return False
+        try:
+            new = play(state, command)
+        except IllegalMove:
+            illegal[seat] += 1
+            return False
+        events.extend(new)
+        if observers:
+            tell(new)
+        return True
+
+    if observers:
+        tell(events)
+    trading_turn = 0
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase is Phase.TRADING and state.turn != trading_turn:
+            trading_turn = state.turn
+            for offset in range(1, players):
+                seat = (state.active + offset) % players
+                command = bots[seat].act(views[seat])
+                if command is not None:
+                    attempt(seat, command)
+                if state.phase is not Phase.TRADING:
+                    break
+            continue
+        waiting = awaiting(state)
+        if not waiting:
+            raise SimulationError(f"game {seed!r} waits for no one during {state.phase}")
+        seat = waiting[0]
+        bot, seat_view = bots[seat], views[seat]
+        for _ in range(ATTEMPTS):
+            if attempt(seat, bot.act(seat_view)):
+                break
+        else:
+            fallbacks[seat] += 1
+            new = play(state, fallback(state, seat))
+            events.extend(new)
+            if observers:
+                tell(new)
+    result = events[-1]
+    assert isinstance(result, GameEnded)
+    return GameRecord(
+        ruleset=ruleset,
+        seats=seats,
+        bots=tuple(c.name for c in bot_classes),
+        seed=seed,
+        events=events,
+        result=result,
+        illegal=tuple(illegal),
+        fallbacks=tuple(fallbacks),
+        turns=state.turn,
+        commands=commands,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Many games
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """One bot over all the seats it took: ``seat_games`` counts a bot sitting
+    twice at a table twice; a win shared by k seats counts 1/k."""
+
+    name: str
+    seat_games: int
+    average_coins: float
+    win_rate: float
+    illegal: int
+    fallbacks: int
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    seat: int
+    average_coins: float
+    win_rate: float
+
+
+@dataclass(frozen=True)
+class Report:
+    ruleset: str
+    players: int
+    lineup: tuple[str, ...]
+    rotate: bool
+    games: int
+    bots: tuple[BotStats, ...]
+    seats: tuple[SeatStats, ...]
+    average_turns: float
+    events: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds if self.seconds > 0 else float("inf")
+
+    def table(self) -> str:
+        """The report as aligned text, for a terminal."""
+        order = "rotated each game" if self.rotate else "fixed seats"
+        lines = [
+            f"{self.games} game{'' if self.games == 1 else 's'} of {self.ruleset}, "
+            f"{self.players} players "
+            f"({', '.join(self.lineup)}; {order})",
+            "",
+            f"{'bot':<12} {'seat-games':>10} {'avg coins':>10} {'win rate':>9} "
+            f"{'illegal':>8} {'fallbacks':>9}",
+        ]
+        for b in self.bots:
+            lines.append(
+                f"{b.name:<12} {b.seat_games:>10} {b.average_coins:>10.2f} "
+                f"{b.win_rate:>8.1%} {b.illegal:>8} {b.fallbacks:>9}"
+            )
+        lines += ["", f"{'seat':<12} {'avg coins':>10} {'win rate':>9}"]
+        for s in self.seats:
+            lines.append(f"{s.seat + 1:<12} {s.average_coins:>10.2f} {s.win_rate:>8.1%}")
+        lines += [
+            "",
+            f"average turns:     {self.average_turns:.1f}",
+            f"games per second:  {self.games_per_second:.1f}",
+            f"events per second: {self.events_per_second:,.0f}",
+        ]
+        return "\n".join(lines)
+
+
+def bot_classes(names: Sequence[str]) -> list[type[Bot]]:
+    """The registered bots named, or a :class:`SimulationError` naming the known ones."""
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise SimulationError(
+            f"unknown bot(s): {', '.join(unknown)}; known: {', '.join(BOTS)}"
+        )
+    return [BOTS[name] for name in names]
+
+
+def simulate(
+    ruleset_name: str,
+    players: int,
+    bot_names: Sequence[str],
+    games: int,
+    seed: str,
+    rotate: bool = False,
+    *,
+    on_game: Callable[[int, GameRecord], None] | None = None,
+) -> Report:
+    """Play ``games`` games; game i uses seed ``f"{seed}:{i}"`` and, with ``rotate``,
+    the lineup rotated by i so every bot takes every seat equally often.
+    ``on_game`` sees each finished game (for logs and exports)."""
+    ruleset = ruleset_for(ruleset_name, players)
+    if len(bot_names) != players:
+        raise SimulationError(f"{players} players need {players} bots, not {len(bot_names)}")
+    if games < 1:
+        raise SimulationError("play at least one game")
+    classes = bot_classes(bot_names)
+    coins: dict[str, float] = dict.fromkeys(bot_names, 0.0)
+    wins: dict[str, float] = dict.fromkeys(bot_names, 0.0)
+    sat: dict[str, int] = dict.fromkeys(bot_names, 0)
+    illegal: dict[str, int] = dict.fromkeys(bot_names, 0)
+    fallbacks: dict[str, int] = dict.fromkeys(bot_names, 0)
+    seat_coins = [0.0] * players
+    seat_wins = [0.0] * players
+    turns = events = 0
+    seconds = 0.0
+    for i in range(games):
+        shift = i % players if rotate else 0
+        lineup = classes[shift:] + classes[:shift]
+        started = time.perf_counter()
+        record = play_game(ruleset, lineup, f"{seed}:{i}")
+        seconds += time.perf_counter() - started
+        result = record.result
+        share = 1.0 / len(result.winners)
+        for seat, cls in enumerate(lineup):
+            won = share if seat in result.winners else 0.0
+            coins[cls.name] += result.coins[seat]
+            wins[cls.name] += won
+            sat[cls.name] += 1
+            illegal[cls.name] += record.illegal[seat]
+            fallbacks[cls.name] += record.fallbacks[seat]
+            seat_coins[seat] += result.coins[seat]
+            seat_wins[seat] += won
+        turns += record.turns
+        events += len(record.events)
+        if on_game is not None:
+            on_game(i, record)
+    return Report(
+        ruleset=ruleset.name,
+        players=players,
+        lineup=tuple(bot_names),
+        rotate=rotate,
+        games=games,
+        bots=tuple(
+            BotStats(
+                name=name,
+                seat_games=sat[name],
+                average_coins=coins[name] / sat[name],
+                win_rate=wins[name] / sat[name],
+                illegal=illegal[name],
+                fallbacks=fallbacks[name],
+            )
+            for name in coins
+        ),
+        seats=tuple(
+            SeatStats(seat=seat, average_coins=seat_coins[seat] / games,
+                      win_rate=seat_wins[seat] / games)
+            for seat in range(players)
+        ),
+        average_turns=turns / games,
+        events=events,
+        seconds=seconds,
+    )

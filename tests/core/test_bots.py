@@ -1,0 +1,174 @@
+"""The bots: they see only their seat's view, play only legal moves, finish every
+game under every ruleset, and the heuristic bot is the strongest."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from bohnanza_core import PRESETS, legal_commands, new_game, ruleset_for, view
+from bohnanza_core.bots import BOTS, Bot, HeuristicBot, NonTradingBot, RandomBot, legal_moves
+from bohnanza_core.bots.fields import field_for, harvest_loss, misfits, potential
+from bohnanza_core.cards import BeanKind
+from bohnanza_core.commands import Command
+from bohnanza_core.events import (
+    CardDealt,
+    CardDrawn,
+    DeckShuffled,
+    DiscardPileReshuffled,
+    Event,
+    GameStarted,
+    OfferAccepted,
+    OfferDeclined,
+    OfferMade,
+    TurnStarted,
+)
+from bohnanza_core.simulator import play_game, simulate
+from bohnanza_core.views import TableView
+
+BOTS_DIR = Path(__file__).resolve().parents[2] / "bohnanza_core" / "bots"
+
+ALL_TABLES = sorted(
+    {(name, players) for name, bands in PRESETS.items() for band in bands
+     for players in band.players}
+)
+
+
+def test_the_registry_names_exactly_three_bots():
+    assert list(BOTS) == ["random", "nontrading", "heuristic"]
+    expected = {"random": RandomBot, "nontrading": NonTradingBot, "heuristic": HeuristicBot}
+    assert expected == BOTS
+    for name, cls in BOTS.items():
+        assert cls.name == name and issubclass(cls, Bot)
+        assert not cls.observes(), "none of the built-in bots needs events; the view suffices"
+
+
+def test_bot_sources_never_reach_for_the_game_state():
+    """The bots' code names neither GameState nor the view's private state, nor the
+    engine functions that take a state."""
+    forbidden = {"GameState", "_TableView__state", "legal_commands", "awaiting", "play",
+                 "decide", "evolve"}
+    for path in BOTS_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                  and n.attr.startswith("_TableView")}
+        imported = {alias.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                    for alias in n.names}
+        assert not (names | imported) & forbidden, path.name
+
+
+class Spy(HeuristicBot):
+    """The heuristic bot, recording what it is given."""
+
+    name: ClassVar[str] = "spy"
+    seen: ClassVar[list[tuple[int, object]]] = []
+    events: ClassVar[list[tuple[int, Event]]] = []
+
+    def act(self, view: TableView) -> Command | None:
+        Spy.seen.append((self.seat, view))
+        assert isinstance(view, TableView) and view.seat == self.seat
+        return super().act(view)
+
+    def observe(self, event: Event) -> None:
+        Spy.events.append((self.seat, event))
+
+
+@pytest.mark.parametrize("table", [("classic", 4), ("finnish", 3), ("duel", 2)])
+def test_bots_get_only_their_view_and_their_redacted_events(table):
+    Spy.seen, Spy.events = [], []
+    record = play_game(ruleset_for(*table), [Spy] * table[1], "spy")
+    assert Spy.seen and all(isinstance(v, TableView) for _, v in Spy.seen)
+    per_seat = Counter(seat for seat, _ in Spy.events)
+    assert set(per_seat.values()) == {len(record.events)}, "every seat sees every event"
+    for seat, event in Spy.events:
+        if isinstance(event, CardDealt | CardDrawn):
+            assert (event.card is None) == (event.seat != seat)
+        if isinstance(event, GameStarted):
+            assert event.seed is None
+        if isinstance(event, DeckShuffled | DiscardPileReshuffled):
+            assert event.order is None
+    assert any(isinstance(e, CardDrawn) and e.card is None for _, e in Spy.events)
+
+
+def test_legal_moves_from_the_view_are_the_engines_for_that_seat():
+    state, _ = new_game(ruleset_for("classic", 3), ("A", "B", "C"), "lm")
+    for seat in range(3):
+        assert legal_moves(view(state, seat)) == legal_commands(state, seat)
+    assert view(state, -1).legal_moves() == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", ALL_TABLES, ids=lambda t: f"{t[0]}-{t[1]}")
+def test_every_bot_finishes_every_ruleset_at_every_player_count_without_illegal_moves(table):
+    name, players = table
+    ruleset = ruleset_for(name, players)
+    for bot in BOTS.values():
+        record = play_game(ruleset, [bot] * players, f"all:{name}:{players}:{bot.name}")
+        assert record.result.winners and sum(record.illegal) == 0 == sum(record.fallbacks)
+    mixed = [list(BOTS.values())[seat % 3] for seat in range(players)]
+    record = play_game(ruleset, mixed, f"mixed:{name}:{players}")
+    assert sum(record.illegal) == 0 == sum(record.fallbacks)
+
+
+def test_the_random_bot_makes_at_most_two_offers_a_turn():
+    record = play_game(ruleset_for("classic", 4), [RandomBot] * 4, "offers")
+    turn = 0
+    made: Counter[tuple[int, int]] = Counter()
+    for event in record.events:
+        if isinstance(event, TurnStarted):
+            turn = event.turn
+        elif isinstance(event, OfferMade):
+            made[(turn, event.proposer)] += 1
+    assert made and max(made.values()) <= 2
+
+
+def test_the_nontrading_bot_never_trades():
+    record = play_game(ruleset_for("classic", 4), [NonTradingBot, HeuristicBot, RandomBot,
+                                                  HeuristicBot], "nt")
+    offers = {e.offer: e for e in record.events if isinstance(e, OfferMade)}
+    assert not any(o.proposer == 0 for o in offers.values())
+    assert not any(isinstance(e, OfferAccepted) and e.seat == 0 for e in record.events)
+    assert any(isinstance(e, OfferDeclined) and e.seat == 0 for e in record.events)
+
+
+def test_heuristic_bots_trade_with_each_other():
+    record = play_game(ruleset_for("classic", 4), [HeuristicBot] * 4, "trade")
+    assert sum(isinstance(e, OfferAccepted) for e in record.events) >= 10
+
+
+def test_bots_are_deterministic_for_a_seed():
+    ruleset = ruleset_for("rio-grande", 4)
+    lineup = [RandomBot, HeuristicBot, NonTradingBot, RandomBot]
+    assert play_game(ruleset, lineup, "det").events == play_game(ruleset, lineup, "det").events
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table, lineup", [
+    (("classic", 4), ["heuristic", "nontrading", "random", "heuristic"]),
+    (("classic", 4), ["heuristic", "nontrading", "nontrading", "nontrading"]),
+    (("rio-grande", 3), ["heuristic", "nontrading", "random"]),
+    (("duel", 2), ["heuristic", "nontrading"]),
+])
+def test_the_heuristic_bot_beats_the_others(table, lineup):
+    report = simulate(*table, lineup, 60, "strength", rotate=True)
+    stats = {b.name: b for b in report.bots}
+    heuristic = stats.pop("heuristic")
+    for other in stats.values():
+        assert heuristic.average_coins > other.average_coins
+        assert heuristic.win_rate > other.win_rate
+
+
+def test_bean_sense():
+    blue, red, garden = BeanKind.BLUE, BeanKind.RED, BeanKind.GARDEN
+    assert [potential(blue, n) for n in (0, 2, 4, 5, 6, 10, 14)] == [0, 0.5, 1, 1.5, 2, 4, 4]
+    assert harvest_loss(blue, 4) == 0 and harvest_loss(blue, 5) == 0.5
+    assert harvest_loss(garden, 1) == 1 and harvest_loss(red, 9) == 0
+    fields = [(blue, 3), (None, 0), (red, 1)]
+    assert field_for(fields, red) == 2 and field_for(fields, BeanKind.SOY) == 1
+    assert field_for([(blue, 3), (red, 1)], BeanKind.SOY) is None
+    assert misfits(fields, [BeanKind.SOY, BeanKind.SOY, BeanKind.GREEN, blue]) == 1

@@ -535,7 +535,11 @@ def _d_plant_card(s: GameState, c: PlantCard) -> list[Event]:
     else:
         raise IllegalMove(f"card {c.card!r} is neither in your trade area nor face up")
     _check_field_fits(s, c.seat, c.field, c.card)
-    return [BeanPlanted(seat=c.seat, card=c.card, field=c.field, source=source)]
+    events: list[Event] = [BeanPlanted(seat=c.seat, card=c.card, field=c.field, source=source)]
+    if source is CardSource.FACE_UP:
+        # Planting at once during trading (Finnish) takes the card out of any offer.
+        events.extend(_voided_offers(s, {c.card}))
+    return events
 
 
 def _d_end_planting(s: GameState, c: EndPlanting) -> list[Event]:
@@ -760,11 +764,18 @@ def _d_accept(s: GameState, c: AcceptOffer) -> list[Event]:
             f"offer {offer.number} wants {want_text}; you named {give_text}"
         )
     events: list[Event] = [OfferAccepted(offer=offer.number, seat=c.seat, cards=cards)]
-    moved = set(offer.gives) | set(cards)
-    for other in s.offers.values():
-        if other is not offer and moved.intersection(other.gives):
-            events.append(OfferVoided(offer=other.number))
+    events.extend(_voided_offers(s, set(offer.gives) | set(cards), skip=offer.number))
     return events
+
+
+def _voided_offers(s: GameState, moved: set[Card], skip: int | None = None) -> list[Event]:
+    """Open offers that name a card about to leave its holder: they can no longer be
+    accepted, so they are closed at once (nobody waits on a void offer)."""
+    return [
+        OfferVoided(offer=other.number)
+        for other in s.offers.values()
+        if other.number != skip and moved.intersection(other.gives)
+    ]
 
 
 def _d_decline(s: GameState, c: DeclineOffer) -> list[Event]:
@@ -852,10 +863,6 @@ def awaiting(state: GameState) -> tuple[int, ...]:
         seats: list[int] = [seat for seat, area in enumerate(s.trade_areas) if area and at_once]
         if not seats:
             for offer in s.offers.values():
-                # An offer whose cards the proposer no longer holds (a face-up card
-                # planted at once) is void: no one can answer it, so no one owes.
-                if not all(_holds(s, offer.proposer, card) for card in offer.gives):
-                    continue
                 for seat in range(s.players):
                     if seat not in seats and _may_answer(s, offer, seat):
                         seats.append(seat)
@@ -946,9 +953,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command | OfferShape]:
             for offer in s.offers.values():
                 if offer.proposer == seat:
                     moves.append(WithdrawOffer(seat=seat, offer=offer.number))
-                elif _may_answer(s, offer, seat) and all(
-                    _holds(s, offer.proposer, card) for card in offer.gives
-                ):
+                elif _may_answer(s, offer, seat):
                     moves.extend(_acceptances(s, offer, seat))
                     moves.append(DeclineOffer(seat=seat, offer=offer.number))
             givable = tuple(s.hands[seat]) + (tuple(s.face_up) if active else ())

@@ -161,27 +161,32 @@ class GameFile:
 
 
 def read_jsonl(text: str) -> GameFile:
-    """Parse an export; raise :class:`ExportError` on anything malformed."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    """Parse an export; raise :class:`ExportError` on anything malformed. Blank
+    lines are ignored; errors name the line as an editor numbers it."""
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise ExportError("the file is empty")
+    first, header_line = lines[0]
     try:
-        header = json.loads(lines[0])
+        header = json.loads(header_line)
     except json.JSONDecodeError as exc:
-        raise ExportError(f"line 1: not JSON ({exc.msg})") from None
+        raise ExportError(f"line {first}: not JSON ({exc.msg})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ExportError(f"line 1: not a Bohnanza game export (expected format {FORMAT!r})")
-    if header.get("version") != VERSION:
-        raise ExportError(f"line 1: unsupported version {header.get('version')!r}")
+        raise ExportError(
+            f"line {first}: not a Bohnanza game export (expected format {FORMAT!r})"
+        )
+    version = header.get("version")
+    if type(version) is not int or version != VERSION:
+        raise ExportError(f"line {first}: unsupported version {version!r}")
     perspective = header.get("perspective")
     if not isinstance(perspective, str):
-        raise ExportError("line 1: the header lacks its perspective")
+        raise ExportError(f"line {first}: the header lacks its perspective")
     count = header.get("events")
     if type(count) is not int or count != len(lines) - 1:
-        raise ExportError(f"line 1: the header announces {count!r} events, the file has "
-                          f"{len(lines) - 1}")
+        raise ExportError(f"line {first}: the header announces {count!r} events, the file "
+                          f"has {len(lines) - 1}")
     events: list[Event] = []
-    for number, line in enumerate(lines[1:], start=2):
+    for seq, (number, line) in enumerate(lines[1:], start=1):
         where = f"line {number}"
         try:
             obj = json.loads(line)
@@ -189,12 +194,11 @@ def read_jsonl(text: str) -> GameFile:
             raise ExportError(f"{where}: not JSON ({exc.msg})") from None
         if not isinstance(obj, dict):
             raise ExportError(f"{where}: expected an object")
-        if type(obj.get("seq")) is not int or obj.get("seq") != number - 1:  # not 1.0, true
-            raise ExportError(f"{where}: sequence number {obj.get('seq')!r}, expected "
-                              f"{number - 1}")
+        if type(obj.get("seq")) is not int or obj.get("seq") != seq:  # not 1.0, not true
+            raise ExportError(f"{where}: sequence number {obj.get('seq')!r}, expected {seq}")
         events.append(event_from_json(obj, where))
     if events and not isinstance(events[0], _BY_NAME["GameStarted"]):
-        raise ExportError("line 2: a game begins with GameStarted")
+        raise ExportError(f"line {lines[1][0]}: a game begins with GameStarted")
     return GameFile(perspective=perspective, events=tuple(events))
 
 

@@ -368,8 +368,9 @@ def ruleset_for(name: str, players: int) -> Ruleset:
         if players in band.players:
             return band
     supported = sorted({p for band in bands for p in band.players})
+    label = "-".join(str(p) for p in sorted({supported[0], supported[-1]}))
     raise RulesetError(
-        f"{name} is played by {min(supported)}-{max(supported)} players, not {players}"
+        f"{name} is played by {label} players, not {players}"
         + _supporting_hint(players)
     )
 

@@ -39,7 +39,7 @@ def test_one_bot_name_fills_every_seat(capsys):
     (["simulate", "--ruleset", "classic", "--players", "2", "--bots", "random", "--seed", "s"],
      "classic is played by 3-5 players, not 2; for 2 players use: finnish, duel"),
     (["simulate", "--ruleset", "duel", "--players", "4", "--bots", "random", "--seed", "s"],
-     "duel is played by 2-2 players, not 4"),
+     "duel is played by 2 players, not 4"),
     ([*SIM, "--bots", "random", "--games", "0"], "--games must be at least 1"),
     (["simulate", "--ruleset", "classic"], "the following arguments are required"),
     ([*SIM, "--bots", "random", "--players", "four"], "invalid int value: 'four'"),

@@ -344,3 +344,23 @@ def test_a_spectator_can_audit_the_deck_after_the_game() -> None:
             assert event.card == deck[taken]
             taken += 1
     assert taken > 20
+
+
+def test_errors_name_the_line_as_an_editor_numbers_it_even_after_blank_lines() -> None:
+    from bohnanza_core import new_game, ruleset_for
+    from bohnanza_core.export import ExportError, export_jsonl, read_jsonl
+
+    _, events = new_game(ruleset_for("classic", 3), ("a", "b", "c"), "lines")
+    lines = export_jsonl(events).splitlines()
+    lines[3] = lines[3].replace('"seq":3', '"seq":33')
+    text = "\n".join([lines[0], "", "", *lines[1:]])  # two blank lines after the header
+    with pytest.raises(ExportError, match=r"^line 6: sequence number 33, expected 3$"):
+        read_jsonl(text)
+
+
+def test_a_boolean_version_is_refused() -> None:
+    from bohnanza_core.export import ExportError, read_jsonl
+
+    with pytest.raises(ExportError, match="unsupported version True"):
+        read_jsonl('{"format":"bohnanza-game","version":true,"perspective":"everything",'
+                   '"events":0}\n')

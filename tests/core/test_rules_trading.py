@@ -274,14 +274,17 @@ def test_an_accepted_trade_voids_other_offers_naming_the_same_cards():
 
 def test_finnish_offer_of_a_face_up_card_planted_meanwhile_is_void():
     """004 (fi): 'Molemmat kortit voi pitää itsellään, jolloin ne täytyy pelata pelloille
-    saman tien.' Once planted, the card can no longer be given."""
+    saman tien.' Once planted, the card can no longer be given: the offer closes at
+    once, so seat 1 is no longer awaited for an answer it cannot give."""
     state = trading_table("finnish")
     soy = state.face_up[0]
     run(state, MakeOffer(0, gives=(soy,), wants=((RED, 1),), to=1))
+    assert awaiting(state) == (1, 0)
     events = run(state, PlantCard(0, soy, 1))
-    assert events == [BeanPlanted(0, soy, 1, CardSource.FACE_UP)]
+    assert events == [BeanPlanted(0, soy, 1, CardSource.FACE_UP), OfferVoided(1)]
+    assert state.offers == {} and awaiting(state) == (0,)
     assert_illegal(state, AcceptOffer(1, 1, (card(state, state.hands[1], "red"),)),
-                   "offer 1 is void")
+                   "offer 1 is not open")
 
 
 def test_classic_face_up_cards_wait_for_phase_3():
@@ -365,3 +368,4 @@ def test_finnish_traded_beans_are_planted_at_once():
     run(state, PlantCard(0, red, 1))
     assert state.phase is Phase.TRADING
     assert run(state, AcceptOffer(2, 2)) == [OfferAccepted(2, 2, ())]
+

@@ -115,6 +115,12 @@ class TableView:
     def field_size(self, seat: int, field: int) -> int:
         return len(self.__state.fields[seat][field])
 
+    def field_summary(self, seat: int) -> list[tuple[BeanKind | None, int]]:
+        """Every field of ``seat`` as (kind or None if empty, beans): what a bot
+        weighs on nearly every decision, read in one call."""
+        kinds = self.__state.kinds
+        return [(kinds[f[0]] if f else None, len(f)) for f in self.__state.fields[seat]]
+
     def field_count(self, seat: int) -> int:
         return len(self.__state.fields[seat])
 

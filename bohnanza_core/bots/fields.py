@@ -17,10 +17,7 @@ Field = tuple[BeanKind | None, int]
 
 def farm(view: TableView, seat: int) -> list[Field]:
     """Every field of ``seat``, as (kind, beans)."""
-    return [
-        (view.field_kind(seat, index), view.field_size(seat, index))
-        for index in range(view.field_count(seat))
-    ]
+    return view.field_summary(seat)
 
 
 def _potentials(kind: BeanKind) -> tuple[float, ...]:

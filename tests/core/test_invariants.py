@@ -4,7 +4,6 @@ every single event (tests/core/invariants.py): by a seeded random player over
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import pytest
@@ -92,10 +91,6 @@ def test_random_games_rederive() -> None:
 
 # -- bots ----------------------------------------------------------------------------
 
-HAVE_BOTS = importlib.util.find_spec("bohnanza_core.bots") is not None
-
-
-@pytest.mark.skipif(not HAVE_BOTS, reason="bohnanza_core.bots is not there yet")
 @pytest.mark.parametrize("band", BANDS, ids=_id)
 def test_bot_games_keep_every_invariant(band: tuple[Ruleset, int]) -> None:
     from bohnanza_core.bots import BOTS

@@ -142,8 +142,11 @@ class TableView:
 
     @property
     def offers(self) -> tuple[Offer, ...]:
-        return tuple(dataclasses.replace(o, declined_by=set(o.declined_by))
-                     for o in self.__state.offers.values())
+        """The open offers, as copies: changing one changes nothing at the table."""
+        return tuple(
+            Offer(o.number, o.proposer, o.counterparty, o.gives, o.wants, set(o.declined_by))
+            for o in self.__state.offers.values()
+        )
 
     @property
     def draw_pile_size(self) -> int:

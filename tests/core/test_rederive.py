@@ -5,7 +5,6 @@ event for event; an altered, removed, reordered or inserted event is caught and
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 from collections.abc import Callable
 
 import pytest
@@ -39,7 +38,6 @@ from bohnanza_core.state import GameState
 from tests.core.invariants import random_game, ruleset_bands
 
 BANDS = ruleset_bands()
-HAVE_BOTS = importlib.util.find_spec("bohnanza_core.bots") is not None
 
 
 def _id(band: tuple[Ruleset, int]) -> str:
@@ -66,7 +64,6 @@ def test_an_exported_game_rederives_event_for_event(band: tuple[Ruleset, int]) -
     assert view(verdict.state, EVERYTHING).as_dict() == view(state, EVERYTHING).as_dict()
 
 
-@pytest.mark.skipif(not HAVE_BOTS, reason="bohnanza_core.bots is not there yet")
 @pytest.mark.parametrize("band", BANDS[::2], ids=_id)
 def test_bot_games_rederive(band: tuple[Ruleset, int]) -> None:
     from bohnanza_core.bots import BOTS

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -122,8 +123,14 @@ def test_shuffle_doc_states_the_pinned_numbers() -> None:
     assert "`11, 32, 18, 7, 100, 45, 6, 35, 20,\n99`" in text
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_javascript_reference_agrees_with_python(tmp_path: Path) -> None:
+    # Node is a machine tool, not a project dependency: without it the cross-check
+    # cannot run here, but CI (BOHNANZA_REQUIRE_SERVICES=1) must run it.
+    if shutil.which("node") is None:
+        reason = "node is not installed: the JavaScript reference cannot be cross-checked"
+        if os.environ.get("BOHNANZA_REQUIRE_SERVICES") == "1":
+            pytest.fail(f"{reason}; BOHNANZA_REQUIRE_SERVICES=1 requires it", pytrace=False)
+        pytest.skip(reason)
     cases = [
         ([0, 1, 2, 3, 4, 5, 6, 7], "table-42", 0),
         ([12, 5, 40, 7, 33], "table-42", 1),

@@ -3,9 +3,11 @@
     bohnanza simulate --ruleset classic --players 4 --bots heuristic,nontrading,random,heuristic \\
         --games 100 --seed s [--rotate] [--log] [--export DIR]
     bohnanza rules [NAME]
+    bohnanza verify FILE [--head HASH]
 
-Mistakes (an unknown bot or ruleset, an unsupported player count) are reported on
-stderr with exit code 2, like argparse's own usage errors.
+Mistakes (an unknown bot or ruleset, an unsupported player count, a file that cannot
+be opened) are reported on stderr with exit code 2, like argparse's own usage errors.
+``verify`` exits 0 for a valid record and 1 for an invalid one.
 """
 
 from __future__ import annotations
@@ -57,7 +59,31 @@ def _parser() -> _Parser:
 
     rules = commands.add_parser("rules", help="list the rulesets and their parameters")
     rules.add_argument("name", nargs="?", help="show only this ruleset")
+
+    verify = commands.add_parser(
+        "verify", help="audit an exported game: hash chain, seed, shuffles and rules")
+    verify.add_argument("file", type=Path, help="a game exported as JSON Lines ('-': stdin)")
+    verify.add_argument("--head", help="the head hash you were shown during the game")
     return parser
+
+
+INVALID = 1
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from bohnanza_core.verify import verify_text
+
+    path: Path = args.file
+    if str(path) == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SimulationError(f"cannot read {path}: {exc}") from None
+    verdict = verify_text(text, expected_head=args.head)
+    print(verdict.report())
+    return 0 if verdict.ok else INVALID
 
 
 def _lineup(bots: str, players: int) -> list[str]:
@@ -144,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
         if args.command == "simulate":
             return _simulate(args)
+        if args.command == "verify":
+            return _verify(args)
         return _rules(args)
     except _UsageError as exc:
         print(exc, file=sys.stderr)

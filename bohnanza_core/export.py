@@ -1,8 +1,14 @@
 """Games as JSON Lines (docs/export.md): one header line, then one line per event.
 
-    {"format": "bohnanza-game", "version": 1, "perspective": "everything", "events": 512}
-    {"seq": 1, "type": "GameStarted", "ruleset": {...every parameter...}, "seats": [...], ...}
-    {"seq": 2, "type": "DeckShuffled", "order": [17, 3, ...]}
+    {"format": "bohnanza-game", "version": 2, "perspective": "everything", "events": 512,
+     "head": "9f2c..."}
+    {"seq": 1, "type": "GameStarted", "ruleset": {...}, "seats": [...], ..., "actor": null,
+     "at": "2026-11-30T10:00:00+00:00", "previous_hash": "000...0"}
+    {"seq": 2, "type": "DeckShuffled", "order": [17, 3, ...], "actor": null, ...}
+
+Each line is one :class:`bohnanza_core.record.Entry`: the event's own fields plus who
+issued it, when it was stored, and the hash of the entry before it; the header's
+``head`` is the hash of the last entry (docs/store.md, "The hash chain").
 
 Every event's fields are written as plain JSON (cards as ids, kinds and options as
 their value strings). Reading is strict: anything malformed raises
@@ -24,11 +30,15 @@ from typing import Any
 from bohnanza_core.cards import BeanKind
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.events import EVENT_TYPES, Event
+from bohnanza_core.record import GENESIS, Entry, chain, head_hash
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact
 
 FORMAT = "bohnanza-game"
-VERSION = 1
+VERSION = 2
+
+RECORD_KEYS = ("seq", "type", "actor", "at", "previous_hash")
+"""Keys of an event line that are not event fields (no event has a field so named)."""
 
 _BY_NAME: dict[str, type[Event]] = {cls.__name__: cls for cls in EVENT_TYPES}
 
@@ -63,19 +73,35 @@ def _perspective_name(perspective: Perspective) -> str:
     return f"seat {perspective}"
 
 
-def export_jsonl(events: Sequence[Event], perspective: Perspective = EVERYTHING) -> str:
-    """The game's events as JSON Lines, redacted for ``perspective``."""
+def export_record(
+    entries: Sequence[Entry], perspective: Perspective = EVERYTHING, *, head: str | None = None
+) -> str:
+    """A stored record as JSON Lines, each event redacted for ``perspective``. The chain
+    fields are the stored ones, so only the "everything" file can be re-hashed."""
     header = {
         "format": FORMAT,
         "version": VERSION,
         "perspective": _perspective_name(perspective),
-        "events": len(events),
+        "events": len(entries),
+        "head": head if head is not None else head_hash(entries),
     }
     lines = [json.dumps(header, separators=(",", ":"))]
-    for seq, event in enumerate(events, start=1):
-        line = {"seq": seq, **event_to_json(redact(event, perspective))}
+    for entry in entries:
+        line = {
+            "seq": entry.seq,
+            **event_to_json(redact(entry.event, perspective)),
+            "actor": entry.actor,
+            "at": entry.at,
+            "previous_hash": entry.previous_hash,
+        }
         lines.append(json.dumps(line, separators=(",", ":"), ensure_ascii=False))
     return "\n".join(lines) + "\n"
+
+
+def export_jsonl(events: Sequence[Event], perspective: Perspective = EVERYTHING) -> str:
+    """A game known only by its events (a simulation) as JSON Lines: the events are
+    chained on the spot, decisions credited to their seats (:func:`record.chain`)."""
+    return export_record(chain(events), perspective)
 
 
 # -- reading ------------------------------------------------------------------------
@@ -143,7 +169,7 @@ def event_from_json(obj: Any, where: str = "event") -> Event:
         raise ExportError(f"{where}: unknown event type {name!r}")
     hints = _HINTS[cls.__name__]
     names = [f.name for f in dataclasses.fields(cls)]
-    extra = sorted(set(obj) - set(names) - {"type", "seq"})
+    extra = sorted(set(obj) - set(names) - set(RECORD_KEYS))
     if extra:
         raise ExportError(f"{where}: {name} has no field(s) {', '.join(extra)}")
     values = {}
@@ -156,8 +182,27 @@ def event_from_json(obj: Any, where: str = "event") -> Event:
 
 @dataclasses.dataclass(frozen=True)
 class GameFile:
+    """A file read back: whose view it is, the events, the entries (events with their
+    chain fields) and the head hash the header announces."""
+
     perspective: str
     events: tuple[Event, ...]
+    entries: tuple[Entry, ...] = ()
+    head: str = GENESIS
+
+
+def _is_hash(value: Any) -> bool:
+    return (isinstance(value, str) and len(value) == 64
+            and all(c in "0123456789abcdef" for c in value))
+
+
+def _optional_str(obj: dict[str, Any], key: str, where: str) -> str | None:
+    if key not in obj:
+        raise ExportError(f"{where}: the line lacks its {key!r}")
+    value = obj[key]
+    if value is not None and not isinstance(value, str):
+        raise ExportError(f"{where}: {key!r} must be a string or null, got {value!r}")
+    return value
 
 
 def read_jsonl(text: str) -> GameFile:
@@ -181,11 +226,16 @@ def read_jsonl(text: str) -> GameFile:
     perspective = header.get("perspective")
     if not isinstance(perspective, str):
         raise ExportError(f"line {first}: the header lacks its perspective")
+    head = header.get("head")
+    if not _is_hash(head):
+        raise ExportError(f"line {first}: the header's head must be a SHA-256 hex digest, "
+                          f"got {head!r}")
     count = header.get("events")
     if type(count) is not int or count != len(lines) - 1:
         raise ExportError(f"line {first}: the header announces {count!r} events, the file "
                           f"has {len(lines) - 1}")
     events: list[Event] = []
+    entries: list[Entry] = []
     for seq, (number, line) in enumerate(lines[1:], start=1):
         where = f"line {number}"
         try:
@@ -196,10 +246,19 @@ def read_jsonl(text: str) -> GameFile:
             raise ExportError(f"{where}: expected an object")
         if type(obj.get("seq")) is not int or obj.get("seq") != seq:  # not 1.0, not true
             raise ExportError(f"{where}: sequence number {obj.get('seq')!r}, expected {seq}")
-        events.append(event_from_json(obj, where))
+        event = event_from_json(obj, where)
+        actor = _optional_str(obj, "actor", where)
+        at = _optional_str(obj, "at", where)
+        previous = obj.get("previous_hash")
+        if not _is_hash(previous):
+            raise ExportError(f"{where}: 'previous_hash' must be a SHA-256 hex digest, "
+                              f"got {previous!r}")
+        events.append(event)
+        entries.append(Entry(seq, event, actor, at, str(previous)))
     if events and not isinstance(events[0], _BY_NAME["GameStarted"]):
         raise ExportError(f"line {lines[1][0]}: a game begins with GameStarted")
-    return GameFile(perspective=perspective, events=tuple(events))
+    return GameFile(perspective=perspective, events=tuple(events), entries=tuple(entries),
+                    head=str(head))
 
 
 __all__ = [
@@ -211,5 +270,6 @@ __all__ = [
     "event_from_json",
     "event_to_json",
     "export_jsonl",
+    "export_record",
     "read_jsonl",
 ]

@@ -38,6 +38,7 @@ from bohnanza_core.export import (
     export_jsonl,
     read_jsonl,
 )
+from bohnanza_core.record import chain
 from bohnanza_core.rulesets import Ruleset
 from tests.core.invariants import house_rules, random_game, ruleset_bands, sample_events
 
@@ -102,8 +103,9 @@ def test_every_event_kind_round_trips_alone() -> None:
 def test_the_header_and_seq() -> None:
     events = _game((ruleset_for("duel", 2), 2))
     lines = export_jsonl(events, 1).splitlines()
-    assert json.loads(lines[0]) == {"format": "bohnanza-game", "version": 1,
-                                    "perspective": "seat 1", "events": len(events)}
+    assert json.loads(lines[0]) == {"format": "bohnanza-game", "version": 2,
+                                    "perspective": "seat 1", "events": len(events),
+                                    "head": chain(events)[-1].hash}
     assert [json.loads(line)["seq"] for line in lines[1:]] == list(range(1, len(events) + 1))
     assert json.loads(lines[1])["type"] == "GameStarted"
 
@@ -204,7 +206,7 @@ def _malformed_cases() -> list[tuple[str, str | list[str], str]]:
         ("not our format", _with(good, 1, {"format": "chess-game"}),
          r"^line 1: not a Bohnanza game export"),
         ("header a list", ["[1]", *good[1:]], r"^line 1: not a Bohnanza game export"),
-        ("wrong version", _with(good, 1, {"version": 2}), r"^line 1: unsupported version 2"),
+        ("wrong version", _with(good, 1, {"version": 1}), r"^line 1: unsupported version 1"),
         ("no version", _with(good, 1, drop=["version"]), r"^line 1: unsupported version None"),
         ("no perspective", _with(good, 1, drop=["perspective"]),
          r"^line 1: the header lacks its perspective"),

@@ -1,0 +1,306 @@
+"""Games in an event store: the ``eventsourcing`` aggregate and application.
+
+A :class:`Game` aggregate is one table's record. Each engine event (deal, plant,
+trade step, draw...) is stored as one aggregate event, :class:`Game.Happened` (the
+first one :class:`Game.Started`), carrying the engine event itself, who issued the
+command it records, and the hash of the entry before it (:mod:`bohnanza_core.record`).
+The aggregate's state is the engine's :class:`~bohnanza_core.state.GameState`,
+rebuilt by :func:`~bohnanza_core.engine.evolve`; snapshots hold it whole, so any step
+of any game rebuilds from the nearest snapshot plus a few events.
+
+:class:`Games` is the application: start a game, play a command (validated by the
+rules first, so an illegal one stores nothing), read the record, rebuild any step.
+Where the events are stored is the environment's business (``PERSISTENCE_MODULE``):
+the platform uses its Django-backed module ``replays.persistence``; tests and the
+command line may use the library's in-memory or SQLite modules.
+
+Two commands racing on one table are settled by the store: both are decided on the
+same version, the first to be saved wins, the second hits the unique (game, version)
+key and raises :class:`StaleCommand`; nothing of it is stored.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoding
+
+from bohnanza_core.cards import BeanKind, deck_kinds
+from bohnanza_core.commands import Command
+from bohnanza_core.engine import decide, evolve, new_game
+from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
+from bohnanza_core.export import event_from_json, event_to_json
+from bohnanza_core.record import GENESIS, Entry
+from bohnanza_core.rulesets import Ruleset
+from bohnanza_core.state import GameState, Offer, Phase, Result
+
+SNAPSHOT_INTERVAL = 40
+"""A snapshot is taken whenever a save crosses a multiple of this many events, so a
+step is never more than about this many events past a snapshot."""
+
+
+class GameNotFound(LookupError):
+    """No game with this id in the store."""
+
+
+class StaleCommand(Exception):
+    """The table moved on before this command could be stored: another command was
+    recorded first. Nothing of this command was stored; look at the table again."""
+
+
+# -- the aggregate -----------------------------------------------------------------
+
+
+class Game(Aggregate):
+    """One table: its engine state, the head of its hash chain, and how it is listed."""
+
+    class Started(Aggregate.Created):
+        event: GameStarted
+        actor: str | None
+        previous_hash: str
+        players: tuple[str, ...]
+        private: bool
+        tournament: str | None
+        share_token: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate._record(self)
+
+    class Happened(Aggregate.Event):
+        event: Event
+        actor: str | None
+        previous_hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate._record(self)
+
+    def __init__(
+        self, players: tuple[str, ...], private: bool, tournament: str | None, share_token: str
+    ) -> None:
+        self.players = tuple(players)
+        self.private = private
+        self.tournament = tournament
+        self.share_token = share_token
+        self.state: GameState | None = None
+        self.head_hash = GENESIS
+        self.chain_broken_at: int | None = None
+
+    def _record(self, stored: Game.Started | Game.Happened) -> None:
+        entry = entry_of(stored)
+        if entry.previous_hash != self.head_hash and self.chain_broken_at is None:
+            self.chain_broken_at = entry.seq
+        self.head_hash = entry.hash
+        self.state = evolve(self.state, stored.event)
+
+    @property
+    def table(self) -> GameState:
+        assert self.state is not None
+        return self.state
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.finished
+
+    def play(self, command: Command, actor: str | None) -> list[Event]:
+        """Decide ``command`` by the rules (IllegalMove: nothing happens) and record
+        every event it causes, each chained to the one before."""
+        events = decide(self.table, command)
+        self._happen(events, actor)
+        return events
+
+    def _happen(self, events: Iterable[Event], actor: str | None) -> None:
+        for event in events:
+            self.trigger_event(Game.Happened, event=event, actor=actor,
+                               previous_hash=self.head_hash)
+
+
+def entry_of(stored: Game.Started | Game.Happened) -> Entry:
+    """The record entry a stored aggregate event stands for."""
+    return Entry(stored.originator_version, stored.event, stored.actor,
+                 stored.timestamp.isoformat(), stored.previous_hash)
+
+
+# -- how events and snapshots are written (eventsourcing Transcodings) ---------------
+
+
+class _EngineEventAsDict(Transcoding):
+    """An engine event as its export form (docs/events.md), one transcoding per type."""
+
+    event_type: ClassVar[type[Event]]
+
+    def encode(self, obj: Any) -> dict[str, Any]:
+        data = event_to_json(obj)
+        del data["type"]
+        return data
+
+    def decode(self, data: Any) -> Event:
+        return event_from_json({"type": self.name, **data}, f"stored {self.name}")
+
+
+def _engine_event_transcodings() -> list[Transcoding]:
+    out: list[Transcoding] = []
+    for cls in EVENT_TYPES:
+        transcoding = type(f"{cls.__name__}AsDict", (_EngineEventAsDict,),
+                           {"type": cls, "name": cls.__name__, "event_type": cls})
+        out.append(transcoding())
+    return out
+
+
+class GameStateAsDict(Transcoding):
+    """The whole table, secrets included, for snapshots (which never leave the server)."""
+
+    type = GameState
+    name = "bohnanza_game_state"
+
+    def encode(self, obj: Any) -> dict[str, Any]:
+        s: GameState = obj
+        data = {name: getattr(s, name) for name in GameState.__slots__}
+        data["ruleset"] = s.ruleset.parameters()
+        data["phase"] = s.phase.value
+        del data["kinds"]
+        data["offers"] = [
+            [o.number, o.proposer, o.counterparty, list(o.gives),
+             [[kind.value, n] for kind, n in o.wants], sorted(o.declined_by)]
+            for o in s.offers.values()
+        ]
+        data["result"] = (None if s.result is None
+                          else [list(s.result.coins), list(s.result.winners),
+                                list(s.result.ranks)])
+        return data
+
+    def decode(self, data: Any) -> GameState:
+        s = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            if name != "kinds":
+                setattr(s, name, data[name])
+        s.ruleset = Ruleset.from_parameters(data["ruleset"])
+        s.kinds = deck_kinds(s.ruleset.beans)
+        s.seats = tuple(data["seats"])
+        s.phase = Phase(data["phase"])
+        s.offers = {
+            number: Offer(number, proposer, counterparty, tuple(gives),
+                          tuple((BeanKind(kind), n) for kind, n in wants), set(declined))
+            for number, proposer, counterparty, gives, wants, declined in data["offers"]
+        }
+        result = data["result"]
+        s.result = None if result is None else Result(*(tuple(part) for part in result))
+        return s
+
+
+# -- the application ---------------------------------------------------------------
+
+
+class Games(Application[UUID]):
+    """Every game of the platform, stored as events."""
+
+    name = "Games"
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        for transcoding in _engine_event_transcodings():
+            transcoder.register(transcoding)
+        transcoder.register(GameStateAsDict())
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        # The library's version reloads the aggregate from the store at each multiple
+        # of the interval; a command's events are already applied in memory, so take
+        # one snapshot of the aggregate as saved when the save crossed a multiple.
+        if self.snapshots is None:
+            return
+        crossed = {
+            event.originator_id for event in processing_event.events
+            if event.originator_version % SNAPSHOT_INTERVAL == 0
+        }
+        for game_id in crossed:
+            aggregate = processing_event.aggregates.get(game_id)
+            if isinstance(aggregate, Game):
+                self.snapshots.put([Game.Snapshot.take(aggregate)])
+
+    # commands
+
+    def start(
+        self,
+        ruleset: Ruleset,
+        seats: Sequence[str],
+        seed: str | None = None,
+        *,
+        players: Sequence[str] | None = None,
+        private: bool = False,
+        tournament: str | None = None,
+        actor: str | None = None,
+    ) -> Game:
+        """Set up a new table, deal, and store it. ``players`` says who sits in each
+        seat (accounts, bots) where the seat names alone do not; ``seed`` defaults to
+        a fresh secret one."""
+        if seed is None:
+            seed = secrets.token_hex(16)
+        _, events = new_game(ruleset, seats, seed)
+        first = events[0]
+        assert isinstance(first, GameStarted)
+        game = Game._create(
+            Game.Started, event=first, actor=actor, previous_hash=GENESIS,
+            players=tuple(players if players is not None else seats), private=private,
+            tournament=tournament, share_token=secrets.token_urlsafe(18),
+        )
+        game._happen(events[1:], None)
+        self.save(game)
+        return game
+
+    def play(
+        self, game_id: UUID, command: Command, actor: str | None,
+        *, expected_version: int | None = None,
+    ) -> list[Entry]:
+        """Play ``command`` on the stored game and store what it causes. Raises
+        IllegalMove (nothing stored), GameNotFound, or StaleCommand when the table is
+        not at ``expected_version`` or another command was stored first."""
+        game = self.game(game_id)
+        if expected_version is not None and game.version != expected_version:
+            raise StaleCommand(
+                f"the table is at step {game.version}, not {expected_version}: "
+                "another command was recorded first"
+            )
+        return self.play_on(game, command, actor)
+
+    def play_on(self, game: Game, command: Command, actor: str | None) -> list[Entry]:
+        """Play ``command`` on a game held in memory and store it; on StaleCommand the
+        caller must load the game again."""
+        first = game.version + 1
+        game.play(command, actor)
+        pending = list(game.pending_events)
+        try:
+            self.save(game)
+        except IntegrityError:
+            raise StaleCommand(
+                f"another command was recorded at step {first} first; "
+                "this one was not stored"
+            ) from None
+        return [entry_of(e) for e in pending if isinstance(e, Game.Happened)]
+
+    # queries
+
+    def game(self, game_id: UUID, step: int | None = None) -> Game:
+        """The game as it is now, or as it was after event number ``step``."""
+        try:
+            game: Any = self.repository.get(game_id, version=step)
+        except AggregateNotFoundError:
+            raise GameNotFound(f"no game {game_id}") from None
+        assert isinstance(game, Game)
+        return game
+
+    def record(self, game_id: UUID) -> list[Entry]:
+        """Every entry of the game's record, in order, as stored."""
+        entries = [entry_of(e) for e in self.events.get(game_id)
+                   if isinstance(e, Game.Started | Game.Happened)]
+        if not entries:
+            raise GameNotFound(f"no game {game_id}")
+        return entries
+
+
+__all__ = ["SNAPSHOT_INTERVAL", "Game", "GameNotFound", "GameStateAsDict", "Games",
+           "StaleCommand", "entry_of"]

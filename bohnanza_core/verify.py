@@ -1,0 +1,149 @@
+"""The audit of a game record: was it played by the rules, on a fair deck, unaltered?
+
+:func:`verify_text` reads an exported file and :func:`verify_record` checks entries
+already in memory (the web audit page); both give a :class:`Verdict` made of five
+checks, in the order an arbiter would ask:
+
+1. **file**: the export reads back (docs/export.md) and holds the full record;
+2. **chain**: every entry carries the hash of the one before, and the last one
+   hashes to the head (the header's, or one a player was shown: ``expected_head``);
+3. **seed**: the seed hashes to the commitment made in the first event, and the
+   last event reveals that same seed;
+4. **shuffles**: every shuffle and reshuffle is recomputed from the seed;
+5. **rules**: every decision is replayed through the rules and the result compared
+   with the record, event by event (:func:`bohnanza_core.rederive.rederive`).
+
+The verdict names the first bad event. A change that breaks the chain but not the
+rules (say, a timestamp edited) is pinned on the entry before the break; a change
+the rules notice is pinned where they notice it, which is exactly the changed,
+missing, inserted or moved event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bohnanza_core.events import DeckShuffled, DiscardPileReshuffled, GameEnded, GameStarted
+from bohnanza_core.export import ExportError, read_jsonl
+from bohnanza_core.record import Entry, check_chain
+from bohnanza_core.rederive import rederive
+from bohnanza_core.shuffle import seed_commitment
+
+
+@dataclass(frozen=True)
+class Check:
+    """One question of the audit and its answer. ``first_bad`` is 1-based."""
+
+    name: str
+    ok: bool
+    detail: str
+    first_bad: int | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    first_bad: int | None
+    summary: str
+    checks: tuple[Check, ...]
+    events: int
+    finished: bool
+    head: str | None
+
+    def report(self) -> str:
+        """The verdict as the ``bohnanza verify`` command prints it."""
+        lines = [("VALID: " if self.ok else "INVALID: ") + self.summary]
+        for check in self.checks:
+            mark = "ok  " if check.ok else "FAIL"
+            lines.append(f"  [{mark}] {check.name:<8} {check.detail}")
+        return "\n".join(lines)
+
+
+def _refused(summary: str, check: Check) -> Verdict:
+    return Verdict(False, check.first_bad, summary, (check,), 0, False, None)
+
+
+def verify_text(text: str, expected_head: str | None = None) -> Verdict:
+    """Audit an exported game file (the JSON Lines of docs/export.md)."""
+    try:
+        game = read_jsonl(text)
+    except ExportError as exc:
+        return _refused(f"the file cannot be read: {exc}", Check("file", False, str(exc)))
+    if game.perspective != "everything":
+        detail = (
+            f"this is the {game.perspective} view, with the hidden cards left out; "
+            "an audit needs the full record (the 'everything' export of a finished game)"
+        )
+        return _refused(detail, Check("file", False, detail))
+    return verify_record(game.entries, game.head, expected_head=expected_head)
+
+
+def _seed_check(entries: Sequence[Entry]) -> Check:
+    start = entries[0].event
+    assert isinstance(start, GameStarted)
+    if start.seed is None:
+        return Check("seed", False, "the first event does not hold the seed", 1)
+    if seed_commitment(start.seed) != start.seed_commitment:
+        return Check("seed", False, "#1: the seed does not match the commitment "
+                     f"{start.seed_commitment[:12]}... made at the start", 1)
+    last = entries[-1].event
+    if isinstance(last, GameEnded):
+        if last.seed != start.seed:
+            return Check("seed", False, f"#{len(entries)}: the seed revealed at the end is "
+                         "not the one committed to at the start", len(entries))
+        return Check("seed", True, "the seed revealed at the end matches the commitment "
+                     "made at the start")
+    return Check("seed", True, "the seed matches its commitment (the game has not ended, "
+                 "so it is not revealed yet)")
+
+
+def verify_record(
+    entries: Sequence[Entry], head: str | None = None, *, expected_head: str | None = None
+) -> Verdict:
+    """Audit a record: ``head`` is the head it claims, ``expected_head`` one a player
+    was shown (either may be None)."""
+    if not entries or not isinstance(entries[0].event, GameStarted):
+        check = Check("file", False, "#1: a game begins with GameStarted", 1)
+        return _refused("this is not a game record", check)
+    checks = [Check("file", True, f"{len(entries)} events, full record")]
+
+    chain = check_chain(entries, head)
+    if chain.ok and expected_head is not None and chain.head != expected_head:
+        chain = check_chain(entries, expected_head)
+    checks.append(Check("chain", chain.ok, chain.reason, chain.broken_at))
+
+    seed = _seed_check(entries)
+    checks.append(seed)
+
+    events = [entry.event for entry in entries]
+    rules = rederive(events)
+    shuffles = [i + 1 for i, e in enumerate(events)
+                if isinstance(e, DeckShuffled | DiscardPileReshuffled)]
+    checked = [seq for seq in shuffles if seq <= rules.events_checked]
+    if rules.first_bad is not None and rules.first_bad in shuffles:
+        checks.append(Check("shuffles", False, f"#{rules.first_bad}: the order of the cards "
+                            "does not follow from the seed", rules.first_bad))
+    else:
+        checks.append(Check("shuffles", True, f"{len(checked)} of {len(shuffles)} shuffles "
+                            "recomputed from the seed and equal"))
+    checks.append(Check("rules", rules.ok, rules.reason, rules.first_bad))
+
+    candidates = [c.first_bad for c in (seed,) if c.first_bad is not None]
+    if rules.first_bad is not None and (chain.ok or rules.first_bad <= (chain.broken_at or 0)):
+        candidates.append(rules.first_bad)
+    elif not chain.ok and chain.broken_at is not None:
+        candidates.append(max(1, chain.broken_at - 1))
+    first_bad = min(candidates) if candidates else None
+    ok = all(check.ok for check in checks)
+    if ok:
+        summary = (f"{len(entries)} events; the chain is intact, the deck is fair and every "
+                   "event follows from the rules")
+    else:
+        failed = ", ".join(c.name for c in checks if not c.ok)
+        summary = f"the first bad event is #{first_bad} ({failed} failed)"
+    return Verdict(ok, first_bad, summary, tuple(checks), len(entries), rules.finished,
+                   chain.head)
+
+
+__all__ = ["Check", "Verdict", "verify_record", "verify_text"]

@@ -302,5 +302,52 @@ class Games(Application[UUID]):
         return entries
 
 
+class StoredTable:
+    """A table whose every command is stored as it is played (a
+    :class:`bohnanza_core.simulator.Table` for bot games on the platform). Each command
+    is credited to the bot in its seat: ``players[seat]``."""
+
+    def __init__(self, games: Games, game: Game) -> None:
+        self.games = games
+        self.game = game
+        self.state = game.table
+        self.events = [entry.event for entry in games.record(game.id)]
+
+    def play(self, command: Command) -> list[Event]:
+        actor = self.game.players[command.seat]
+        return [entry.event for entry in self.games.play_on(self.game, command, actor)]
+
+
+def play_bot_game(
+    games: Games,
+    ruleset: Ruleset,
+    bot_names: Sequence[str],
+    seed: str,
+    *,
+    seats: Sequence[str] | None = None,
+    players: Sequence[str] | None = None,
+    private: bool = False,
+    tournament: str | None = None,
+) -> Game:
+    """Play a whole bot game on the store, each command stored as it is played and
+    credited to ``players[seat]`` (default ``bot:<name>``). Returns the finished game."""
+    from bohnanza_core.simulator import bot_classes, play_game, seat_names
+
+    classes = bot_classes(bot_names)
+    names = tuple(seats) if seats is not None else seat_names(bot_names)
+    holder: list[StoredTable] = []
+
+    def table(rules: Ruleset, table_seats: tuple[str, ...], table_seed: str) -> StoredTable:
+        game = games.start(rules, table_seats, table_seed,
+                           players=(list(players) if players is not None
+                                    else [f"bot:{name}" for name in bot_names]),
+                           private=private, tournament=tournament)
+        holder.append(StoredTable(games, game))
+        return holder[0]
+
+    play_game(ruleset, classes, seed, names=names, table=table)
+    return holder[0].game
+
+
 __all__ = ["SNAPSHOT_INTERVAL", "Game", "GameNotFound", "GameStateAsDict", "Games",
-           "StaleCommand", "entry_of"]
+           "StaleCommand", "StoredTable", "entry_of", "play_bot_game"]

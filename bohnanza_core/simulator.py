@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from bohnanza_core.bots import BOTS, Bot
 from bohnanza_core.commands import (
@@ -66,6 +67,30 @@ class SimulationError(RuntimeError):
     """A game that cannot go on: it ran past the command limit, or a name is unknown."""
 
 
+class Table(Protocol):
+    """Where a game is played: the live state, the events so far, and how a command is
+    played. :class:`EngineTable` is the bare engine; the event store offers one whose
+    every command is stored (:class:`bohnanza_core.games.StoredTable`)."""
+
+    state: GameState
+    events: list[Event]
+
+    def play(self, command: Command) -> list[Event]: ...
+
+
+class EngineTable:
+    """A game in memory only: :func:`new_game` and :func:`play`."""
+
+    def __init__(self, ruleset: Ruleset, seats: tuple[str, ...], seed: str) -> None:
+        self.state, self.events = new_game(ruleset, seats, seed)
+
+    def play(self, command: Command) -> list[Event]:
+        return play(self.state, command)
+
+
+TableFactory = Callable[[Ruleset, tuple[str, ...], str], Table]
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One finished game: every event (unredacted, from GameStarted to GameEnded),
@@ -105,11 +130,14 @@ def play_game(
     *,
     names: Sequence[str] | None = None,
     command_limit: int = COMMAND_LIMIT,
+    table: TableFactory = EngineTable,
 ) -> GameRecord:
-    """Play one game with one bot per seat (seat 0 starts) and return its record."""
+    """Play one game with one bot per seat (seat 0 starts) and return its record.
+    ``table`` sets the game up and plays each command (default: the bare engine)."""
     players = len(bot_classes)
     seats = tuple(names) if names is not None else seat_names([c.name for c in bot_classes])
-    state, events = new_game(ruleset, seats, seed)
+    board = table(ruleset, seats, seed)
+    state, events = board.state, list(board.events)
     bots = [cls(seat, f"{seed}:bot:{seat}") for seat, cls in enumerate(bot_classes)]
     views = [view(state, seat) for seat in range(players)]
     observers = [(seat, bot) for seat, bot in enumerate(bots) if type(bot).observes()]
@@ -135,7 +163,7 @@ def play_game(
             illegal[seat] += 1
             return False
         try:
-            new = play(state, command)
+            new = board.play(command)
         except IllegalMove:
             illegal[seat] += 1
             return False
@@ -168,7 +196,7 @@ def play_game(
                 break
         else:
             fallbacks[seat] += 1
-            new = play(state, fallback(state, seat))
+            new = board.play(fallback(state, seat))
             events.extend(new)
             if observers:
                 tell(new)

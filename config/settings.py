@@ -94,12 +94,28 @@ ASGI_APPLICATION = "config.asgi.application"
 
 # --- Database -----------------------------------------------------------------
 
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": VAR_DIR / "bohnanza.sqlite3",
+# The embedded default is one SQLite file holding the event store and every read
+# model; DATABASE_URL (e.g. postgres://user@127.0.0.1:5432/bohnanza) moves all of it
+# to PostgreSQL. SQLite gets WAL (readers never wait for the writer) and IMMEDIATE
+# transactions (a writer takes the lock up front instead of failing on upgrade).
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
+if DATABASE_URL:
+    import dj_database_url
+
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "bohnanza.sqlite3",
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            "TEST": {"NAME": VAR_DIR / "test-bohnanza.sqlite3"},
+        }
     }
-}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -152,3 +168,17 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
+
+# --- Accounts -------------------------------------------------------------------
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "replays:game_list"
+LOGOUT_REDIRECT_URL = "play:home"
+
+# --- Event store (replays/store.py) --------------------------------------------------
+
+# The eventsourcing persistence module of the Games application: this project's own,
+# on Django's connections, so events and read models share one database.
+EVENT_STORE_PERSISTENCE_MODULE = os.environ.get("EVENT_STORE_PERSISTENCE_MODULE",
+                                                "replays.persistence")
+EVENT_STORE_DB_ALIAS = "default"

@@ -5,5 +5,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("replays/", include("replays.urls")),
     path("", include("play.urls")),
 ]

@@ -1,0 +1,904 @@
+"""The event store: `eventsourcing` recorders on Django's own database connections.
+
+Set ``PERSISTENCE_MODULE=replays.persistence`` (and optionally ``DJANGO_DB_ALIAS``) and an
+application stores its events through ``django.db.connections[alias]``, inside
+``transaction.atomic(using=alias)``. Called inside a caller's ``atomic()`` block, a recorder
+joins that transaction, so events, tracking records and read models commit or roll back
+together. The same code runs on SQLite and PostgreSQL; ``connection.vendor`` only picks the
+SQL dialect.
+
+Tables are named after the application, as ``eventsourcing.postgres`` names them, so several
+applications share one database: ``games_events`` (with ``games_notification_counter``),
+``games_snapshots``, ``games_tracking``; without a name ``stored_events``,
+``notification_tracking``.
+
+Notification ids. Each application has a one-row counter table. A writing transaction runs
+``UPDATE <app>_notification_counter SET last = last + n`` and numbers its events
+``last - n + 1 .. last``. The update holds a *row* lock until the transaction ends, so only
+the id assignment of writers to the same application is serialised: readers, other
+applications and other tables never wait, and no table is locked (``eventsourcing.postgres``
+takes ``LOCK TABLE ... IN EXCLUSIVE MODE`` instead). A writer gets its ids only after the
+previous writer committed or rolled back, so ids become visible in increasing order (a reader
+that has seen id n never later sees a new id below n), one transaction's ids never interleave
+with another's, and a rolled-back transaction rolls the counter back too: ids are gapless.
+Writers of one application inside a long caller transaction hold the counter until it ends,
+so save events last. On SQLite the database serialises writers anyway (the settings use
+``transaction_mode: IMMEDIATE``); the counter costs one in-process statement there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal, cast
+from uuid import UUID
+
+from django.db import connections, transaction
+from django.db import utils as django_db_utils
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    DatabaseError,
+    DataError,
+    InfrastructureFactory,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    ListenNotifySubscription,
+    Notification,
+    NotSupportedError,
+    OperationalError,
+    PersistenceError,
+    ProcessRecorder,
+    ProgrammingError,
+    StoredEvent,
+    Subscription,
+    Tracking,
+    TrackingRecorder,
+)
+from eventsourcing.utils import Environment, EnvType, resolve_topic, strtobool
+
+try:  # PostgreSQL is optional: the embedded default needs only SQLite.
+    import psycopg
+    from psycopg import sql as pg_sql
+except ImportError:  # pragma: no cover
+    psycopg = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
+__all__ = [
+    "STORE_APPLICATIONS",
+    "STORE_PROJECTIONS",
+    "DjangoAggregateRecorder",
+    "DjangoApplicationRecorder",
+    "DjangoDatastore",
+    "DjangoFactory",
+    "DjangoProcessRecorder",
+    "DjangoSubscription",
+    "DjangoTrackingRecorder",
+    "Factory",
+    "create_store_tables",
+    "drop_store_tables",
+]
+
+STORE_APPLICATIONS: tuple[str, ...] = ("Games", "Disputes")
+"""The platform's event-sourced applications: each gets events, counter and snapshots tables."""
+STORE_PROJECTIONS: tuple[str, ...] = ("GameList",)
+"""The platform's projections (materialised views): each gets a tracking table."""
+
+VENDORS = ("sqlite", "postgresql")
+PG_MAX_IDENTIFIER_LENGTH = 63
+PG_MAX_PARAMS = 65535  # the wire protocol counts parameters in 16 bits
+COLUMNS_PER_EVENT = 5  # originator_id, originator_version, topic, state, notification_id
+
+OriginatorIdType = Literal["uuid", "text"]
+
+
+# --- errors -------------------------------------------------------------------------------
+
+# PEP 249 names, most specific first: Django's wrapped errors, sqlite3's and psycopg's all
+# follow them, so one walk up the class hierarchy maps any of them.
+_ERRORS_BY_NAME: dict[str, type[PersistenceError]] = {
+    "IntegrityError": IntegrityError,
+    "DataError": DataError,
+    "OperationalError": OperationalError,
+    "InternalError": InternalError,
+    "ProgrammingError": ProgrammingError,
+    "NotSupportedError": NotSupportedError,
+    "InterfaceError": InterfaceError,
+    "DatabaseError": DatabaseError,
+}
+_DRIVER_ERRORS: tuple[type[Exception], ...] = (django_db_utils.Error, sqlite3.Error) + (
+    (psycopg.Error,) if psycopg is not None else ()
+)
+
+
+def _persistence_error(error: Exception) -> PersistenceError:
+    for cls in type(error).__mro__:
+        mapped = _ERRORS_BY_NAME.get(cls.__name__)
+        if mapped is not None:
+            return mapped(str(error))
+    return PersistenceError(str(error))
+
+
+@contextlib.contextmanager
+def _translated_errors() -> Iterator[None]:
+    """Raise the library's exception classes, which applications catch, for driver errors."""
+    try:
+        yield
+    except _DRIVER_ERRORS as error:
+        raise _persistence_error(error) from error
+
+
+# --- connections --------------------------------------------------------------------------
+
+_thread_closers = threading.local()
+
+
+class _CloseWithThread:
+    """Closes a worker thread's connection when the thread ends.
+
+    Django keeps one connection per thread and alias and closes them only at the end of a
+    request; a thread that never serves one (a thread pool's worker, a subscription's
+    puller) would keep its connection open until garbage collection finds the wrapper.
+    Thread-local values are released as soon as their thread exits, and this object is one.
+    """
+
+    def __init__(self, wrapper: BaseDatabaseWrapper) -> None:
+        self.wrapper = wrapper
+
+    def __del__(self) -> None:
+        raw = self.wrapper.connection
+        if raw is not None:
+            with contextlib.suppress(Exception):
+                raw.close()
+
+
+class _Doorbell:
+    """In-process wake-up for subscriptions: a condition and a count of rings."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.rings = 0
+
+    def ring(self) -> None:
+        with self.condition:
+            self.rings += 1
+            self.condition.notify_all()
+
+    def wait(self, seen: int, timeout: float, stopped: threading.Event) -> int:
+        """Wait until rung after ``seen`` rings, ``timeout`` passes or ``stopped`` is set."""
+        with self.condition:
+            self.condition.wait_for(lambda: self.rings != seen or stopped.is_set(), timeout)
+            return self.rings
+
+
+_doorbells: dict[tuple[str, str], _Doorbell] = {}
+_doorbells_lock = threading.Lock()
+
+
+def _doorbell_for(database: str, table: str) -> _Doorbell:
+    with _doorbells_lock:
+        return _doorbells.setdefault((database, table), _Doorbell())
+
+
+class DjangoDatastore:
+    """One Django database alias, as the recorders use it.
+
+    Statements go through the driver's own cursor on Django's connection: Django's cursor
+    wrapper would log and format every statement when DEBUG is on, and reformat parameters
+    on SQLite, for nothing the recorders need. Transactions are Django's ``atomic`` blocks.
+    """
+
+    def __init__(self, alias: str = "default", *, originator_id_type: str = "uuid") -> None:
+        if alias not in connections.settings:
+            msg = f"Django database alias {alias!r} is not in settings.DATABASES"
+            raise OSError(msg)
+        kind = originator_id_type.lower()
+        if kind not in ("uuid", "text"):
+            msg = f"Invalid ORIGINATOR_ID_TYPE {originator_id_type!r}, must be 'uuid' or 'text'"
+            raise OSError(msg)
+        self.alias = alias
+        self.originator_id_type: OriginatorIdType = cast(OriginatorIdType, kind)
+        wrapper = connections[alias]
+        self.vendor: str = wrapper.vendor
+        if self.vendor not in VENDORS:
+            msg = f"The event store runs on SQLite or PostgreSQL, not {self.vendor!r} ({alias})"
+            raise NotSupportedError(msg)
+        self.is_postgres = self.vendor == "postgresql"
+        self.placeholder = "%s" if self.is_postgres else "?"
+        self.database_name = str(wrapper.settings_dict["NAME"])
+        # LISTEN/NOTIFY wakes PostgreSQL subscribers; the poll only backs it up. SQLite
+        # subscribers are woken in-process by inserts, and poll for other processes' inserts.
+        self.poll_interval = 1.0 if self.is_postgres else 0.1
+        self._max_params: int | None = None
+
+    @property
+    def connection(self) -> BaseDatabaseWrapper:
+        """This thread's Django connection for the alias."""
+        wrapper = connections[self.alias]
+        if threading.current_thread() is not threading.main_thread():
+            closers: dict[str, _CloseWithThread] | None = getattr(_thread_closers, "by_alias", None)
+            if closers is None:
+                closers = _thread_closers.by_alias = {}
+            # A wrapper shared with other threads (a live test server's) is not ours to close.
+            if self.alias not in closers and not wrapper.allow_thread_sharing:
+                closers[self.alias] = _CloseWithThread(wrapper)
+        return wrapper
+
+    def _raw_cursor(self, wrapper: BaseDatabaseWrapper) -> Any:
+        wrapper.validate_no_broken_transaction()
+        wrapper.ensure_connection()
+        return wrapper.connection.cursor()
+
+    @contextlib.contextmanager
+    def cursor(self) -> Iterator[Any]:
+        """A cursor outside any transaction of ours: in the caller's, or autocommit."""
+        with _translated_errors():
+            cursor = self._raw_cursor(self.connection)
+            try:
+                yield cursor
+            finally:
+                cursor.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """A cursor in ``atomic(using=alias)``: its own transaction, or the caller's.
+
+        No savepoint: an error dooms the caller's transaction, as with Django's own
+        ``save()``; a stale write means the whole command is retried, not half of it.
+        """
+        with _translated_errors(), transaction.atomic(using=self.alias, savepoint=False):
+            cursor = self._raw_cursor(self.connection)
+            try:
+                yield cursor
+            finally:
+                cursor.close()
+
+    def on_commit(self, callback: Any) -> None:
+        transaction.on_commit(callback, using=self.alias)
+
+    def max_rows_per_statement(self, columns: int) -> int:
+        """Rows per multi-row INSERT, within the vendor's limit on bound parameters."""
+        if self._max_params is None:
+            if self.is_postgres:
+                self._max_params = PG_MAX_PARAMS
+            else:  # 32766 since SQLite 3.32, whatever Django's conservative 999 says
+                with self.cursor() as cursor:
+                    limit = cursor.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+                self._max_params = int(limit)
+        return max(1, self._max_params // columns)
+
+    def quote(self, name: str) -> str:
+        if self.is_postgres and len(name) > PG_MAX_IDENTIFIER_LENGTH:
+            msg = f"Identifier too long for PostgreSQL: {name}"
+            raise ProgrammingError(msg)
+        return cast(str, connections[self.alias].ops.quote_name(name))
+
+    def encode_originator_id(self, originator_id: UUID | str) -> Any:
+        if self.originator_id_type == "uuid":
+            uuid = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+            return uuid if self.is_postgres else uuid.hex
+        if isinstance(originator_id, UUID):  # as eventsourcing.sqlite / .postgres store it
+            return str(originator_id) if self.is_postgres else originator_id.hex
+        return originator_id
+
+    def decode_originator_id(self, value: Any) -> UUID | str:
+        if self.originator_id_type == "uuid" and not isinstance(value, UUID):
+            return UUID(value)
+        return cast("UUID | str", value)
+
+    def listen_params(self) -> dict[str, Any]:
+        """Connection parameters for a dedicated LISTEN connection (PostgreSQL only)."""
+        params = dict(connections[self.alias].get_connection_params())
+        params["autocommit"] = True
+        return params
+
+
+# --- recorders ----------------------------------------------------------------------------
+
+
+class DjangoRecorder:
+    """Tables of one recorder: created with IF NOT EXISTS, dropped on request."""
+
+    def __init__(self, datastore: DjangoDatastore, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.datastore = datastore
+
+    def schema(self) -> list[tuple[str, str]]:
+        """(object name, DDL) for each table and index, in creation order."""
+        return []
+
+    def tables(self) -> list[str]:
+        return []
+
+    def _missing(self, cursor: Any, names: list[str]) -> list[str]:
+        ph = self.datastore.placeholder
+        if self.datastore.is_postgres:
+            cursor.execute(f"SELECT unnest(ARRAY[{','.join([ph] * len(names))}]::text[])"
+                           " AS name EXCEPT SELECT relname FROM pg_class"
+                           " WHERE relnamespace = current_schema()::regnamespace", names)
+        else:
+            cursor.execute(f"SELECT name FROM sqlite_master WHERE name IN "
+                           f"({','.join([ph] * len(names))})", names)
+            present = {row[0] for row in cursor.fetchall()}
+            return [name for name in names if name not in present]
+        return [row[0] for row in cursor.fetchall()]
+
+    def create_table(self) -> None:
+        """Create what is missing. Nothing runs when all exist: on PostgreSQL even
+        ``CREATE INDEX IF NOT EXISTS`` takes a SHARE lock that would stall writers."""
+        schema = self.schema()
+        if not schema:
+            return
+        with self.datastore.cursor() as cursor:
+            if not self._missing(cursor, [name for name, _ in schema]):
+                return
+        with self.datastore.transaction() as cursor:
+            if self.datastore.is_postgres:
+                # Two processes starting at once would race on the catalogue.
+                cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
+                               ["replays.persistence:" + schema[0][0]])
+            for _, statement in schema:
+                cursor.execute(statement)
+            self._after_create(cursor)
+
+    def _after_create(self, cursor: Any) -> None:
+        """Seed rows once the tables exist."""
+
+    def drop_table(self) -> None:
+        """Drop this recorder's tables (tests, and the migration's reverse)."""
+        with self.datastore.transaction() as cursor:
+            for table in self.tables():
+                cursor.execute(f"DROP TABLE IF EXISTS {self.datastore.quote(table)}")
+
+
+class DjangoAggregateRecorder(DjangoRecorder, AggregateRecorder):
+    """Stored events keyed by (originator_id, originator_version): snapshots."""
+
+    def __init__(
+        self, datastore: DjangoDatastore, *, events_table_name: str = "stored_events",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(datastore, **kwargs)
+        self.events_table_name = events_table_name
+        self.events_table = datastore.quote(events_table_name)
+        self._insert_sql: dict[int, str] = {}
+
+    def _id_type(self) -> str:
+        if not self.datastore.is_postgres:
+            return "TEXT"
+        return "uuid" if self.datastore.originator_id_type == "uuid" else "text"
+
+    def schema(self) -> list[tuple[str, str]]:
+        return [*super().schema(), *self._events_schema()]
+
+    def _events_schema(self) -> list[tuple[str, str]]:
+        pg = self.datastore.is_postgres
+        return [(
+            self.events_table_name,
+            f"CREATE TABLE IF NOT EXISTS {self.events_table} ("
+            f"originator_id {self._id_type()} NOT NULL, "
+            f"originator_version {'bigint' if pg else 'INTEGER'} NOT NULL, "
+            f"topic {'text' if pg else 'TEXT'} NOT NULL, "
+            f"state {'bytea' if pg else 'BLOB'} NOT NULL, "
+            f"PRIMARY KEY (originator_id, originator_version))"
+            f"{'' if pg else ' WITHOUT ROWID'}",
+        )]
+
+    def tables(self) -> list[str]:
+        return [*super().tables(), self.events_table_name]
+
+    def _rows(self, stored_events: Sequence[StoredEvent]) -> list[tuple[Any, int, str, bytes]]:
+        encode = self.datastore.encode_originator_id
+        return [(encode(e.originator_id), e.originator_version, e.topic, e.state)
+                for e in stored_events]
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        if not stored_events:
+            return None
+        rows = self._rows(stored_events)
+        size = self.datastore.max_rows_per_statement(4)
+        with self.datastore.transaction() as cursor:
+            for start in range(0, len(rows), size):
+                chunk = rows[start:start + size]
+                cursor.execute(self._plain_insert_sql(len(chunk)),
+                               [value for row in chunk for value in row])
+        return None
+
+    def _plain_insert_sql(self, n: int) -> str:
+        statement = self._insert_sql.get(n)
+        if statement is None:
+            ph = self.datastore.placeholder
+            values = ",".join([f"({ph},{ph},{ph},{ph})"] * n)
+            statement = (f"INSERT INTO {self.events_table} "
+                         f"(originator_id, originator_version, topic, state) VALUES {values}")
+            self._insert_sql[n] = statement
+        return statement
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        ph = self.datastore.placeholder
+        statement = (f"SELECT originator_id, originator_version, topic, state "
+                     f"FROM {self.events_table} WHERE originator_id = {ph}")
+        params: list[Any] = [self.datastore.encode_originator_id(originator_id)]
+        if gt is not None:
+            statement += f" AND originator_version > {ph}"
+            params.append(gt)
+        if lte is not None:
+            statement += f" AND originator_version <= {ph}"
+            params.append(lte)
+        statement += " ORDER BY originator_version DESC" if desc else " ORDER BY originator_version"
+        if limit is not None:
+            statement += f" LIMIT {ph}"
+            params.append(limit)
+        decode = self.datastore.decode_originator_id
+        with self.datastore.cursor() as cursor:
+            cursor.execute(statement, params)
+            return [StoredEvent(originator_id=decode(row[0]), originator_version=row[1],
+                                topic=row[2], state=bytes(row[3]))
+                    for row in cursor.fetchall()]
+
+
+class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
+    """Stored events with gapless notification ids from a per-application counter."""
+
+    def __init__(
+        self, datastore: DjangoDatastore, *, events_table_name: str = "stored_events",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(datastore, events_table_name=events_table_name, **kwargs)
+        prefix = events_table_name.removesuffix("_events")
+        self.counter_table_name = f"{prefix}_notification_counter"
+        self.counter_table = datastore.quote(self.counter_table_name)
+        self.notification_index_name = f"{events_table_name}_notification_id_idx"
+        self.topic_index_name = f"{events_table_name}_topic_idx"
+        self.channel_name = events_table_name
+        self._doorbell = _doorbell_for(datastore.database_name, events_table_name)
+        ph = datastore.placeholder
+        self._bump_counter_sql = (f"UPDATE {self.counter_table} SET last = last + {ph} "
+                                  "WHERE id = 1 RETURNING last")
+        self._numbered_sql: dict[tuple[bool, int], str] = {}
+
+    def _events_schema(self) -> list[tuple[str, str]]:
+        q = self.datastore.quote
+        if self.datastore.is_postgres:
+            events = (
+                f"CREATE TABLE IF NOT EXISTS {self.events_table} ("
+                f"originator_id {self._id_type()} NOT NULL, "
+                "originator_version bigint NOT NULL, topic text NOT NULL, state bytea NOT NULL, "
+                "notification_id bigint NOT NULL, "
+                "PRIMARY KEY (originator_id, originator_version))"
+            )
+            counter_ddl = ("(id smallint PRIMARY KEY CHECK (id = 1), last bigint NOT NULL)")
+        else:
+            # notification_id aliases the rowid: rows are stored in notification order.
+            events = (
+                f"CREATE TABLE IF NOT EXISTS {self.events_table} ("
+                "notification_id INTEGER PRIMARY KEY, originator_id TEXT NOT NULL, "
+                "originator_version INTEGER NOT NULL, topic TEXT NOT NULL, state BLOB NOT NULL, "
+                "UNIQUE (originator_id, originator_version))"
+            )
+            counter_ddl = "(id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL)"
+        schema = [(self.events_table_name, events)]
+        if self.datastore.is_postgres:
+            schema.append((self.notification_index_name,
+                           f"CREATE UNIQUE INDEX IF NOT EXISTS {q(self.notification_index_name)} "
+                           f"ON {self.events_table} (notification_id)"))
+        schema += [
+            (self.topic_index_name,
+             f"CREATE INDEX IF NOT EXISTS {q(self.topic_index_name)} "
+             f"ON {self.events_table} (topic, notification_id)"),
+            (self.counter_table_name,
+             f"CREATE TABLE IF NOT EXISTS {self.counter_table} {counter_ddl}"),
+        ]
+        return schema
+
+    def _after_create(self, cursor: Any) -> None:
+        super()._after_create(cursor)
+        # Start after any events already there; "WHERE true" lets SQLite parse ON CONFLICT.
+        cursor.execute(
+            f"INSERT INTO {self.counter_table} (id, last) "
+            f"SELECT 1, COALESCE(MAX(notification_id), 0) FROM {self.events_table} WHERE true "
+            "ON CONFLICT (id) DO NOTHING"
+        )
+
+    def tables(self) -> list[str]:
+        return [*super().tables(), self.counter_table_name]
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        with self.datastore.transaction() as cursor:
+            return self._insert_events(cursor, stored_events, **kwargs)
+
+    def _insert_events(
+        self, cursor: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> list[int]:
+        if not stored_events:
+            return []
+        rows = self._rows(stored_events)
+        n = len(rows)
+        size = self.datastore.max_rows_per_statement(COLUMNS_PER_EVENT)
+        ids: list[int] = []
+        if self.datastore.is_postgres:
+            # One round trip: the counter update (which also queues the NOTIFY, sent at
+            # commit) and the first chunk's insert share a statement.
+            first = rows[:size]
+            cursor.execute(self._numbered_insert_sql(len(first), with_counter=True),
+                           [n, n, self.channel_name,
+                            *[v for i, row in enumerate(first, 1) for v in (*row, i)]])
+            ids += sorted(row[0] for row in cursor.fetchall())
+            base, start = ids[0] - 1, len(first)
+        else:
+            cursor.execute(self._bump_counter_sql, [n])
+            base, start = cursor.fetchone()[0] - n, 0
+            self.datastore.on_commit(self._doorbell.ring)
+        for offset in range(start, n, size):
+            chunk = rows[offset:offset + size]
+            cursor.execute(
+                self._numbered_insert_sql(len(chunk), with_counter=False),
+                [v for i, row in enumerate(chunk, base + offset + 1) for v in (*row, i)],
+            )
+            ids += sorted(row[0] for row in cursor.fetchall())
+        return ids
+
+    def _numbered_insert_sql(self, n: int, *, with_counter: bool) -> str:
+        """A multi-row INSERT ... RETURNING; the counter variant numbers rows from it."""
+        statement = self._numbered_sql.get((with_counter, n))
+        if statement is None:
+            ph = self.datastore.placeholder
+            values = ",".join([f"({ph},{ph},{ph},{ph},{ph})"] * n)
+            columns = "(originator_id, originator_version, topic, state, notification_id)"
+            if with_counter:  # PostgreSQL only
+                statement = (
+                    f"WITH c AS (UPDATE {self.counter_table} SET last = last + {ph} WHERE id = 1 "
+                    f"RETURNING last - {ph} AS base, pg_notify({ph}, '') AS notified) "
+                    f"INSERT INTO {self.events_table} {columns} "
+                    "SELECT v.o, v.v, v.t, v.s, c.base + v.i "
+                    f"FROM c, (VALUES {values}) AS v (o, v, t, s, i) "
+                    "RETURNING notification_id"
+                )
+            else:
+                statement = (f"INSERT INTO {self.events_table} {columns} VALUES {values} "
+                             "RETURNING notification_id")
+            self._numbered_sql[(with_counter, n)] = statement
+        return statement
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        ph = self.datastore.placeholder
+        conditions: list[str] = []
+        params: list[Any] = []
+        if start is not None:
+            conditions.append(f"notification_id {'>=' if inclusive_of_start else '>'} {ph}")
+            params.append(start)
+        if stop is not None:
+            conditions.append(f"notification_id <= {ph}")
+            params.append(stop)
+        if topics:
+            conditions.append(f"topic IN ({','.join([ph] * len(topics))})")
+            params += topics
+        where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        params.append(limit)
+        statement = (f"SELECT notification_id, originator_id, originator_version, topic, state "
+                     f"FROM {self.events_table}{where} ORDER BY notification_id LIMIT {ph}")
+        decode = self.datastore.decode_originator_id
+        with self.datastore.cursor() as cursor:
+            cursor.execute(statement, params)
+            return [Notification(id=row[0], originator_id=decode(row[1]),
+                                 originator_version=row[2], topic=row[3], state=bytes(row[4]))
+                    for row in cursor.fetchall()]
+
+    def max_notification_id(self) -> int | None:
+        with self.datastore.cursor() as cursor:
+            cursor.execute(f"SELECT MAX(notification_id) FROM {self.events_table}")
+            return cast("int | None", cursor.fetchone()[0])
+
+    def subscribe(
+        self, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> Subscription[ApplicationRecorder]:
+        return DjangoSubscription(recorder=self, gt=gt, topics=topics)
+
+
+class DjangoSubscription(ListenNotifySubscription[DjangoApplicationRecorder]):
+    """Yields notifications after ``gt``, then blocks for new ones.
+
+    A puller thread selects new notifications whenever woken, and at least every
+    ``poll_interval`` seconds. PostgreSQL wakes it by LISTEN on a dedicated connection
+    (inserts NOTIFY in their transaction, so the wake comes at commit); SQLite has no such
+    channel, so inserts in this process ring a condition after commit, and the poll picks up
+    other processes' inserts.
+    """
+
+    def __init__(
+        self, recorder: DjangoApplicationRecorder, gt: int | None = None,
+        topics: Sequence[str] = (),
+    ) -> None:
+        # Set before the base class starts the puller thread, which reads them.
+        datastore = recorder.datastore
+        self._alias = datastore.alias
+        self._poll_interval = datastore.poll_interval
+        self._stopping = threading.Event()
+        # The puller starts only once LISTEN is in place, or no commit could be missed.
+        self._ready = threading.Event()
+        self._listen_thread: threading.Thread | None = None
+        if datastore.is_postgres:
+            self._doorbell = _Doorbell()
+            self._listen_params = datastore.listen_params()
+            self._channel = recorder.channel_name
+            self._listen_thread = threading.Thread(
+                target=self._listen, name=f"listen {self._channel}", daemon=True
+            )
+        else:
+            self._doorbell = recorder._doorbell
+            self._ready.set()
+        super().__init__(recorder=recorder, gt=gt, topics=topics)
+        if self._listen_thread is not None:  # after the base class set _thread_error
+            self._listen_thread.start()
+
+    def stop(self) -> None:
+        super().stop()
+        self._stopping.set()
+        self._ready.set()
+        with self._doorbell.condition:
+            self._doorbell.condition.notify_all()
+
+    def __exit__(self, *args: object, **kwargs: Any) -> None:
+        try:
+            super().__exit__(*args, **kwargs)
+        finally:
+            if self._listen_thread is not None and self._listen_thread.ident is not None:
+                self._listen_thread.join()
+
+    def _loop_on_pull(self) -> None:
+        try:
+            self._ready.wait()
+            seen = self._doorbell.rings
+            self._pull()
+            while not self._has_been_stopped:
+                seen = self._doorbell.wait(seen, self._poll_interval, self._stopping)
+                self._pull()
+        except BaseException as error:
+            if self._thread_error is None:
+                self._thread_error = error
+            self.stop()
+        finally:
+            connections[self._alias].close()
+
+    def _listen(self) -> None:
+        assert psycopg is not None
+        try:
+            with psycopg.connect(**self._listen_params) as conn:
+                conn.execute(pg_sql.SQL("LISTEN {}").format(pg_sql.Identifier(self._channel)))
+                self._ready.set()
+                while not self._stopping.is_set():
+                    # Wake at least every 0.1s to notice stop(); any NOTIFY means "pull".
+                    for _ in conn.notifies(timeout=0.1, stop_after=1):
+                        self._doorbell.ring()
+        except BaseException as error:
+            if self._thread_error is None:
+                self._thread_error = error
+            self.stop()
+        finally:
+            self._ready.set()
+
+
+class DjangoTrackingRecorder(DjangoRecorder, TrackingRecorder):
+    """The last notification id each upstream application had processed, one row each.
+
+    A view (subclass) writes its read model and ``_insert_tracking`` in one
+    ``datastore.transaction()``, or in the caller's ``atomic()``.
+    """
+
+    def __init__(
+        self, datastore: DjangoDatastore, *,
+        tracking_table_name: str = "notification_tracking", **kwargs: Any,
+    ) -> None:
+        super().__init__(datastore, **kwargs)
+        self.tracking_table_name = tracking_table_name
+        self.tracking_table = datastore.quote(tracking_table_name)
+        ph = datastore.placeholder
+        # A row per application, moved only forwards: a repeat or a step back inserts
+        # nothing, returns nothing, and is refused.
+        self._upsert_tracking_sql = (
+            f"INSERT INTO {self.tracking_table} AS t (application_name, notification_id) "
+            f"VALUES ({ph}, {ph}) ON CONFLICT (application_name) DO UPDATE "
+            "SET notification_id = excluded.notification_id "
+            "WHERE t.notification_id < excluded.notification_id RETURNING notification_id"
+        )
+        self._max_tracking_sql = (f"SELECT notification_id FROM {self.tracking_table} "
+                                  f"WHERE application_name = {ph}")
+
+    def schema(self) -> list[tuple[str, str]]:
+        pg = self.datastore.is_postgres
+        return [*super().schema(), (
+            self.tracking_table_name,
+            f"CREATE TABLE IF NOT EXISTS {self.tracking_table} ("
+            f"application_name {'text' if pg else 'TEXT'} PRIMARY KEY, "
+            f"notification_id {'bigint' if pg else 'INTEGER'} NOT NULL)"
+            f"{'' if pg else ' WITHOUT ROWID'}",
+        )]
+
+    def tables(self) -> list[str]:
+        return [*super().tables(), self.tracking_table_name]
+
+    def insert_tracking(self, tracking: Tracking) -> None:
+        with self.datastore.transaction() as cursor:
+            self._insert_tracking(cursor, tracking)
+
+    def _insert_tracking(self, cursor: Any, tracking: Tracking) -> None:
+        cursor.execute(self._upsert_tracking_sql,
+                       [tracking.application_name, tracking.notification_id])
+        if cursor.fetchone() is None:
+            msg = (f"Failed to record tracking for {tracking.application_name} "
+                   f"{tracking.notification_id}: already at or beyond it")
+            raise IntegrityError(msg)
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        with self.datastore.cursor() as cursor:
+            cursor.execute(self._max_tracking_sql, [application_name])
+            row = cursor.fetchone()
+        return None if row is None else cast(int, row[0])
+
+
+class DjangoProcessRecorder(DjangoTrackingRecorder, DjangoApplicationRecorder, ProcessRecorder):
+    """Events and the tracking record of what they were decided from, in one transaction."""
+
+    def __init__(
+        self, datastore: DjangoDatastore, *, events_table_name: str = "stored_events",
+        tracking_table_name: str = "notification_tracking",
+    ) -> None:
+        super().__init__(datastore, events_table_name=events_table_name,
+                         tracking_table_name=tracking_table_name)
+
+    def _insert_events(
+        self, cursor: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> list[int]:
+        tracking: Tracking | None = kwargs.get("tracking")
+        if tracking is not None:
+            self._insert_tracking(cursor, tracking)
+        return super()._insert_events(cursor, stored_events, **kwargs)
+
+
+# --- factory ------------------------------------------------------------------------------
+
+
+class DjangoFactory(InfrastructureFactory[DjangoTrackingRecorder]):
+    """Builds recorders on the Django alias named by ``DJANGO_DB_ALIAS`` ("default")."""
+
+    DJANGO_DB_ALIAS = "DJANGO_DB_ALIAS"
+    CREATE_TABLE = "CREATE_TABLE"
+    ORIGINATOR_ID_TYPE = "ORIGINATOR_ID_TYPE"
+
+    aggregate_recorder_class: type[DjangoAggregateRecorder] = DjangoAggregateRecorder
+    application_recorder_class: type[DjangoApplicationRecorder] = DjangoApplicationRecorder
+    tracking_recorder_class: type[DjangoTrackingRecorder] = DjangoTrackingRecorder
+    process_recorder_class: type[DjangoProcessRecorder] = DjangoProcessRecorder
+
+    def __init__(self, env: Environment | EnvType | None):
+        super().__init__(env)
+        self.datastore = DjangoDatastore(
+            self.env.get(self.DJANGO_DB_ALIAS) or "default",
+            originator_id_type=self.env.get(self.ORIGINATOR_ID_TYPE) or "uuid",
+        )
+
+    def _prefix(self, default: str) -> str:
+        return self.env.name.lower() or default
+
+    def env_create_table(self) -> bool:
+        return bool(strtobool(self.env.get(self.CREATE_TABLE) or "yes"))
+
+    def _created(self, recorder: DjangoRecorder) -> None:
+        if self.env_create_table():
+            recorder.create_table()
+
+    def _topic_class(self, key: str, default: type[Any], base: type[Any]) -> type[Any]:
+        topic = self.env.get(key)
+        cls: type[Any] = resolve_topic(topic) if topic else default
+        if not (isinstance(cls, type) and issubclass(cls, base)):
+            msg = f"{key} {topic!r} is not a subclass of {base.__qualname__}"
+            raise OSError(msg)
+        return cls
+
+    def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
+        recorder = type(self).aggregate_recorder_class(
+            datastore=self.datastore, events_table_name=f"{self._prefix('stored')}_{purpose}"
+        )
+        self._created(recorder)
+        return recorder
+
+    def application_recorder(self) -> ApplicationRecorder:
+        cls = self._topic_class(self.APPLICATION_RECORDER_TOPIC,
+                                type(self).application_recorder_class, DjangoApplicationRecorder)
+        recorder = cls(datastore=self.datastore,
+                       events_table_name=f"{self._prefix('stored')}_events")
+        self._created(recorder)
+        return cast(ApplicationRecorder, recorder)
+
+    def tracking_recorder(
+        self, tracking_recorder_class: type[DjangoTrackingRecorder] | None = None
+    ) -> DjangoTrackingRecorder:
+        cls = tracking_recorder_class or self._topic_class(
+            self.TRACKING_RECORDER_TOPIC, type(self).tracking_recorder_class,
+            DjangoTrackingRecorder,
+        )
+        if not issubclass(cls, DjangoTrackingRecorder):
+            msg = f"{cls.__qualname__} is not a subclass of DjangoTrackingRecorder"
+            raise OSError(msg)
+        recorder = cls(datastore=self.datastore,
+                       tracking_table_name=f"{self._prefix('notification')}_tracking")
+        self._created(recorder)
+        return recorder
+
+    def process_recorder(self) -> ProcessRecorder:
+        cls = self._topic_class(self.PROCESS_RECORDER_TOPIC,
+                                type(self).process_recorder_class, DjangoProcessRecorder)
+        recorder = cls(datastore=self.datastore,
+                       events_table_name=f"{self._prefix('stored')}_events",
+                       tracking_table_name=f"{self._prefix('notification')}_tracking")
+        self._created(recorder)
+        return cast(ProcessRecorder, recorder)
+
+    def close(self) -> None:
+        """Nothing to close: the connections are Django's (closed with their threads)."""
+
+
+Factory = DjangoFactory
+
+
+# --- the platform's own tables ------------------------------------------------------------
+
+
+def _store_recorders(
+    alias: str, applications: Sequence[str], projections: Sequence[str]
+) -> list[DjangoRecorder]:
+    datastore = DjangoDatastore(alias)
+    recorders: list[DjangoRecorder] = []
+    for name in applications:
+        prefix = name.lower()
+        recorders.append(DjangoApplicationRecorder(datastore, events_table_name=f"{prefix}_events"))
+        recorders.append(DjangoAggregateRecorder(datastore,
+                                                 events_table_name=f"{prefix}_snapshots"))
+    for name in projections:
+        recorders.append(DjangoTrackingRecorder(datastore,
+                                                tracking_table_name=f"{name.lower()}_tracking"))
+    return recorders
+
+
+def create_store_tables(
+    alias: str = "default",
+    applications: Sequence[str] = STORE_APPLICATIONS,
+    projections: Sequence[str] = STORE_PROJECTIONS,
+) -> None:
+    """Create the tables of the platform's applications and projections (the migration)."""
+    for recorder in _store_recorders(alias, applications, projections):
+        recorder.create_table()
+
+
+def drop_store_tables(
+    alias: str = "default",
+    applications: Sequence[str] = STORE_APPLICATIONS,
+    projections: Sequence[str] = STORE_PROJECTIONS,
+) -> None:
+    for recorder in _store_recorders(alias, applications, projections):
+        recorder.drop_table()

@@ -1,0 +1,364 @@
+"""The event store's test cases, run once per database vendor.
+
+``test_persistence_sqlite`` (a temporary SQLite file) and
+``tests/services/test_persistence_postgres`` (PostgreSQL) combine these mixins with
+``eventsourcing``'s own recorder conformance classes, unchanged: they only supply
+``create_recorder`` and fresh tables. Each test gets tables under a prefix of its own
+and drops them in ``tearDown``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar
+from uuid import UUID, uuid4
+
+import pytest
+from django.db import connections, transaction
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    IntegrityError,
+    ProcessRecorder,
+    StoredEvent,
+    Tracking,
+    TrackingRecorder,
+)
+from eventsourcing.projection import Projection, ProjectionRunner
+from eventsourcing.utils import Environment
+
+from replays import persistence
+from replays.persistence import (
+    DjangoAggregateRecorder,
+    DjangoApplicationRecorder,
+    DjangoDatastore,
+    DjangoFactory,
+    DjangoProcessRecorder,
+    DjangoRecorder,
+    DjangoTrackingRecorder,
+)
+
+# The same as config/settings.py gives the embedded default (checked by a test).
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
+@contextmanager
+def database_alias(alias: str, settings_dict: dict[str, Any]) -> Iterator[str]:
+    """An extra Django database alias for the duration (Django's own defaults filled in)."""
+    configured = connections.configure_settings({"default": dict(settings_dict)})["default"]
+    connections.settings[alias] = configured
+    try:
+        yield alias
+    finally:
+        connections[alias].close()
+        del connections.settings[alias]
+
+
+def new_prefix() -> str:
+    return f"t{uuid4().hex[:12]}"
+
+
+class StoreCase:
+    """Fresh tables per test on the class's ``alias``; everything created is dropped."""
+
+    alias: ClassVar[str]
+
+    def setUp(self) -> None:
+        self.prefix = new_prefix()
+        self.datastore = DjangoDatastore(self.alias)
+        self.created: list[DjangoRecorder] = []
+        super().setUp()  # type: ignore[misc]
+
+    def tearDown(self) -> None:
+        super().tearDown()  # type: ignore[misc]
+        for recorder in self.created:
+            recorder.drop_table()
+
+    def made(self, recorder: Any) -> Any:
+        recorder.create_table()
+        self.created.append(recorder)
+        return recorder
+
+    def application_recorder(self) -> DjangoApplicationRecorder:
+        return self.made(DjangoApplicationRecorder(
+            self.datastore, events_table_name=f"{self.prefix}_events"))
+
+    def tracking_recorder(self) -> DjangoTrackingRecorder:
+        return self.made(DjangoTrackingRecorder(
+            self.datastore, tracking_table_name=f"{self.prefix}_tracking"))
+
+    def process_recorder(self) -> DjangoProcessRecorder:
+        return self.made(DjangoProcessRecorder(
+            self.datastore, events_table_name=f"{self.prefix}_events",
+            tracking_table_name=f"{self.prefix}_tracking"))
+
+
+# --- the conformance classes' hooks ---------------------------------------------------------
+
+
+class AggregateCase(StoreCase):
+    def create_recorder(self) -> AggregateRecorder:
+        return self.made(DjangoAggregateRecorder(
+            self.datastore, events_table_name=f"{self.prefix}_snapshots"))
+
+
+class ApplicationCase(StoreCase):
+    def create_recorder(self) -> ApplicationRecorder:
+        return self.application_recorder()
+
+    def test_insert_subscribe(self) -> None:
+        self.optional_test_insert_subscribe()  # type: ignore[attr-defined]
+
+
+class TrackingCase(StoreCase):
+    def create_recorder(self) -> TrackingRecorder:
+        return self.tracking_recorder()
+
+
+class ProcessCase(StoreCase):
+    def create_recorder(self) -> ProcessRecorder:
+        return self.process_recorder()
+
+
+class NonInterleavingCase(StoreCase):
+    def create_recorder(self) -> ApplicationRecorder:
+        return self.application_recorder()
+
+
+class DjangoTrackingRecorderSubclass(DjangoTrackingRecorder):
+    pass
+
+
+class FactoryCase:
+    """The factory conformance class, on the alias; it names its environment "TestCase"."""
+
+    alias: ClassVar[str]
+
+    def setUp(self) -> None:
+        self.env = Environment("TestCase")
+        self.env["PERSISTENCE_MODULE"] = persistence.__name__
+        self.env[DjangoFactory.DJANGO_DB_ALIAS] = self.alias
+        super().setUp()  # type: ignore[misc]
+
+    def tearDown(self) -> None:
+        super().tearDown()  # type: ignore[misc]
+        DjangoProcessRecorder(DjangoDatastore(self.alias), events_table_name="testcase_events",
+                              tracking_table_name="testcase_tracking").drop_table()
+
+    def expected_factory_class(self) -> type[DjangoFactory]:
+        return DjangoFactory
+
+    def expected_aggregate_recorder_class(self) -> type[AggregateRecorder]:
+        return DjangoAggregateRecorder
+
+    def expected_application_recorder_class(self) -> type[ApplicationRecorder]:
+        return DjangoApplicationRecorder
+
+    def expected_tracking_recorder_class(self) -> type[TrackingRecorder]:
+        return DjangoTrackingRecorder
+
+    def tracking_recorder_subclass(self) -> type[TrackingRecorder]:
+        return DjangoTrackingRecorderSubclass
+
+    def expected_process_recorder_class(self) -> type[ProcessRecorder]:
+        return DjangoProcessRecorder
+
+
+# --- what the store adds: one transaction with the read models, projections ----------------
+
+
+class Counter(Aggregate):
+    """A tiny aggregate for the projection tests."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    @event("Incremented")
+    def increment(self) -> None:
+        self.count += 1
+
+
+class CountView(DjangoTrackingRecorder):
+    """A read model beside its tracking table: events seen per originator."""
+
+    def __init__(self, datastore: DjangoDatastore, *, tracking_table_name: str,
+                 **kwargs: Any) -> None:
+        super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
+        self.counts_table_name = f"{tracking_table_name.removesuffix('_tracking')}_counts"
+        self.counts_table = datastore.quote(self.counts_table_name)
+
+    def schema(self) -> list[tuple[str, str]]:
+        return [*super().schema(), (
+            self.counts_table_name,
+            f"CREATE TABLE IF NOT EXISTS {self.counts_table} "
+            "(originator_id text PRIMARY KEY, seen integer NOT NULL)",
+        )]
+
+    def tables(self) -> list[str]:
+        return [*super().tables(), self.counts_table_name]
+
+    def saw(self, originator_id: UUID, tracking: Tracking) -> None:
+        ph = self.datastore.placeholder
+        with self.datastore.transaction() as cursor:
+            cursor.execute(
+                f"INSERT INTO {self.counts_table} (originator_id, seen) VALUES ({ph}, 1) "
+                "ON CONFLICT (originator_id) DO UPDATE "
+                f"SET seen = {self.counts_table}.seen + 1",
+                [str(originator_id)],
+            )
+            self._insert_tracking(cursor, tracking)
+
+    def seen(self, originator_id: UUID) -> int:
+        ph = self.datastore.placeholder
+        with self.datastore.cursor() as cursor:
+            cursor.execute(f"SELECT seen FROM {self.counts_table} WHERE originator_id = {ph}",
+                           [str(originator_id)])
+            row = cursor.fetchone()
+        return 0 if row is None else int(row[0])
+
+
+class CountProjection(Projection[CountView]):
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.view.saw(domain_event.originator_id, tracking)
+
+
+def stored(originator_id: UUID, version: int) -> StoredEvent:
+    return StoredEvent(originator_id=originator_id, originator_version=version,
+                       topic="topic", state=b"{}")
+
+
+class StoreBehaviour(StoreCase):
+    """The store's own promises beyond the conformance classes, on any vendor."""
+
+    def sql(self, statement: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+        """Run SQL through Django's own cursor (as read models do) and return its rows."""
+        with connections[self.alias].cursor() as cursor:
+            cursor.execute(statement, params or [])
+            return list(cursor.fetchall()) if cursor.description else []
+
+    def read_model(self) -> str:
+        table = connections[self.alias].ops.quote_name(f"{self.prefix}_read_model")
+        self.sql(f"CREATE TABLE {table} (game text PRIMARY KEY, moves integer NOT NULL)")
+        self.addCleanup(self.sql, f"DROP TABLE IF EXISTS {table}")  # type: ignore[attr-defined]
+        return table
+
+    def test_events_and_read_model_roll_back_together(self) -> None:
+        recorder = self.process_recorder()
+        table = self.read_model()
+        game = uuid4()
+        with pytest.raises(RuntimeError), transaction.atomic(using=self.alias):
+            ids = recorder.insert_events([stored(game, 1), stored(game, 2)],
+                                         tracking=Tracking("Upstream", 7))
+            assert ids == [1, 2]
+            self.sql(f"INSERT INTO {table} (game, moves) VALUES (%s, %s)", [str(game), 2])
+            raise RuntimeError("the command fails after its events were inserted")
+        assert recorder.select_events(game) == []
+        assert recorder.max_notification_id() is None
+        assert recorder.max_tracking_id("Upstream") is None
+        assert self.sql(f"SELECT * FROM {table}") == []
+        # The counter rolled back too: the next events still start at 1, no gap.
+        assert recorder.insert_events([stored(game, 1)]) == [1]
+
+    def test_events_and_read_model_commit_together(self) -> None:
+        recorder = self.process_recorder()
+        table = self.read_model()
+        game = uuid4()
+        with transaction.atomic(using=self.alias):
+            recorder.insert_events([stored(game, 1)], tracking=Tracking("Upstream", 7))
+            self.sql(f"INSERT INTO {table} (game, moves) VALUES (%s, %s)", [str(game), 1])
+        assert [e.originator_version for e in recorder.select_events(game)] == [1]
+        assert recorder.max_tracking_id("Upstream") == 7
+        assert self.sql(f"SELECT game, moves FROM {table}") == [(str(game), 1)]
+
+    def test_stale_write_dooms_the_callers_transaction(self) -> None:
+        recorder = self.application_recorder()
+        game = uuid4()
+        recorder.insert_events([stored(game, 1)])
+        with pytest.raises(IntegrityError), transaction.atomic(using=self.alias):
+            recorder.insert_events([stored(game, 2)])
+            recorder.insert_events([stored(game, 1)])  # stale: version 1 is taken
+        assert [e.originator_version for e in recorder.select_events(game)] == [1]
+        assert recorder.insert_events([stored(game, 2)]) == [2]
+
+    def test_inserts_larger_than_one_statement_are_chunked_and_atomic(self) -> None:
+        recorder = self.application_recorder()
+        self.datastore._max_params = 10  # two events per INSERT statement
+        first, second = uuid4(), uuid4()
+        assert recorder.insert_events([stored(first, v) for v in range(7)]) == list(range(1, 8))
+        with pytest.raises(IntegrityError):  # the last chunk collides: nothing stays
+            recorder.insert_events([*(stored(second, v) for v in range(5)), stored(first, 6)])
+        assert recorder.select_events(second) == []
+        assert recorder.insert_events([stored(second, v) for v in range(3)]) == [8, 9, 10]
+        notifications = recorder.select_notifications(start=None, limit=100)
+        assert [n.id for n in notifications] == list(range(1, 11))
+        assert [n.originator_version for n in notifications] == [*range(7), *range(3)]
+
+    def test_factory_names_tables_after_the_application(self) -> None:
+        def factory(name: str) -> DjangoFactory:
+            return DjangoFactory(Environment(name, {
+                "DJANGO_DB_ALIAS": self.alias, "CREATE_TABLE": "no"}))
+
+        games = factory("Games")
+        recorder = games.application_recorder()
+        assert isinstance(recorder, DjangoApplicationRecorder)
+        assert recorder.events_table_name == "games_events"
+        assert recorder.counter_table_name == "games_notification_counter"
+        snapshots = games.aggregate_recorder("snapshots")
+        assert isinstance(snapshots, DjangoAggregateRecorder)
+        assert snapshots.events_table_name == "games_snapshots"
+        assert games.tracking_recorder().tracking_table_name == "games_tracking"
+        unnamed = factory("")
+        recorder = unnamed.application_recorder()
+        assert isinstance(recorder, DjangoApplicationRecorder)
+        assert recorder.events_table_name == "stored_events"
+        assert unnamed.tracking_recorder().tracking_table_name == "notification_tracking"
+
+    def test_worker_threads_close_their_connections(self) -> None:
+        recorder = self.application_recorder()
+        raw: list[Any] = []
+
+        def work() -> None:
+            recorder.insert_events([stored(uuid4(), 1)])
+            raw.append(connections[self.alias].connection)
+
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join()  # no garbage collection needed: the thread's end closes it
+        assert raw and raw[0] is not None
+        if self.datastore.is_postgres:
+            assert raw[0].closed
+        else:
+            with pytest.raises(Exception, match="closed"):
+                raw[0].execute("SELECT 1")
+
+    def test_projection_runner_follows_the_application(self) -> None:
+        app_name = f"G{self.prefix}"
+        app_class = type(app_name, (Application,), {"name": app_name})
+        projection = type(f"P{self.prefix}", (CountProjection,), {})
+        env = {"PERSISTENCE_MODULE": persistence.__name__, "DJANGO_DB_ALIAS": self.alias}
+        ours = DjangoDatastore(self.alias)
+        self.created += [
+            DjangoApplicationRecorder(ours, events_table_name=f"{app_name.lower()}_events"),
+            CountView(ours, tracking_table_name=f"{projection.name.lower()}_tracking"),
+        ]
+        with ProjectionRunner(application_class=app_class, projection_class=projection,
+                              view_class=CountView, env=env) as runner:
+            app = runner.app
+            counter = Counter()
+            counter.increment()
+            app.save(counter)
+            runner.wait(app.recorder.max_notification_id(), timeout=10)
+            assert runner.view.seen(counter.id) == 2
+            counter.increment()
+            app.save(counter)
+            runner.wait(app.recorder.max_notification_id(), timeout=10)
+            assert runner.view.seen(counter.id) == 3
+            assert runner.view.max_tracking_id(app_name) == 3

@@ -1,0 +1,158 @@
+"""The event store on PostgreSQL: eventsourcing's recorder conformance classes, unchanged,
+the store's own promises, and what only PostgreSQL can show (no table locks, LISTEN).
+
+Runs in database ``test`` at 127.0.0.1:5432 as ``postgres`` (trust auth), in a schema of
+its own that is dropped at the end; every test also drops the tables it made.
+"""
+
+from __future__ import annotations
+
+import threading
+import unittest
+from collections.abc import Iterator
+from typing import Any
+from uuid import uuid4
+
+import psycopg
+import pytest
+from django.db import connections, transaction
+from eventsourcing.tests import persistence as conformance
+
+from tests.replays import persistence_cases as cases
+from tests.services.conftest import require_service
+
+ALIAS = "event_store_postgres_test"
+HOST, PORT, DBNAME, USER = "127.0.0.1", 5432, "test", "postgres"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def postgres_alias(django_db_blocker: Any) -> Iterator[str]:
+    require_service("PostgreSQL", HOST, PORT)
+    schema = f"store_test_{uuid4().hex[:12]}"
+    admin = psycopg.connect(host=HOST, port=PORT, dbname=DBNAME, user=USER, autocommit=True)
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    settings_dict = {
+        "ENGINE": "django.db.backends.postgresql", "NAME": DBNAME, "USER": USER,
+        "HOST": HOST, "PORT": str(PORT),
+        "OPTIONS": {"options": f"-c search_path={schema}", "application_name": schema},
+    }
+    try:
+        with django_db_blocker.unblock(), cases.database_alias(ALIAS, settings_dict):
+            yield ALIAS
+    finally:
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()
+
+
+class Postgres:
+    alias = ALIAS
+
+
+class TestAggregateRecorder(
+    Postgres, cases.AggregateCase, conformance.AggregateRecorderTestCase
+):
+    pass
+
+
+class TestApplicationRecorder(
+    Postgres, cases.ApplicationCase, conformance.ApplicationRecorderTestCase
+):
+    pass
+
+
+class TestTrackingRecorder(Postgres, cases.TrackingCase, conformance.TrackingRecorderTestCase):
+    pass
+
+
+class TestProcessRecorder(Postgres, cases.ProcessCase, conformance.ProcessRecorderTestCase):
+    pass
+
+
+class TestNonInterleavingNotificationIDs(
+    Postgres, cases.NonInterleavingCase, conformance.NonInterleavingNotificationIDsBaseCase
+):
+    pass
+
+
+class TestInfrastructureFactory(
+    Postgres, cases.FactoryCase, conformance.InfrastructureFactoryTestCase
+):
+    pass
+
+
+class TestStore(Postgres, cases.StoreBehaviour, unittest.TestCase):
+    pass
+
+
+class TestPostgresOnly(Postgres, cases.StoreCase, unittest.TestCase):
+    def backends(self) -> int:
+        """Open connections of this test module's alias, seen from the server."""
+        name = connections[self.alias].settings_dict["OPTIONS"]["application_name"]
+        with psycopg.connect(host=HOST, port=PORT, dbname=DBNAME, user=USER) as conn:
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity "
+                               "WHERE application_name = %s", [name]).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def test_a_writer_holds_a_row_lock_only(self) -> None:
+        """While one transaction is inserting (and has not committed), readers read, another
+        application's writers write, and the events table carries no table lock."""
+        games, disputes = self.application_recorder(), self.made(
+            cases.DjangoApplicationRecorder(self.datastore,
+                                            events_table_name=f"{self.prefix}x_events"))
+        games.insert_events([cases.stored(uuid4(), 1)])
+        inserted, release = threading.Event(), threading.Event()
+
+        def writer() -> None:
+            with transaction.atomic(using=self.alias):
+                games.insert_events([cases.stored(uuid4(), 1)])
+                inserted.set()
+                release.wait(10)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        try:
+            assert inserted.wait(10)
+            assert [n.id for n in games.select_notifications(None, 10)] == [1]
+            assert games.max_notification_id() == 1
+            assert disputes.insert_events([cases.stored(uuid4(), 1)]) == [1]
+            with psycopg.connect(host=HOST, port=PORT, dbname=DBNAME, user=USER) as conn:
+                modes = {row[0] for row in conn.execute(
+                    "SELECT l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+                    "WHERE c.relname = %s", [games.events_table_name])}
+            # Inserting takes ROW EXCLUSIVE, which conflicts with no other writer's.
+            assert modes <= {"RowExclusiveLock", "AccessShareLock"}, modes
+        finally:
+            release.set()
+            thread.join()
+        assert [n.id for n in games.select_notifications(None, 10)] == [1, 2]
+
+    def test_worker_threads_give_their_connections_back(self) -> None:
+        recorder = self.application_recorder()
+        before = self.backends()
+        threads = [threading.Thread(target=recorder.insert_events,
+                                    args=([cases.stored(uuid4(), 1)],)) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert self.backends() <= before
+
+    def test_subscription_wakes_on_notify_from_another_connection(self) -> None:
+        """A commit from outside Django (another process) reaches a waiting subscriber by
+        LISTEN/NOTIFY, well before the fallback poll."""
+        recorder = self.application_recorder()
+        recorder.datastore.poll_interval = 60.0
+        game = uuid4()
+        with recorder.subscribe(gt=None) as subscription:
+            got: list[Any] = []
+            reader = threading.Thread(target=lambda: got.append(next(subscription)))
+            reader.start()
+            params = recorder.datastore.listen_params()
+            with psycopg.connect(**params) as other:
+                other.autocommit = False
+                other.execute(recorder._numbered_insert_sql(1, with_counter=True),
+                              [1, 1, recorder.channel_name, game, 1, "topic", b"{}", 1])
+                other.commit()
+            reader.join(10)
+            assert [n.originator_id for n in got] == [game]

@@ -321,6 +321,19 @@ class StoreBehaviour(StoreCase):
         assert recorder.events_table_name == "stored_events"
         assert unnamed.tracking_recorder().tracking_table_name == "notification_tracking"
 
+    def test_store_tables_are_created_and_dropped(self) -> None:
+        applications, projections = (f"A{self.prefix}",), (f"P{self.prefix}",)
+        tables = {f"a{self.prefix}_events", f"a{self.prefix}_notification_counter",
+                  f"a{self.prefix}_snapshots", f"p{self.prefix}_tracking"}
+        introspection = connections[self.alias].introspection
+        persistence.create_store_tables(self.alias, applications, projections)
+        persistence.create_store_tables(self.alias, applications, projections)  # idempotent
+        try:
+            assert tables <= set(introspection.table_names())
+        finally:
+            persistence.drop_store_tables(self.alias, applications, projections)
+        assert not tables & set(introspection.table_names())
+
     def test_worker_threads_close_their_connections(self) -> None:
         recorder = self.application_recorder()
         raw: list[Any] = []

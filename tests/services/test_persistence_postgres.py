@@ -15,6 +15,7 @@ from uuid import uuid4
 
 import psycopg
 import pytest
+from django.core.management import call_command
 from django.db import connections, transaction
 from eventsourcing.tests import persistence as conformance
 
@@ -137,6 +138,14 @@ class TestPostgresOnly(Postgres, cases.StoreCase, unittest.TestCase):
         for thread in threads:
             thread.join()
         assert self.backends() <= before
+
+    def test_migrate_prepares_the_store(self) -> None:
+        call_command("migrate", "replays", database=self.alias, verbosity=0)
+        tables = set(connections[self.alias].introspection.table_names())
+        assert {"games_events", "games_notification_counter", "games_snapshots",
+                "disputes_events", "gamelist_tracking"} <= tables
+        call_command("migrate", "replays", "zero", database=self.alias, verbosity=0)
+        assert "games_events" not in set(connections[self.alias].introspection.table_names())
 
     def test_subscription_wakes_on_notify_from_another_connection(self) -> None:
         """A commit from outside Django (another process) reaches a waiting subscriber by

@@ -57,11 +57,27 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_FIELDS: dict[type[Event], tuple[str, ...]] = {
+    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in EVENT_TYPES
+}
+
+
 def event_to_json(event: Event) -> dict[str, Any]:
     """One event as a JSON object (without its sequence number)."""
     out: dict[str, Any] = {"type": type(event).__name__}
-    for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
+    for name in _FIELDS[type(event)]:
+        out[name] = _plain(getattr(event, name))
+    return out
+
+
+def event_for_json(event: Event) -> dict[str, Any]:
+    """The event ready for ``json.dumps``: the same JSON text as :func:`event_to_json`
+    gives, faster, because tuples and string enums are left for the encoder to write
+    (as arrays and their values). For hashing and storing, not for comparing."""
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for name in _FIELDS[type(event)]:
+        value = getattr(event, name)
+        out[name] = value.parameters() if isinstance(value, Ruleset) else value
     return out
 
 
@@ -267,6 +283,7 @@ __all__ = [
     "BeanKind",
     "ExportError",
     "GameFile",
+    "event_for_json",
     "event_from_json",
     "event_to_json",
     "export_jsonl",

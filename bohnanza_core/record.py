@@ -15,16 +15,82 @@ it from an exported file without this code (docs/export.md has the recipe).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bohnanza_core.engine import command_for
 from bohnanza_core.events import Event, GameStarted
+from bohnanza_core.rulesets import Ruleset
 
 GENESIS = "0" * 64
 """The ``previous_hash`` of a game's first entry."""
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""The reference encoder of the canonical form; :func:`canonical_entry` writes the
+same bytes faster (a test compares them on every event of many games)."""
+
+_quote = json.encoder.encode_basestring  # the C-accelerated string quoter, no ASCII escaping
+
+
+def _value(value: Any) -> str:
+    # Hand-written because this runs for every stored event (bench/store.py): the
+    # json module builds a new encoder per call, which costs more than the event.
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return str(value)
+    if isinstance(value, str):  # plain strings and string enums (their value)
+        return _quote(str.__str__(value))
+    if isinstance(value, tuple | list):
+        return "[" + ",".join([_value(v) for v in value]) + "]"
+    return _CANONICAL.encode(value)  # a ruleset's parameters: rare, keep the reference
+
+
+def _event_keys(cls: type[Event]) -> tuple[tuple[str, str], ...]:
+    names = sorted([*(f.name for f in dataclasses.fields(cls)), "type"])
+    return tuple((name, _quote(name) + ":") for name in names)
+
+
+_KEYS: dict[type[Event], tuple[tuple[str, str], ...]] = {}
+
+
+def canonical_event(event: Event) -> str:
+    """The event in canonical JSON: its fields and ``type``, keys sorted."""
+    cls = type(event)
+    keys = _KEYS.get(cls)
+    if keys is None:
+        keys = _KEYS[cls] = _event_keys(cls)
+    parts = []
+    for name, key in keys:
+        if name == "type":
+            parts.append(key + _quote(cls.__name__))
+        else:
+            value = getattr(event, name)
+            if isinstance(value, Ruleset):
+                parts.append(key + _CANONICAL.encode(value.parameters()))
+            else:
+                parts.append(key + _value(value))
+    return "{" + ",".join(parts) + "}"
+
+
+def canonical_entry(
+    seq: int, event: Event, actor: str | None, at: str | None, previous_hash: str
+) -> bytes:
+    """The bytes an entry's hash is taken over (and the store keeps): canonical JSON of
+    ``{"actor", "at", "event", "previous_hash", "seq"}``, keys sorted, no spaces, UTF-8."""
+    return (
+        '{"actor":' + _value(actor) + ',"at":' + _value(at) + ',"event":'
+        + canonical_event(event) + ',"previous_hash":' + _quote(previous_hash)
+        + ',"seq":' + str(seq) + "}"
+    ).encode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,18 +104,16 @@ class Entry:
     previous_hash: str
 
     def canonical(self) -> bytes:
-        """The bytes the hash is taken over."""
+        """The bytes the hash is taken over (docs/export.md, "The hash chain")."""
+        return canonical_entry(self.seq, self.event, self.actor, self.at, self.previous_hash)
+
+    def reference_canonical(self) -> bytes:
+        """The same bytes by the json module: the definition :meth:`canonical` keeps to."""
         from bohnanza_core.export import event_to_json
 
-        body = {
-            "seq": self.seq,
-            "event": event_to_json(self.event),
-            "actor": self.actor,
-            "at": self.at,
-            "previous_hash": self.previous_hash,
-        }
-        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return text.encode("utf-8")
+        body = {"seq": self.seq, "event": event_to_json(self.event), "actor": self.actor,
+                "at": self.at, "previous_hash": self.previous_hash}
+        return _CANONICAL.encode(body).encode("utf-8")
 
     @property
     def hash(self) -> str:
@@ -127,5 +191,5 @@ def check_chain(entries: Sequence[Entry], expected_head: str | None = None) -> C
     return ChainCheck(True, None, f"{len(entries)} events chained, head {previous}", previous)
 
 
-__all__ = ["GENESIS", "ChainCheck", "Entry", "chain", "check_chain", "decision_actor",
-           "head_hash"]
+__all__ = ["GENESIS", "ChainCheck", "Entry", "canonical_entry", "canonical_event", "chain",
+           "check_chain", "decision_actor", "head_hash"]

@@ -1,0 +1,151 @@
+"""The Games application and the Game aggregate (bohnanza_core/games.py), on the
+library's own stores (in memory and SQLite): the platform's Django store is tested
+with the same application in tests/replays/."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bohnanza_core import IllegalMove, PlantFromHand, awaiting, legal_commands, ruleset_for
+from bohnanza_core.engine import OfferShape, evolve
+from bohnanza_core.games import (
+    SNAPSHOT_INTERVAL,
+    Game,
+    GameNotFound,
+    Games,
+    GameStateAsDict,
+    StaleCommand,
+    play_bot_game,
+)
+from bohnanza_core.record import GENESIS, check_chain
+from bohnanza_core.simulator import bot_classes, play_game
+from bohnanza_core.verify import verify_record
+
+LINEUP = ["heuristic", "nontrading", "random", "heuristic"]
+
+
+@pytest.fixture(params=["popo", "sqlite"])
+def app(request: Any, tmp_path: Path) -> Iterator[Games]:
+    env = {"PERSISTENCE_MODULE": f"eventsourcing.{request.param}",
+           "SQLITE_DBNAME": str(tmp_path / "games.sqlite3")}
+    games = Games(env=env)
+    yield games
+    games.close()
+
+
+def _encoded(state: Any) -> Any:
+    return GameStateAsDict().encode(state)
+
+
+def test_a_bot_game_stored_command_by_command_is_the_simulated_game(app: Games) -> None:
+    ruleset = ruleset_for("classic", 4)
+    game = play_bot_game(app, ruleset, LINEUP, "same")
+    simulated = play_game(ruleset, bot_classes(LINEUP), "same")
+    entries = app.record(game.id)
+    assert [e.event for e in entries] == simulated.events
+    assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+    assert game.finished and game.version == len(entries)
+    assert entries[0].previous_hash == GENESIS
+    assert check_chain(entries, game.head_hash).ok
+    assert verify_record(entries, game.head_hash).ok
+    # Decisions are credited to the bot in the seat, the table's own steps to no one.
+    assert entries[0].actor is None and entries[1].actor is None
+    assert {e.actor for e in entries} == {None, "bot:heuristic", "bot:nontrading", "bot:random"}
+
+
+def test_every_step_rebuilds_exactly_from_snapshots(app: Games) -> None:
+    game = play_bot_game(app, ruleset_for("classic", 3), LINEUP[:3], "steps",
+                         save_each_command=False)
+    entries = app.record(game.id)
+    snapshots = list(app.snapshots.get(game.id)) if app.snapshots else []
+    assert len(snapshots) >= len(entries) // (SNAPSHOT_INTERVAL * 2)
+    state = None
+    for entry in entries:
+        state = evolve(state, entry.event)
+        at_step = app.game(game.id, entry.seq)
+        assert at_step.version == entry.seq
+        assert _encoded(at_step.table) == _encoded(state), entry.seq
+        assert at_step.head_hash == entry.hash
+
+
+def test_an_illegal_command_stores_nothing(app: Games) -> None:
+    game = app.start(ruleset_for("classic", 3), ("A", "B", "C"), "illegal")
+    before = app.record(game.id)
+    with pytest.raises(IllegalMove):
+        app.play(game.id, PlantFromHand(seat=1, field=0), "user:b")  # not B's turn
+    assert app.record(game.id) == before
+    assert app.game(game.id).version == game.version
+
+
+def test_a_stale_command_is_refused_and_stores_nothing(app: Games) -> None:
+    game = app.start(ruleset_for("classic", 3), ("A", "B", "C"), "race")
+    first = app.game(game.id)
+    second = app.game(game.id)
+    move = PlantFromHand(seat=0, field=0)
+    app.play_on(first, move, "user:a")
+    with pytest.raises(StaleCommand, match="another command was recorded"):
+        app.play_on(second, PlantFromHand(seat=0, field=1), "user:a")
+    with pytest.raises(StaleCommand, match="not 18"):
+        app.play(game.id, move, "user:a", expected_version=game.version)
+    entries = app.record(game.id)
+    assert entries[-len(app.game(game.id).table.seats):]  # unchanged shape
+    assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+    assert verify_record(entries, app.game(game.id).head_hash).ok
+
+
+def test_unknown_games(app: Games) -> None:
+    from uuid import uuid4
+
+    with pytest.raises(GameNotFound):
+        app.game(uuid4())
+    with pytest.raises(GameNotFound):
+        app.record(uuid4())
+
+
+def test_the_game_state_survives_its_transcoding() -> None:
+    codec = GameStateAsDict()
+    for name, players in [("classic", 4), ("duel", 2), ("rio-grande", 7), ("finnish", 3)]:
+        bots = ["heuristic", "random"] * 4
+        record = play_game(ruleset_for(name, players), bot_classes(bots[:players]), name)
+        state = None
+        for i, event in enumerate(record.events):
+            state = evolve(state, event)
+            if i % 25 == 0 or i == len(record.events) - 1:
+                again = codec.decode(codec.encode(state))
+                assert codec.encode(again) == codec.encode(state)
+                assert again.offers.keys() == state.offers.keys()
+                assert again.kinds == state.kinds and again.seats == state.seats
+
+
+def test_a_row_changed_in_the_database_breaks_the_chain(tmp_path: Path) -> None:
+    path = tmp_path / "tamper.sqlite3"
+    app = Games(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
+    game = play_bot_game(app, ruleset_for("classic", 3), LINEUP[:3], "tamper")
+    app.close()
+    with sqlite3.connect(path) as db:
+        (state,) = db.execute("SELECT state FROM stored_events WHERE originator_version=30"
+                              ).fetchone()
+        db.execute("UPDATE stored_events SET state=? WHERE originator_version=30",
+                   (state.replace(b'"at":"2026-', b'"at":"2025-'),))
+    app = Games(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
+    reloaded = app.game(game.id, 35)  # before the first snapshot: rebuilt from the events
+    assert reloaded.chain_broken_at == 31
+    verdict = verify_record(app.record(game.id), game.head_hash)
+    assert not verdict.ok and verdict.first_bad == 30
+    app.close()
+
+
+def test_a_running_game_keeps_its_seed_in_the_store_only(app: Games) -> None:
+    game = app.start(ruleset_for("classic", 3), ("A", "B", "C"), "secret-seed")
+    seat = awaiting(game.table)[0]
+    move = next(m for m in legal_commands(game.table, seat) if not isinstance(m, OfferShape))
+    app.play(game.id, move, "user:a")
+    entries = app.record(game.id)
+    assert entries[0].event.seed == "secret-seed"  # type: ignore[attr-defined]
+    assert not app.game(game.id).finished
+    assert isinstance(app.game(game.id), Game)

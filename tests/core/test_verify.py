@@ -1,0 +1,236 @@
+"""The audit of an exported game (docs/export.md, "The audit"): the hash chain, the
+seed, the shuffles and the rules, and a verdict that names the first bad event.
+
+Tampering is done to the file, the way a cheat would: by editing lines. A careless
+cheat leaves the hashes alone; a careful one renumbers the events and recomputes every
+hash and the head, so the chain in the file is whole again. Both are caught, and the
+verdict points at the event that was changed, removed, moved or inserted."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bohnanza_core import ruleset_for
+from bohnanza_core.cli import main
+from bohnanza_core.events import CardDrawn, GameEnded, OfferMade
+from bohnanza_core.export import event_from_json, export_jsonl
+from bohnanza_core.record import GENESIS, Entry, chain
+from bohnanza_core.simulator import bot_classes, play_game
+from bohnanza_core.verify import verify_text
+from tests.core.invariants import sample_events
+
+
+@pytest.fixture(scope="module")
+def game() -> list[Any]:
+    record = play_game(ruleset_for("classic", 4),
+                       bot_classes(["heuristic", "nontrading", "random", "heuristic"]), "audit")
+    return record.events
+
+
+def _lines(events: list[Any]) -> list[dict[str, Any]]:
+    text = export_jsonl(events)
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _text(lines: list[dict[str, Any]]) -> str:
+    return "\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n"
+
+
+def _careful(lines: list[dict[str, Any]]) -> str:
+    """What a careful cheat does after editing: renumber, re-chain, new head."""
+    header, body = lines[0], lines[1:]
+    previous = GENESIS
+    for seq, line in enumerate(body, start=1):
+        line["seq"] = seq
+        line["previous_hash"] = previous
+        event = event_from_json({k: v for k, v in line.items()
+                                 if k not in ("seq", "actor", "at", "previous_hash")})
+        previous = Entry(seq, event, line["actor"], line["at"], previous).hash
+    header = {**header, "events": len(body), "head": previous}
+    return _text([header, *body])
+
+
+def _index(events: list[Any], kind: type, nth: int = 0) -> int:
+    return [i for i, e in enumerate(events) if isinstance(e, kind)][nth]
+
+
+def test_an_honest_game_is_valid(game: list[Any]) -> None:
+    verdict = verify_text(export_jsonl(game))
+    assert verdict.ok, verdict.report()
+    assert verdict.first_bad is None
+    assert verdict.finished
+    assert [c.name for c in verdict.checks] == ["file", "chain", "seed", "shuffles", "rules"]
+    assert verdict.report().startswith("VALID: ")
+    assert verdict.head == chain(game)[-1].hash
+
+
+@pytest.mark.parametrize("careful", [False, True], ids=["careless", "careful"])
+def test_an_altered_event_is_pinpointed(game: list[Any], careful: bool) -> None:
+    lines = _lines(game)
+    i = _index(game, CardDrawn, 10)
+    lines[i + 1]["card"] = (lines[i + 1]["card"] + 1) % 104
+    text = _careful(lines) if careful else _text(lines)
+    verdict = verify_text(text)
+    assert not verdict.ok
+    assert verdict.first_bad == i + 1, verdict.report()
+    rules = {c.name: c for c in verdict.checks}["rules"]
+    assert not rules.ok and rules.first_bad == i + 1
+
+
+def test_a_careful_cheat_is_caught_by_the_head_players_were_shown(game: list[Any]) -> None:
+    shown = chain(game)[-1].hash
+    lines = _lines(game)
+    i = _index(game, CardDrawn, 3)
+    lines[i + 1]["card"] = (lines[i + 1]["card"] + 1) % 104
+    verdict = verify_text(_careful(lines), expected_head=shown)
+    checks = {c.name: c for c in verdict.checks}
+    assert not checks["chain"].ok and "head" in checks["chain"].detail
+    assert verdict.first_bad == i + 1
+
+
+def test_an_edit_the_rules_cannot_see_breaks_the_chain_there(game: list[Any]) -> None:
+    lines = _lines(game)
+    i = _index(game, OfferMade, 2)
+    lines[i + 1]["actor"] = "someone else"
+    verdict = verify_text(_text(lines))
+    checks = {c.name: c for c in verdict.checks}
+    assert checks["rules"].ok and not checks["chain"].ok
+    assert checks["chain"].first_bad == i + 2
+    assert verdict.first_bad == i + 1
+
+
+def test_the_last_event_altered_changes_the_head(game: list[Any]) -> None:
+    lines = _lines(game)
+    lines[-1]["coins"] = [c + 1 for c in lines[-1]["coins"]]
+    verdict = verify_text(_text(lines))
+    assert verdict.first_bad == len(game)
+    assert not {c.name: c for c in verdict.checks}["chain"].ok
+
+
+@pytest.mark.parametrize("careful", [False, True], ids=["careless", "careful"])
+def test_a_removed_event_is_pinpointed(game: list[Any], careful: bool) -> None:
+    lines = _lines(game)
+    i = _index(game, CardDrawn, 7)
+    del lines[i + 1]
+    if careful:
+        text = _careful(lines)
+    else:
+        lines[0]["events"] -= 1
+        for seq, line in enumerate(lines[1:], start=1):
+            line["seq"] = seq
+        text = _text(lines)
+    verdict = verify_text(text)
+    assert verdict.first_bad == i + 1, verdict.report()
+
+
+@pytest.mark.parametrize("careful", [False, True], ids=["careless", "careful"])
+def test_reordered_events_are_pinpointed(game: list[Any], careful: bool) -> None:
+    lines = _lines(game)
+    i = _index(game, CardDrawn, 12)
+    lines[i + 1], lines[i + 2] = lines[i + 2], lines[i + 1]
+    lines[i + 1]["seq"], lines[i + 2]["seq"] = i + 1, i + 2
+    verdict = verify_text(_careful(lines) if careful else _text(lines))
+    assert verdict.first_bad == i + 1, verdict.report()
+
+
+@pytest.mark.parametrize("careful", [False, True], ids=["careless", "careful"])
+def test_an_inserted_event_is_pinpointed(game: list[Any], careful: bool) -> None:
+    lines = _lines(game)
+    i = _index(game, CardDrawn, 5)
+    forged = {**lines[i + 1], "card": (lines[i + 1]["card"] + 3) % 104}
+    lines.insert(i + 1, forged)
+    if careful:
+        text = _careful(lines)
+    else:
+        lines[0]["events"] += 1
+        for seq, line in enumerate(lines[1:], start=1):
+            line["seq"] = seq
+        text = _text(lines)
+    verdict = verify_text(text)
+    assert verdict.first_bad == i + 1, verdict.report()
+
+
+def test_a_forged_seed_is_caught_at_the_first_event(game: list[Any]) -> None:
+    lines = _lines(game)
+    lines[1]["seed"] = "another seed"
+    verdict = verify_text(_careful(lines))
+    checks = {c.name: c for c in verdict.checks}
+    assert not checks["seed"].ok and checks["seed"].first_bad == 1
+    assert verdict.first_bad == 1
+
+
+def test_a_seed_revealed_differently_at_the_end_is_caught(game: list[Any]) -> None:
+    lines = _lines(game)
+    lines[-1]["seed"] = "not the one"
+    verdict = verify_text(_careful(lines))
+    checks = {c.name: c for c in verdict.checks}
+    assert not checks["seed"].ok
+    assert verdict.first_bad == len(game)
+
+
+def test_a_shuffle_that_does_not_follow_from_the_seed(game: list[Any]) -> None:
+    lines = _lines(game)
+    order = lines[2]["order"]
+    order[0], order[1] = order[1], order[0]
+    verdict = verify_text(_careful(lines))
+    checks = {c.name: c for c in verdict.checks}
+    assert not checks["shuffles"].ok and checks["shuffles"].first_bad == 2
+    assert verdict.first_bad == 2
+
+
+def test_a_seat_file_and_a_malformed_file_are_refused_clearly(game: list[Any]) -> None:
+    seat = verify_text(export_jsonl(game, 1))
+    assert not seat.ok and "seat 1 view" in seat.summary and "everything" in seat.summary
+    broken = verify_text("{nope\n")
+    assert not broken.ok and "line 1: not JSON" in broken.summary
+    empty = verify_text("")
+    assert not empty.ok and "empty" in empty.summary
+
+
+def test_a_game_in_progress_verifies_up_to_where_it_is(game: list[Any]) -> None:
+    verdict = verify_text(export_jsonl(game[:200]))
+    assert verdict.ok, verdict.report()
+    assert not verdict.finished
+
+
+def test_the_fast_canonical_form_is_the_reference_one(game: list[Any]) -> None:
+    actors = ['Ännä "q" \\ ✓' if i % 3 == 0 else None for i in range(len(game))]
+    for entry in chain(game, actors=actors, times=["2026-11-30T10:00:00+00:00"] * len(game)):
+        assert entry.canonical() == entry.reference_canonical()
+    for entry in chain(list(sample_events().values())):
+        assert entry.canonical() == entry.reference_canonical()
+
+
+# -- the command line ----------------------------------------------------------------
+
+
+def test_cli_verify_exit_codes(game: list[Any], tmp_path: Any, capsys: Any) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(export_jsonl(game), encoding="utf-8")
+    assert main(["verify", str(good)]) == 0
+    assert "VALID" in capsys.readouterr().out
+
+    lines = _lines(game)
+    i = _index(game, CardDrawn, 4)
+    lines[i + 1]["card"] = (lines[i + 1]["card"] + 1) % 104
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(_text(lines), encoding="utf-8")
+    assert main(["verify", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"the first bad event is #{i + 1}" in out and "[FAIL] rules" in out
+
+    assert main(["verify", str(good), "--head", "0" * 64]) == 1
+    capsys.readouterr()
+    assert main(["verify", str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_cli_verify_reads_stdin(game: list[Any], monkeypatch: Any, capsys: Any) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(export_jsonl(game)))
+    assert main(["verify", "-"]) == 0
+    assert isinstance(game[-1], GameEnded)

@@ -1,5 +1,233 @@
-"""Pages of the replays app: audit (filled in by its owner)."""
+"""The audit page: is the stored record of a finished game whole, fair and by the rules?
 
-from django.urls import URLPattern
+``games/<id>/audit/`` shows the verdict of :func:`bohnanza_core.verify.verify_record` on
+the stored record: each check, the first bad event (linked to the replay at that step),
+the head hash, and the "everything" export to check at home with ``bohnanza verify``.
+Anyone may also upload an exported file to have it verified, there or at ``verify/``;
+the file is read, judged and forgotten: nothing is stored.
 
-urlpatterns: list[URLPattern] = []
+A running game has no audit: its record holds hands, the draw pile and the seed, and
+only the whole record can be audited; the page refuses (403) without telling anything
+about the game. A private game opens only as :func:`replays.store.access` allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, URLPattern, path, reverse
+from django.views.decorators.http import require_http_methods
+
+from bohnanza_core.export import ExportError, read_jsonl
+from bohnanza_core.games import Game, GameNotFound
+from bohnanza_core.verify import Verdict, verify_record, verify_text
+from replays.disputes import person
+from replays.store import access, games, parse_game_id
+
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+"""An exported game is about 150 kB; ten times the longest game is still well inside."""
+
+RUNNING_REFUSAL = "an audit needs the whole record, after the game ends"
+
+QUESTIONS = {
+    "file": "Is the record whole and readable?",
+    "chain": "Does every event carry the hash of the one before, up to the head?",
+    "seed": "Does the seed match the commitment made at the start?",
+    "shuffles": "Does every shuffle follow from the seed?",
+    "rules": "Does every event follow from the rules and the players' decisions?",
+}
+
+
+class Refusal(Exception):
+    """A page that cannot be shown: the HTTP status and a sentence saying why."""
+
+    def __init__(self, status: int, title: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.title = title
+        self.message = message
+
+
+def refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    """The error page of the audit and dispute pages (nothing has been changed)."""
+    return render(request, "replays/dispute_refused.html",
+                  {"title": refusal.title, "message": refusal.message},
+                  status=refusal.status)
+
+
+def url_or_none(name: str, query: dict[str, Any] | None = None, **kwargs: Any) -> str | None:
+    """A URL of another page family, or None while that page does not exist yet."""
+    try:
+        url = reverse(name, kwargs=kwargs)
+    except NoReverseMatch:
+        return None
+    query = {k: v for k, v in (query or {}).items() if v not in (None, "")}
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def replay_url(game: Game, step: int | None, token: str | None = None) -> str | None:
+    """The replay of a finished game at ``step``, everything shown."""
+    return url_or_none("replays:replay", {"step": step, "perspective": "everything",
+                                          "token": token}, game_id=str(game.id))
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    name: str
+    question: str
+    ok: bool
+    detail: str
+    first_bad: int | None
+    link: str | None
+
+
+def verdict_rows(verdict: Verdict, game: Game | None = None,
+                 token: str | None = None) -> list[CheckRow]:
+    """The verdict's checks for a template; with ``game``, a bad event links to its replay."""
+    return [
+        CheckRow(c.name, QUESTIONS.get(c.name, c.name), c.ok, c.detail, c.first_bad,
+                 replay_url(game, c.first_bad, token)
+                 if game is not None and c.first_bad is not None else None)
+        for c in verdict.checks
+    ]
+
+
+def request_token(request: HttpRequest) -> str | None:
+    return request.GET.get("token") or None
+
+
+def finished_game(request: HttpRequest, game_id: str) -> Game:
+    """The game the URL names, if this request may audit it (else a Refusal)."""
+    try:
+        game = games().game(parse_game_id(game_id))
+    except GameNotFound:
+        raise Refusal(404, "No such game", f"There is no game {game_id!r}.") from None
+    user = request.user
+    allowed = access(game, user.get_username() if user.is_authenticated else None,
+                     is_staff=user.is_staff, token=request_token(request))
+    if not allowed.allowed:
+        raise Refusal(403, "This game is private", allowed.reason.capitalize() + ".")
+    if not game.finished:
+        raise Refusal(403, "No audit yet", RUNNING_REFUSAL.capitalize() + ": until then "
+                      "hands, the draw pile and the seed are secret.")
+    return game
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A verified upload: the verdict and how the file compares with the stored game
+    (``same``: None without a game to compare with; ``differs_at``: the first event
+    whose entry differs, or one past the shorter record)."""
+
+    name: str
+    verdict: Verdict
+    rows: list[CheckRow]
+    same: bool | None = None
+    differs_at: int | None = None
+    differs_link: str | None = None
+
+
+def first_difference(text: str, game: Game) -> int | None:
+    """The first event at which the exported file and the stored record differ
+    (entry hashes compared), None if they are the same record."""
+    try:
+        entries = read_jsonl(text).entries
+    except ExportError:
+        return 1
+    stored = games().record(game.id)
+    for mine, theirs in zip(entries, stored, strict=False):
+        if mine.hash != theirs.hash:
+            return mine.seq
+    if len(entries) != len(stored):
+        return min(len(entries), len(stored)) + 1
+    return None
+
+
+def read_upload(request: HttpRequest) -> str:
+    """The uploaded export as text (Refusal: missing, too big, not UTF-8)."""
+    declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    if declared > MAX_UPLOAD_BYTES + 64 * 1024:
+        raise Refusal(413, "File too large", f"An exported game is at most "
+                      f"{MAX_UPLOAD_BYTES // 1024 // 1024} MB; this upload is "
+                      f"{declared // 1024} kB. Nothing was stored.")
+    upload = request.FILES.get("record")
+    if upload is None:
+        raise Refusal(400, "No file", "Choose an exported game file (.jsonl) to verify.")
+    if upload.size is not None and upload.size > MAX_UPLOAD_BYTES:
+        raise Refusal(413, "File too large", f"An exported game is at most "
+                      f"{MAX_UPLOAD_BYTES // 1024 // 1024} MB; {upload.name} is "
+                      f"{upload.size // 1024} kB. Nothing was stored.")
+    raw: bytes = upload.read(MAX_UPLOAD_BYTES + 1)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Refusal(400, "Not an exported game", f"{upload.name} is not UTF-8 text "
+                      f"(byte {error.start}); an export is JSON Lines. Nothing was "
+                      "stored.") from None
+
+
+def verify_upload(request: HttpRequest, game: Game | None) -> tuple[Upload, int]:
+    """Verify an uploaded export; the status is 400 when it cannot be audited at all."""
+    text = read_upload(request)
+    verdict = verify_text(text)
+    name = request.FILES["record"].name or "the file"
+    if verdict.events == 0:
+        return Upload(name, verdict, verdict_rows(verdict)), 400
+    if game is None:
+        return Upload(name, verdict, verdict_rows(verdict)), 200
+    differs = first_difference(text, game)
+    link = replay_url(game, min(differs, game.version), request_token(request)) if differs else None
+    return Upload(name, verdict, verdict_rows(verdict), differs is None, differs, link), 200
+
+
+@require_http_methods(["GET", "POST"])
+def audit(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The stored record's verdict; POST: also the verdict of an uploaded file."""
+    try:
+        game = finished_game(request, game_id)
+        upload, status = verify_upload(request, game) if request.method == "POST" else (None, 200)
+    except Refusal as refusal:
+        return refused(request, refusal)
+    token = request_token(request)
+    verdict = verify_record(games().record(game.id), game.head_hash)
+    first_bad_link = (replay_url(game, verdict.first_bad, token)
+                      if verdict.first_bad is not None else None)
+    return render(request, "replays/audit.html", {
+        "game": game,
+        "verdict": verdict,
+        "rows": verdict_rows(verdict, game, token),
+        "first_bad_link": first_bad_link,
+        "replay_link": replay_url(game, None, token),
+        "export_link": url_or_none("replays:replay_export",
+                                   {"perspective": "everything", "token": token},
+                                   game_id=str(game.id)),
+        "dispute_link": url_or_none("replays:open_dispute",
+                                    {"seq": verdict.first_bad}, game_id=str(game.id)),
+        "players": ", ".join(person(p) for p in game.players),
+        "upload": upload,
+        "max_upload_mb": MAX_UPLOAD_BYTES // 1024 // 1024,
+    }, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def verify(request: HttpRequest) -> HttpResponse:
+    """Verify any exported game file, stored here or not (nothing is stored)."""
+    upload, status = None, 200
+    if request.method == "POST":
+        try:
+            upload, status = verify_upload(request, None)
+        except Refusal as refusal:
+            return refused(request, refusal)
+    return render(request, "replays/audit.html", {
+        "game": None, "upload": upload, "max_upload_mb": MAX_UPLOAD_BYTES // 1024 // 1024,
+    }, status=status)
+
+
+urlpatterns: list[URLPattern] = [
+    path("games/<str:game_id>/audit/", audit, name="audit"),
+    path("verify/", verify, name="verify"),
+]

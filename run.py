@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bootstrap the platform on a machine with only Python 3.11+ and pip.
 
-    python3 run.py start   install, migrate, play a demo game, serve the site
+    python3 run.py start   install, migrate, store demo games, serve the site
     python3 run.py test    install, then ruff, mypy, manage.py check, pytest [ARGS...]
 
 Both first make sure ``.venv`` holds ``requirements.lock`` and the project (editable);
@@ -21,11 +21,6 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 MARKER = VENV / ".bohnanza-install-sha256"
 INSTALL_INPUTS = ("requirements.lock", "pyproject.toml")
-DEMO_GAME = (
-    "simulate", "--ruleset", "classic", "--players", "4",
-    "--bots", "heuristic,nontrading,random,heuristic",
-    "--games", "1", "--seed", "demo", "--log",
-)  # fmt: skip
 PYTEST_NO_TESTS = 5
 
 
@@ -97,8 +92,8 @@ def test(pytest_args: list[str]) -> None:
 def start() -> None:
     say("database: manage.py migrate")
     run(str(PYTHON), "manage.py", "migrate", "--noinput")
-    say("demo: one game of four bots under the classic rules")
-    run(str(BIN / "bohnanza"), *DEMO_GAME)
+    say("demo: accounts and bot games in the event store (once)")
+    run(str(PYTHON), "manage.py", "demo")
     port = os.environ.get("PORT", "8000")
     say(f"serving the site at http://127.0.0.1:{port}/ (Ctrl-C stops it)")
     command = [str(PYTHON), "manage.py", "runserver", f"127.0.0.1:{port}"]

@@ -1,0 +1,55 @@
+"""``manage.py demo``: the content ``python3 run.py start`` puts on an empty platform."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from bohnanza_core.games import Game
+from bohnanza_core.verify import verify_record
+from play.management.commands.demo import ACCOUNTS, BOT_GAMES
+from replays.store import games, reset_games
+
+
+@pytest.fixture
+def fresh_store(db: None) -> Iterator[None]:
+    reset_games()
+    yield
+    reset_games()
+
+
+def _stored_games() -> list[Game]:
+    store = games()
+    ids = []
+    for n in store.recorder.select_notifications(start=None, limit=1_000_000):
+        if n.originator_id not in ids:
+            ids.append(n.originator_id)
+    return [store.game(i) for i in ids]
+
+
+def test_demo_fills_an_empty_platform_once(fresh_store: None) -> None:
+    out = StringIO()
+    call_command("demo", stdout=out)
+    stored = _stored_games()
+    assert len(stored) == len(BOT_GAMES) + 1
+    finished = [g for g in stored if g.finished]
+    assert len(finished) == len(BOT_GAMES)
+    assert {g.table.ruleset.name for g in finished} == {"classic", "amigo-en", "rio-grande",
+                                                        "finnish", "duel"}
+    assert sum(g.private for g in stored) == 1
+    assert any("user:ann" in g.players for g in finished)
+    for game in stored:
+        assert verify_record(games().record(game.id), game.head_hash).ok
+    users = get_user_model().objects
+    assert {u.username for u in users.all()} >= {name for name, _ in ACCOUNTS}
+    assert users.get(username="arbiter").is_staff
+    assert users.get(username="ann").check_password("bohnanza")
+
+    again = StringIO()
+    call_command("demo", stdout=again)
+    assert "nothing added" in again.getvalue()
+    assert len(_stored_games()) == len(stored)

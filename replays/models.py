@@ -1,0 +1,91 @@
+"""Read models of the replays app: tables built from the event store, never written by hand.
+
+Every row here is a projection of the ``Games`` application's events
+(:mod:`replays.projections`): it can be deleted and rebuilt from the events alone
+(``manage.py rebuild_read_models``). Only what anyone allowed to list a game may know is
+kept: who sits where, the ruleset, dates, and the result once the game has ended. Hands,
+the draw pile and the seed never get here.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Exists, OuterRef, Q
+
+
+class GameSummaryQuerySet(models.QuerySet["GameSummary"]):
+    def visible_to(self, username: str | None, *, is_staff: bool = False) -> GameSummaryQuerySet:
+        """The games a person may know exist: every public game, and a private one only
+        for its players and staff (``replays.store.access``'s rule; a list has no share
+        token, so a private game never shows to anyone else, not even as a row)."""
+        if is_staff:
+            return self.all()
+        public = Q(private=False)
+        if not username:
+            return self.filter(public)
+        mine = Exists(SeatSummary.objects.filter(game=OuterRef("pk"), player=f"user:{username}"))
+        return self.filter(public | mine)
+
+
+class GameSummary(models.Model):
+    """One game as the game list shows it, and as its filters search it. Its seats (names,
+    who sits there, coins at the end) are :class:`SeatSummary` rows."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    game_id = models.UUIDField(primary_key=True)
+    ruleset = models.CharField(max_length=64, help_text="the ruleset's name, e.g. classic")
+    player_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
+    winners = models.CharField(max_length=255, blank=True,
+                               help_text="the winners' names, readable: Ann and Bob")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    last_event_at = models.DateTimeField()
+    events = models.PositiveIntegerField(help_text="events stored so far (the last step)")
+    tournament = models.CharField(max_length=200, blank=True)
+    private = models.BooleanField(default=False)
+
+    objects = GameSummaryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-started_at", "game_id")
+        indexes = (
+            models.Index(fields=("-started_at", "game_id"), name="gamesummary_started"),
+            models.Index(fields=("ruleset", "-started_at"), name="gamesummary_ruleset"),
+            models.Index(fields=("status", "-started_at"), name="gamesummary_status"),
+            models.Index(fields=("tournament", "-started_at"), name="gamesummary_tournament"),
+            models.Index(fields=("private",), name="gamesummary_private"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} game {self.game_id} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class SeatSummary(models.Model):
+    """One seat of a listed game: searchable by seat name and by who sits there, and the
+    index that shows a private game to its own players."""
+
+    game = models.ForeignKey(GameSummary, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100)
+    player = models.CharField(max_length=150, help_text="user:<username> or bot:<name>")
+    coins = models.PositiveSmallIntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("game", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=("game", "seat"), name="seatsummary_game_seat"),
+        )
+        indexes = (models.Index(fields=("player",), name="seatsummary_player"),)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.game_id}: {self.name} ({self.player})"

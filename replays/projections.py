@@ -1,0 +1,345 @@
+"""The game list: a projection of the ``Games`` application's events into
+:class:`~replays.models.GameSummary` and :class:`~replays.models.SeatSummary` rows.
+
+Built on :mod:`eventsourcing.projection`: :class:`GameListProjection` processes each
+event through :class:`GameListView`, a tracking recorder of :mod:`replays.persistence`
+(application name ``GameList``, table ``gamelist_tracking``) that writes the rows and the
+position of the last event processed in one ``transaction.atomic()``: the list and its
+position never disagree, whatever crashes.
+
+Three ways to run it:
+
+- :func:`catch_up` processes, synchronously, every event stored after the tracked
+  position. ``ReplaysConfig.ready()`` registers it to run after each save of a game, so in
+  the embedded default the list is up to date as soon as a command is stored (turn it off
+  with ``settings.READ_MODELS_CATCH_UP = False`` where ``run_projections`` runs instead);
+- ``manage.py run_projections`` runs :class:`eventsourcing.projection.ProjectionRunner`
+  until Ctrl-C: it subscribes to the store and processes events as they are committed,
+  from any process;
+- ``manage.py rebuild_read_models`` (:func:`rebuild`) wipes the rows and the position and
+  processes every event again, from the events alone.
+
+Applying an event is idempotent and order-insensitive (fields are set, counts only grow,
+a finished game stays finished), so two processors racing over the same events (a web
+process catching up while ``run_projections`` runs) agree on the result; the tracking row
+makes the loser of a race stop and look again instead of writing twice.
+
+Only what anyone who may list a game may know reaches the rows: each engine event is
+first redacted for the spectator (:func:`bohnanza_core.views.redact`), so the seed, hands
+and the draw pile cannot leak into the list even by mistake.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import connections, transaction
+from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.projection import Projection, ProjectionRunner
+
+from bohnanza_core.events import GameEnded, GameStarted
+from bohnanza_core.games import Game, Games
+from bohnanza_core.views import SPECTATOR, redact
+from replays.models import GameSummary, SeatSummary
+from replays.persistence import DjangoDatastore, DjangoTrackingRecorder
+from replays.store import games, store_env
+
+logger = logging.getLogger(__name__)
+
+PROJECTION_NAME = "GameList"
+"""The projection's name: its environment prefix and its tracking table ``gamelist_tracking``."""
+BATCH_SIZE = 500
+"""Notifications read and written per transaction when catching up."""
+
+
+def _alias() -> str:
+    return str(getattr(settings, "EVENT_STORE_DB_ALIAS", "default"))
+
+
+@dataclass
+class Processed:
+    """What one run of the projection went through."""
+
+    events: int = 0
+    games: set[UUID] = field(default_factory=set)
+    position: int | None = None
+    """The notification id of the last event the list has processed, afterwards."""
+
+
+# -- applying events to rows ------------------------------------------------------------
+
+
+def winners_text(names: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+class _Batch:
+    """The rows touched by a run of events, loaded once, changed in memory, written once."""
+
+    def __init__(self, alias: str, game_ids: Iterable[UUID]) -> None:
+        self.alias = alias
+        ids = set(game_ids)
+        self.rows: dict[UUID, GameSummary] = GameSummary.objects.using(alias).in_bulk(ids)
+        self.seats: dict[UUID, dict[int, SeatSummary]] = {gid: {} for gid in self.rows}
+        for seat in SeatSummary.objects.using(alias).filter(game_id__in=list(self.rows)):
+            self.seats[seat.game_id][seat.seat] = seat
+        self.new: set[UUID] = set()
+        self.changed: dict[UUID, set[str]] = {}
+        self.changed_seats: set[UUID] = set()
+
+    def started(self, stored: Game.Started) -> None:
+        game_id = stored.originator_id
+        row = self.rows.get(game_id)
+        if row is not None:  # seen before: only the count may need to catch up
+            self._count(row, stored)
+            return
+        started = redact(stored.event, SPECTATOR)
+        assert isinstance(started, GameStarted)
+        at: datetime = stored.timestamp
+        row = GameSummary(
+            game_id=game_id, ruleset=started.ruleset.name, player_count=len(started.seats),
+            status=GameSummary.Status.RUNNING, winners="", started_at=at, ended_at=None,
+            last_event_at=at, events=stored.originator_version,
+            tournament=stored.tournament or "", private=stored.private,
+        )
+        self.rows[game_id] = row
+        self.new.add(game_id)
+        self.seats[game_id] = {
+            seat: SeatSummary(game_id=game_id, seat=seat, name=name,
+                              player=stored.players[seat] if seat < len(stored.players) else "")
+            for seat, name in enumerate(started.seats)
+        }
+
+    def happened(self, stored: Game.Happened) -> None:
+        game_id = stored.originator_id
+        row = self.rows.get(game_id)
+        if row is None:
+            _missing(stored)
+            return
+        self._count(row, stored)
+        event = redact(stored.event, SPECTATOR)
+        if isinstance(event, GameEnded):
+            self._ended(row, event, stored.timestamp)
+
+    def _count(self, row: GameSummary, stored: Game.Started | Game.Happened) -> None:
+        if stored.originator_version > row.events:
+            row.events = stored.originator_version
+            self._touch(row, "events")
+        if stored.timestamp > row.last_event_at:
+            row.last_event_at = stored.timestamp
+            self._touch(row, "last_event_at")
+
+    def _ended(self, row: GameSummary, ended: GameEnded, at: datetime) -> None:
+        seats = self.seats[row.game_id]
+        row.status = GameSummary.Status.FINISHED
+        row.ended_at = at
+        row.winners = winners_text([seats[s].name for s in ended.winners if s in seats])
+        for field_name in ("status", "ended_at", "winners"):
+            self._touch(row, field_name)
+        for number, seat in seats.items():
+            seat.coins = ended.coins[number] if number < len(ended.coins) else None
+            seat.rank = ended.ranks[number] if number < len(ended.ranks) else None
+            seat.winner = number in ended.winners
+        self.changed_seats.add(row.game_id)
+
+    def _touch(self, row: GameSummary, field_name: str) -> None:
+        if row.game_id not in self.new:
+            self.changed.setdefault(row.game_id, set()).add(field_name)
+
+    def write(self) -> None:
+        games_qs = GameSummary.objects.using(self.alias)
+        seats_qs = SeatSummary.objects.using(self.alias)
+        if self.new:
+            games_qs.bulk_create([self.rows[gid] for gid in self.new])
+            seats_qs.bulk_create([s for gid in self.new for s in self.seats[gid].values()])
+        for game_id, fields in self.changed.items():
+            self.rows[game_id].save(using=self.alias, update_fields=sorted(fields))
+        old_seats = [s for gid in self.changed_seats - self.new for s in self.seats[gid].values()]
+        if old_seats:
+            seats_qs.bulk_update(old_seats, ["coins", "rank", "winner"])
+
+
+def apply_events(events: Sequence[Any], alias: str) -> set[UUID]:
+    """Fold stored game events into the rows (no tracking); the games they touched.
+
+    Most events only move a game's count on: for those one UPDATE per game does, which
+    keeps the catch-up after each command cheap. A game's first and last events go
+    through :class:`_Batch`, which loads its rows and writes the seats and the result.
+    """
+    game_events = [e for e in events if isinstance(e, Game.Started | Game.Happened)]
+    whole = {e.originator_id for e in game_events
+             if isinstance(e, Game.Started) or isinstance(e.event, GameEnded)}
+    if whole:
+        batch = _Batch(alias, whole)
+        for stored in game_events:
+            if stored.originator_id not in whole:
+                continue
+            if isinstance(stored, Game.Started):
+                batch.started(stored)
+            else:
+                batch.happened(stored)
+        batch.write()
+    latest: dict[UUID, Game.Happened] = {}
+    for stored in game_events:
+        if stored.originator_id not in whole and isinstance(stored, Game.Happened):
+            seen = latest.get(stored.originator_id)
+            if seen is None or stored.originator_version > seen.originator_version:
+                latest[stored.originator_id] = stored
+    if latest:
+        _advance(alias, latest.values())
+    return {e.originator_id for e in game_events}
+
+
+def _advance(alias: str, latest: Iterable[Game.Happened]) -> None:
+    """Move each game's count and last-event time on to its latest event, never back.
+
+    Plain SQL on the driver's cursor: this runs after every stored command, and the
+    ORM's query building would cost more than the whole store write before it."""
+    connection = connections[alias]
+    meta = GameSummary._meta
+    key, events, last = (meta.get_field(name) for name in ("game_id", "events", "last_event_at"))
+    qn = connection.ops.quote_name
+    ph = "%s" if connection.vendor == "postgresql" else "?"
+    statement = (f"UPDATE {qn(meta.db_table)} SET {qn(events.column)} = {ph}, "
+                 f"{qn(last.column)} = {ph} WHERE {qn(key.column)} = {ph} "
+                 f"AND {qn(events.column)} < {ph}")
+    connection.ensure_connection()
+    cursor = connection.connection.cursor()
+    try:
+        for stored in latest:
+            version = stored.originator_version
+            cursor.execute(statement, [
+                version, last.get_db_prep_value(stored.timestamp, connection),
+                key.get_db_prep_value(stored.originator_id, connection), version])
+            if cursor.rowcount == 0 and not GameSummary.objects.using(alias).filter(
+                    pk=stored.originator_id).exists():
+                _missing(stored)
+    finally:
+        cursor.close()
+
+
+def _missing(stored: Game.Happened) -> None:
+    # Only when the rows were deleted without resetting the position.
+    logger.warning("game list: event %s of game %s arrived before the game's first event; "
+                   "run manage.py rebuild_read_models", stored.originator_version,
+                   stored.originator_id)
+
+
+# -- the materialised view and the projection -------------------------------------------
+
+
+class GameListView(DjangoTrackingRecorder):
+    """The game list's rows and their tracking position, written together."""
+
+    def record(self, items: Sequence[tuple[Any, Tracking]]) -> set[UUID] | None:
+        """Apply ``items`` (events with their positions, in order) and move the position
+        to the last one, in one transaction. None, with nothing written, when the position
+        already is at or beyond it: another processor got there first."""
+        if not items:
+            return set()
+        with transaction.atomic(using=self.datastore.alias):  # a savepoint when nested
+            with self.datastore.cursor() as cursor:
+                # First: on PostgreSQL this row lock queues concurrent processors.
+                try:
+                    self._insert_tracking(cursor, items[-1][1])
+                except IntegrityError:
+                    return None
+            return apply_events([event for event, _ in items], self.datastore.alias)
+
+    def wipe(self, application_name: str) -> None:
+        """Delete every row and the position in ``application_name``'s events: the next
+        catch-up starts from the first event."""
+        alias = self.datastore.alias
+        with transaction.atomic(using=alias):
+            SeatSummary.objects.using(alias).all().delete()
+            GameSummary.objects.using(alias).all().delete()
+            with self.datastore.cursor() as cursor:
+                ph = self.datastore.placeholder
+                cursor.execute(f"DELETE FROM {self.tracking_table} "
+                               f"WHERE application_name = {ph}", [application_name])
+
+
+class GameListProjection(Projection[GameListView]):
+    """The game list, for :class:`~eventsourcing.projection.ProjectionRunner`."""
+
+    name = PROJECTION_NAME
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
+        self.view.record([(domain_event, tracking)])
+
+
+def game_list_view() -> GameListView:
+    """The view on the event store's database (``settings.EVENT_STORE_DB_ALIAS``)."""
+    return GameListView(DjangoDatastore(_alias()),
+                        tracking_table_name=f"{PROJECTION_NAME.lower()}_tracking")
+
+
+# -- running it ---------------------------------------------------------------------------
+
+
+def catch_up(app: Games | None = None, *, batch_size: int = BATCH_SIZE) -> Processed:
+    """Process every event stored after the tracked position, in batches of
+    ``batch_size``, each batch and its position in one transaction. Idempotent: a second
+    call finds nothing to do."""
+    app = app if app is not None else games()
+    view = game_list_view()
+    done = Processed()
+    while True:
+        position = view.max_tracking_id(app.name)
+        notifications = app.recorder.select_notifications(
+            start=position, limit=batch_size, inclusive_of_start=False)
+        if not notifications:
+            done.position = position
+            return done
+        items = [(app.mapper.to_domain_event(n), Tracking(app.name, n.id))
+                 for n in notifications]
+        touched = view.record(items)
+        if touched is not None:  # else someone else moved on: look again from there
+            done.events += len(items)
+            done.games |= touched
+
+
+def catch_up_after_save() -> None:
+    """The ``replays.store.after_save`` hook: bring the list up to date after a command.
+    The command is already stored, so a failure here must not fail it: it is logged, and
+    the next catch-up (or ``run_projections``) picks the events up."""
+    if not getattr(settings, "READ_MODELS_CATCH_UP", True):
+        return
+    try:
+        catch_up()
+    except Exception:
+        logger.exception("game list: catching up after a save failed; it will retry on the "
+                         "next save (or run manage.py run_projections)")
+
+
+def rebuild(app: Games | None = None) -> Processed:
+    """Wipe the list and its position, and process every event again, in one transaction:
+    readers see the old list until the new one is complete."""
+    app = app if app is not None else games()
+    view = game_list_view()
+    with transaction.atomic(using=view.datastore.alias):
+        view.wipe(app.name)
+        return catch_up(app)
+
+
+def projection_runner() -> ProjectionRunner[Games, GameListView]:
+    """A runner that subscribes to the store and processes events as they are committed
+    (``manage.py run_projections``): in a thread of its own, from the tracked position.
+    It reads the application the platform writes (``replays.store``'s class and name)."""
+    return ProjectionRunner(application_class=type(games()),
+                            projection_class=GameListProjection,
+                            view_class=GameListView, env=store_env())
+
+
+__all__ = ["BATCH_SIZE", "PROJECTION_NAME", "GameListProjection", "GameListView", "Processed",
+           "apply_events", "catch_up", "catch_up_after_save", "game_list_view",
+           "projection_runner", "rebuild", "winners_text"]

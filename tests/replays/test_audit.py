@@ -181,12 +181,11 @@ def test_a_private_game_audits_only_for_players_staff_and_its_token(apps: Games,
     assert game.head_hash not in refused.content.decode()
     assert client.get(audit_url(game) + "?token=wrong").status_code == 403
     assert client.get(audit_url(game) + f"?token={game.share_token}").status_code == 200
-    User.objects.create_user("ann", password="pw")
-    User.objects.create_user("eve", password="pw")
-    User.objects.create_user("zed", password="pw", is_staff=True)
-    for name, status in (("ann", 200), ("eve", 403), ("zed", 200)):
-        client.login(username=name, password="pw")
-        assert client.get(audit_url(game)).status_code == status, name
+    people = [User.objects.create_user("ann"), User.objects.create_user("eve"),
+              User.objects.create_user("zed", is_staff=True)]
+    for person, status in zip(people, (200, 403, 200), strict=True):
+        client.force_login(person)
+        assert client.get(audit_url(game)).status_code == status, person.username
 
 
 # -- uploads ------------------------------------------------------------------------------

@@ -8,22 +8,28 @@ together. The same code runs on SQLite and PostgreSQL; ``connection.vendor`` onl
 SQL dialect.
 
 Tables are named after the application, as ``eventsourcing.postgres`` names them, so several
-applications share one database: ``games_events`` (with ``games_notification_counter``),
-``games_snapshots``, ``games_tracking``; without a name ``stored_events``,
+applications share one database: ``games_events`` (and ``games_notification_counter`` on
+PostgreSQL), ``games_snapshots``, ``games_tracking``; without a name ``stored_events``,
 ``notification_tracking``.
 
-Notification ids. Each application has a one-row counter table. A writing transaction runs
-``UPDATE <app>_notification_counter SET last = last + n`` and numbers its events
-``last - n + 1 .. last``. The update holds a *row* lock until the transaction ends, so only
-the id assignment of writers to the same application is serialised: readers, other
-applications and other tables never wait, and no table is locked (``eventsourcing.postgres``
-takes ``LOCK TABLE ... IN EXCLUSIVE MODE`` instead). A writer gets its ids only after the
-previous writer committed or rolled back, so ids become visible in increasing order (a reader
-that has seen id n never later sees a new id below n), one transaction's ids never interleave
-with another's, and a rolled-back transaction rolls the counter back too: ids are gapless.
-Writers of one application inside a long caller transaction hold the counter until it ends,
-so save events last. On SQLite the database serialises writers anyway (the settings use
-``transaction_mode: IMMEDIATE``); the counter costs one in-process statement there.
+Notification ids must become visible in increasing order (a reader that has seen id n
+never later sees a newly committed id below n) and one transaction's ids must not
+interleave with another's; ours are also gapless.
+
+- PostgreSQL: each application has a one-row counter table. The inserting statement runs
+  ``UPDATE <app>_notification_counter SET last = last + n`` and numbers its events
+  ``last - n + 1 .. last``. The update holds a *row* lock until the transaction ends, so
+  only the id assignment of writers to the same application is serialised: readers, other
+  applications and other tables never wait, and no table is locked (``eventsourcing.postgres``
+  takes ``LOCK TABLE ... IN EXCLUSIVE MODE`` instead). A writer gets its ids only after the
+  previous one committed or rolled back, hence the order; a rolled-back transaction rolls
+  the counter back too, hence no gaps. Inside a caller's long transaction the counter stays
+  held until it ends, so save events last. Needs READ COMMITTED (Django's default): a
+  stricter isolation level makes a waiting writer fail instead of reading the new count.
+- SQLite serialises writers itself (one write lock per database, taken by the first write,
+  or at BEGIN with the settings' ``transaction_mode: IMMEDIATE``), so the rowid numbers the
+  rows: each new row gets one more than the largest, which a rollback takes back. A counter
+  table would only cost a page write per commit.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 from uuid import UUID
 
@@ -125,11 +131,16 @@ def _persistence_error(error: Exception) -> PersistenceError:
 
 
 @contextlib.contextmanager
-def _translated_errors() -> Iterator[None]:
-    """Raise the library's exception classes, which applications catch, for driver errors."""
+def _translated_errors(wrapper: BaseDatabaseWrapper) -> Iterator[None]:
+    """Raise the library's exception classes, which applications catch, for driver errors.
+
+    Also tell Django, as its own cursors do, so that it checks the connection is still
+    usable at the end of the request.
+    """
     try:
         yield
     except _DRIVER_ERRORS as error:
+        wrapper.errors_occurred = True
         raise _persistence_error(error) from error
 
 
@@ -215,6 +226,9 @@ class DjangoDatastore:
         # subscribers are woken in-process by inserts, and poll for other processes' inserts.
         self.poll_interval = 1.0 if self.is_postgres else 0.1
         self._max_params: int | None = None
+        mode = None if self.is_postgres else wrapper.settings_dict["OPTIONS"].get(
+            "transaction_mode")
+        self._begin = f"BEGIN {mode.upper()}" if mode else "BEGIN"
 
     @property
     def connection(self) -> BaseDatabaseWrapper:
@@ -229,37 +243,59 @@ class DjangoDatastore:
                 closers[self.alias] = _CloseWithThread(wrapper)
         return wrapper
 
-    def _raw_cursor(self, wrapper: BaseDatabaseWrapper) -> Any:
-        wrapper.validate_no_broken_transaction()
-        wrapper.ensure_connection()
-        return wrapper.connection.cursor()
-
     @contextlib.contextmanager
     def cursor(self) -> Iterator[Any]:
         """A cursor outside any transaction of ours: in the caller's, or autocommit."""
-        with _translated_errors():
-            cursor = self._raw_cursor(self.connection)
+        wrapper = self.connection
+        with _translated_errors(wrapper):
+            wrapper.validate_no_broken_transaction()
+            wrapper.ensure_connection()
+            cursor = wrapper.connection.cursor()
             try:
                 yield cursor
             finally:
                 cursor.close()
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[Any]:
-        """A cursor in ``atomic(using=alias)``: its own transaction, or the caller's.
+    def transaction(self, on_commit: Callable[[], None] | None = None) -> Iterator[Any]:
+        """A cursor in a transaction: the caller's ``atomic()`` block if there is one,
+        else one of our own; ``on_commit`` runs once it has committed.
 
-        No savepoint: an error dooms the caller's transaction, as with Django's own
+        The caller's block is joined through ``atomic(using=alias, savepoint=False)``: no
+        savepoint, so an error dooms the caller's transaction, as with Django's own
         ``save()``; a stale write means the whole command is retried, not half of it.
+        Outside any block the recorder runs BEGIN (with the alias's SQLite
+        ``transaction_mode``) and COMMIT on Django's connection itself, which is what an
+        outermost ``atomic()`` would send, without its bookkeeping: measured, that costs
+        about as much as the statements of a one-event save on SQLite.
         """
-        with _translated_errors(), transaction.atomic(using=self.alias, savepoint=False):
-            cursor = self._raw_cursor(self.connection)
+        wrapper = self.connection
+        with _translated_errors(wrapper):
+            wrapper.ensure_connection()
+            if wrapper.in_atomic_block or not wrapper.autocommit:
+                with transaction.atomic(using=self.alias, savepoint=False):
+                    wrapper.validate_no_broken_transaction()
+                    if on_commit is not None:  # dropped by Django if this rolls back
+                        transaction.on_commit(on_commit, using=self.alias)
+                    cursor = wrapper.connection.cursor()
+                    try:
+                        yield cursor
+                    finally:
+                        cursor.close()
+                return
+            cursor = wrapper.connection.cursor()
             try:
+                cursor.execute(self._begin)
                 yield cursor
+                cursor.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(*_DRIVER_ERRORS):  # e.g. BEGIN failed: no transaction
+                    cursor.execute("ROLLBACK")
+                raise
             finally:
                 cursor.close()
-
-    def on_commit(self, callback: Any) -> None:
-        transaction.on_commit(callback, using=self.alias)
+        if on_commit is not None:
+            on_commit()
 
     def max_rows_per_statement(self, columns: int) -> int:
         """Rows per multi-row INSERT, within the vendor's limit on bound parameters."""
@@ -467,61 +503,59 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         self.topic_index_name = f"{events_table_name}_topic_idx"
         self.channel_name = events_table_name
         self._doorbell = _doorbell_for(datastore.database_name, events_table_name)
-        ph = datastore.placeholder
-        self._bump_counter_sql = (f"UPDATE {self.counter_table} SET last = last + {ph} "
-                                  "WHERE id = 1 RETURNING last")
+        # PostgreSQL subscribers are woken by NOTIFY; SQLite's by this, after each commit.
+        self._after_commit = None if datastore.is_postgres else self._doorbell.ring
         self._numbered_sql: dict[tuple[bool, int], str] = {}
 
     def _events_schema(self) -> list[tuple[str, str]]:
         q = self.datastore.quote
-        if self.datastore.is_postgres:
-            events = (
-                f"CREATE TABLE IF NOT EXISTS {self.events_table} ("
-                f"originator_id {self._id_type()} NOT NULL, "
-                "originator_version bigint NOT NULL, topic text NOT NULL, state bytea NOT NULL, "
-                "notification_id bigint NOT NULL, "
-                "PRIMARY KEY (originator_id, originator_version))"
-            )
-            counter_ddl = ("(id smallint PRIMARY KEY CHECK (id = 1), last bigint NOT NULL)")
-        else:
-            # notification_id aliases the rowid: rows are stored in notification order.
-            events = (
+        topic_index = (self.topic_index_name,
+                       f"CREATE INDEX IF NOT EXISTS {q(self.topic_index_name)} "
+                       f"ON {self.events_table} (topic, notification_id)")
+        if not self.datastore.is_postgres:
+            # notification_id aliases the rowid: rows are stored in notification order, and
+            # an insert without one numbers its rows from the largest so far (no gaps: a
+            # rolled-back insert leaves no rows behind, and events are never deleted).
+            return [(
+                self.events_table_name,
                 f"CREATE TABLE IF NOT EXISTS {self.events_table} ("
                 "notification_id INTEGER PRIMARY KEY, originator_id TEXT NOT NULL, "
                 "originator_version INTEGER NOT NULL, topic TEXT NOT NULL, state BLOB NOT NULL, "
-                "UNIQUE (originator_id, originator_version))"
-            )
-            counter_ddl = "(id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL)"
-        schema = [(self.events_table_name, events)]
-        if self.datastore.is_postgres:
-            schema.append((self.notification_index_name,
-                           f"CREATE UNIQUE INDEX IF NOT EXISTS {q(self.notification_index_name)} "
-                           f"ON {self.events_table} (notification_id)"))
-        schema += [
-            (self.topic_index_name,
-             f"CREATE INDEX IF NOT EXISTS {q(self.topic_index_name)} "
-             f"ON {self.events_table} (topic, notification_id)"),
+                "UNIQUE (originator_id, originator_version))",
+            ), topic_index]
+        return [
+            (self.events_table_name,
+             f"CREATE TABLE IF NOT EXISTS {self.events_table} ("
+             f"originator_id {self._id_type()} NOT NULL, "
+             "originator_version bigint NOT NULL, topic text NOT NULL, state bytea NOT NULL, "
+             "notification_id bigint NOT NULL, "
+             "PRIMARY KEY (originator_id, originator_version))"),
+            (self.notification_index_name,
+             f"CREATE UNIQUE INDEX IF NOT EXISTS {q(self.notification_index_name)} "
+             f"ON {self.events_table} (notification_id)"),
+            topic_index,
             (self.counter_table_name,
-             f"CREATE TABLE IF NOT EXISTS {self.counter_table} {counter_ddl}"),
+             f"CREATE TABLE IF NOT EXISTS {self.counter_table} "
+             "(id smallint PRIMARY KEY CHECK (id = 1), last bigint NOT NULL)"),
         ]
-        return schema
 
     def _after_create(self, cursor: Any) -> None:
         super()._after_create(cursor)
-        # Start after any events already there; "WHERE true" lets SQLite parse ON CONFLICT.
-        cursor.execute(
-            f"INSERT INTO {self.counter_table} (id, last) "
-            f"SELECT 1, COALESCE(MAX(notification_id), 0) FROM {self.events_table} WHERE true "
-            "ON CONFLICT (id) DO NOTHING"
-        )
+        if self.datastore.is_postgres:  # start after any events already there
+            cursor.execute(
+                f"INSERT INTO {self.counter_table} (id, last) SELECT 1, "
+                f"COALESCE(MAX(notification_id), 0) FROM {self.events_table} "
+                "ON CONFLICT (id) DO NOTHING"
+            )
 
     def tables(self) -> list[str]:
-        return [*super().tables(), self.counter_table_name]
+        counter = [self.counter_table_name] if self.datastore.is_postgres else []
+        return [*super().tables(), *counter]
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        with self.datastore.transaction() as cursor:
+        with self.datastore.transaction(on_commit=self._after_commit) as cursor:
             return self._insert_events(cursor, stored_events, **kwargs)
 
     def _insert_events(
@@ -531,41 +565,56 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             return []
         rows = self._rows(stored_events)
         n = len(rows)
-        size = self.datastore.max_rows_per_statement(COLUMNS_PER_EVENT)
         ids: list[int] = []
-        if self.datastore.is_postgres:
-            # One round trip: the counter update (which also queues the NOTIFY, sent at
-            # commit) and the first chunk's insert share a statement.
-            first = rows[:size]
-            cursor.execute(self._numbered_insert_sql(len(first), with_counter=True),
-                           [n, n, self.channel_name,
-                            *[v for i, row in enumerate(first, 1) for v in (*row, i)]])
-            ids += sorted(row[0] for row in cursor.fetchall())
-            base, start = ids[0] - 1, len(first)
-        else:
-            cursor.execute(self._bump_counter_sql, [n])
-            base, start = cursor.fetchone()[0] - n, 0
-            self.datastore.on_commit(self._doorbell.ring)
-        for offset in range(start, n, size):
+        if not self.datastore.is_postgres:
+            # SQLite numbers the rows (see the table); the transaction holds the database's
+            # write lock from its first statement, this one, so nobody numbers in between.
+            size = self.datastore.max_rows_per_statement(4)
+            for offset in range(0, n, size):
+                chunk = rows[offset:offset + size]
+                cursor.execute(self._sqlite_insert_sql(len(chunk)),
+                               [value for row in chunk for value in row])
+                numbered = {(o, v): i for i, o, v in cursor.fetchall()}
+                ids += [numbered[row[0], row[1]] for row in chunk]
+            return ids
+        size = self.datastore.max_rows_per_statement(COLUMNS_PER_EVENT)
+        # One round trip: the counter update (which also queues the NOTIFY, sent at commit)
+        # and the first chunk's insert share a statement. Ids are base + 1 .. base + n.
+        first = rows[:size]
+        cursor.execute(self._pg_insert_sql(len(first), with_counter=True),
+                       [n, n, self.channel_name,
+                        *[v for i, row in enumerate(first, 1) for v in (*row, i)]])
+        ids += sorted(row[0] for row in cursor.fetchall())
+        base = ids[0] - 1
+        for offset in range(len(first), n, size):
             chunk = rows[offset:offset + size]
             cursor.execute(
-                self._numbered_insert_sql(len(chunk), with_counter=False),
+                self._pg_insert_sql(len(chunk), with_counter=False),
                 [v for i, row in enumerate(chunk, base + offset + 1) for v in (*row, i)],
             )
             ids += sorted(row[0] for row in cursor.fetchall())
         return ids
 
-    def _numbered_insert_sql(self, n: int, *, with_counter: bool) -> str:
-        """A multi-row INSERT ... RETURNING; the counter variant numbers rows from it."""
+    def _sqlite_insert_sql(self, n: int) -> str:
+        statement = self._numbered_sql.get((False, n))
+        if statement is None:
+            values = ",".join(["(?,?,?,?)"] * n)
+            statement = (f"INSERT INTO {self.events_table} "
+                         f"(originator_id, originator_version, topic, state) VALUES {values} "
+                         "RETURNING notification_id, originator_id, originator_version")
+            self._numbered_sql[(False, n)] = statement
+        return statement
+
+    def _pg_insert_sql(self, n: int, *, with_counter: bool) -> str:
+        """A multi-row INSERT ... RETURNING, numbered from the counter or given ids."""
         statement = self._numbered_sql.get((with_counter, n))
         if statement is None:
-            ph = self.datastore.placeholder
-            values = ",".join([f"({ph},{ph},{ph},{ph},{ph})"] * n)
+            values = ",".join(["(%s,%s,%s,%s,%s)"] * n)
             columns = "(originator_id, originator_version, topic, state, notification_id)"
-            if with_counter:  # PostgreSQL only
+            if with_counter:
                 statement = (
-                    f"WITH c AS (UPDATE {self.counter_table} SET last = last + {ph} WHERE id = 1 "
-                    f"RETURNING last - {ph} AS base, pg_notify({ph}, '') AS notified) "
+                    f"WITH c AS (UPDATE {self.counter_table} SET last = last + %s WHERE id = 1 "
+                    "RETURNING last - %s AS base, pg_notify(%s, '') AS notified) "
                     f"INSERT INTO {self.events_table} {columns} "
                     "SELECT v.o, v.v, v.t, v.s, c.base + v.i "
                     f"FROM c, (VALUES {values}) AS v (o, v, t, s, i) "

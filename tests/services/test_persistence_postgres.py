@@ -160,7 +160,7 @@ class TestPostgresOnly(Postgres, cases.StoreCase, unittest.TestCase):
             params = recorder.datastore.listen_params()
             with psycopg.connect(**params) as other:
                 other.autocommit = False
-                other.execute(recorder._numbered_insert_sql(1, with_counter=True),
+                other.execute(recorder._pg_insert_sql(1, with_counter=True),
                               [1, 1, recorder.channel_name, game, 1, "topic", b"{}", 1])
                 other.commit()
             reader.join(10)

@@ -33,6 +33,8 @@ _after_save: list[Callable[[], None]] = []
 class PlatformGames(Games):
     """Games that tell the read models when something was stored."""
 
+    name = "Games"  # the store's tables are the Games application's, not the subclass's
+
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         recordings = super().save(*objs, **kwargs)
         for hook in list(_after_save):

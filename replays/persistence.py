@@ -162,10 +162,13 @@ class _CloseWithThread:
         self.wrapper = wrapper
 
     def __del__(self) -> None:
-        raw = self.wrapper.connection
-        if raw is not None:
-            with contextlib.suppress(Exception):
-                raw.close()
+        try:  # Django's own close: hands a pooled connection back to its pool
+            self.wrapper.close()
+        except Exception:
+            raw = self.wrapper.connection
+            if raw is not None:
+                with contextlib.suppress(Exception):
+                    raw.close()
 
 
 class _Doorbell:
@@ -201,7 +204,8 @@ class DjangoDatastore:
 
     Statements go through the driver's own cursor on Django's connection: Django's cursor
     wrapper would log and format every statement when DEBUG is on, and reformat parameters
-    on SQLite, for nothing the recorders need. Transactions are Django's ``atomic`` blocks.
+    on SQLite, for nothing the recorders need. Writes join the caller's ``atomic()`` block
+    (see :meth:`transaction`).
     """
 
     def __init__(self, alias: str = "default", *, originator_id_type: str = "uuid") -> None:

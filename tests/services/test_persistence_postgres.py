@@ -8,6 +8,7 @@ its own that is dropped at the end; every test also drops the tables it made.
 from __future__ import annotations
 
 import threading
+import time
 import unittest
 from collections.abc import Iterator
 from typing import Any
@@ -137,6 +138,10 @@ class TestPostgresOnly(Postgres, cases.StoreCase, unittest.TestCase):
             thread.start()
         for thread in threads:
             thread.join()
+        # Closed by the client at once; the server's backends take a moment to go.
+        deadline = time.monotonic() + 5
+        while self.backends() > before and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert self.backends() <= before
 
     def test_migrate_prepares_the_store(self) -> None:

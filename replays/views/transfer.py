@@ -1,5 +1,215 @@
-"""Pages of the replays app: transfer (filled in by its owner)."""
+"""Export a stored game as JSON Lines, and import one from such a file.
 
-from django.urls import URLPattern
+Export (``games/<id>/export.jsonl``, ``replay_export``) writes the documented file
+(docs/export.md) of the record as one allowed perspective sees it: the viewer's
+access rules apply, so the "everything" file (every hand, the draw pile, the seed)
+exists only for finished games and a seat's file only for its player while the game
+runs.
 
-urlpatterns: list[URLPattern] = []
+Import (``import/``, ``import``) takes the "everything" file of a finished game. The
+file is read strictly, audited (:func:`bohnanza_core.verify.verify_text`: chain, seed,
+shuffles, rules) and then *played again* on this platform: a new game is started from
+the file's ruleset, seats and seed and every decision in it is played as a command,
+so the stored record is derived by the rules here, never copied from the file.
+
+Why the imported game gets a new id, new timestamps and a new hash chain: a record's
+chain proves what *this* store recorded and when; copying the file's ``at`` values
+and hashes would make the store vouch for times it never saw. What carries over is
+what the rules determine: the same events, in the same order, from the same seed.
+
+Why players become ``imported:<who>``: anyone can write a file that passes the audit
+while naming any account or bot as the actor (the chain is a checksum, not a
+signature). Seating ``user:ann`` from a file would let a stranger put games in Ann's
+name and give Ann a player's rights over them; so every seat is credited, honestly,
+to ``imported:<the file's actor>`` (or ``imported:<seat name>`` where the file has
+none), and the import itself is credited to the account that uploaded it (the first
+event's actor). Importing needs an account for that reason.
+
+Nothing is stored for a bad file: the game is first replayed into a throwaway
+in-memory store and compared with the file event by event; only a file that replays
+exactly is then played into the platform's store.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.http import require_http_methods, require_safe
+
+from bohnanza_core.engine import command_for
+from bohnanza_core.events import GameStarted
+from bohnanza_core.export import ExportError, GameFile, export_record, read_jsonl
+from bohnanza_core.games import Game, Games
+from bohnanza_core.verify import Verdict, verify_text
+from replays.store import games, perspective_name
+from replays.views.viewer import answers_refusals, open_game
+
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+"""The largest file accepted for import; a long five-player game is well under 1 MB."""
+
+
+# -- export -------------------------------------------------------------------------
+
+
+@require_safe
+@answers_refusals(as_json=False)
+def export_game(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The record so far as a JSON Lines download, for one allowed perspective."""
+    opened = open_game(request, game_id)
+    game = opened.game
+    entries = games().record(game.id)[: game.version]
+    text = export_record(entries, opened.perspective, head=game.head_hash)
+    name = perspective_name(opened.perspective)
+    response = HttpResponse(text, content_type="application/x-ndjson; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="bohnanza-{game.id}-{name}.jsonl"'
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+# -- import -------------------------------------------------------------------------
+
+
+class ImportRefused(Exception):
+    """A file that will not be imported: a message and, after an audit, its verdict."""
+
+    def __init__(self, status: int, message: str, verdict: Verdict | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.verdict = verdict
+
+
+def read_upload(data: bytes) -> tuple[str, GameFile]:
+    """The file's text and its parsed form, if it is the full record of a finished
+    game that passes the audit; :class:`ImportRefused` otherwise."""
+    if len(data) > MAX_IMPORT_BYTES:
+        raise ImportRefused(413, f"The file is {len(data) / 1024 / 1024:.1f} MB; "
+                                 f"files up to {MAX_IMPORT_BYTES // 1024 // 1024} MB "
+                                 "are accepted.")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ImportRefused(400, "The file is not UTF-8 text (byte "
+                                 f"{exc.start}): is it a game export?") from None
+    try:
+        game_file = read_jsonl(text)
+    except ExportError as exc:
+        raise ImportRefused(400, f"The file cannot be read: {exc}.") from None
+    if game_file.perspective != "everything":
+        raise ImportRefused(
+            400,
+            f"This is the {game_file.perspective} view of a game, with the hidden cards "
+            "left out. Only the 'everything' export of a finished game can be checked and "
+            "imported.",
+        )
+    verdict = verify_text(text)
+    if not verdict.ok:
+        raise ImportRefused(400, f"The file fails its audit: {verdict.summary}.", verdict)
+    if not verdict.finished:
+        raise ImportRefused(400, "The record is intact but the game in it has not ended: "
+                                 "only finished games can be imported.", verdict)
+    return text, game_file
+
+
+def imported_players(game_file: GameFile) -> list[str]:
+    """Who sits in each seat of the imported game: ``imported:<actor>`` from the seat's
+    first decision in the file, else ``imported:<seat name>`` (see the module's
+    docstring for why never the actor itself)."""
+    started = game_file.events[0]
+    assert isinstance(started, GameStarted)
+    actors: dict[int, str] = {}
+    for entry in game_file.entries:
+        command = command_for(entry.event)
+        if command is not None and entry.actor and command.seat not in actors:
+            actors[command.seat] = entry.actor
+    return [f"imported:{actors.get(seat, name)}" for seat, name in enumerate(started.seats)]
+
+
+def replay_into(store: Games, game_file: GameFile, players: list[str], importer: str,
+                private: bool) -> Game:
+    """Start the file's game on ``store`` and play every decision of it, each credited
+    to its seat's player; the engine derives every other event again. Only called on
+    an audited file, first on a throwaway store (:func:`import_file`)."""
+    started = game_file.events[0]
+    assert isinstance(started, GameStarted) and started.seed is not None
+    game = store.start(started.ruleset, started.seats, started.seed, players=players,
+                       private=private, actor=importer)
+    events = game_file.events
+    index = game.version  # the deal and everything else that happens by itself
+    while index < len(events):
+        # As in bohnanza_core.rederive: the event that opens a command's events names
+        # the command; the events it causes (some look like decisions) follow from it.
+        command = command_for(events[index])
+        if command is None:
+            raise ImportRefused(400, f"Event #{index + 1} of the file is not a decision "
+                                     "and does not follow from the one before.")
+        index += len(store.play_on(game, command, players[command.seat]))
+    return game
+
+
+def import_file(game_file: GameFile, importer: str, private: bool) -> Game:
+    """Rehearse the import in memory, compare with the file, then store it for real."""
+    players = imported_players(game_file)
+    popo = "eventsourcing.popo"  # both names: the prefixed one would win over the plain one
+    rehearsal = Games(env={"PERSISTENCE_MODULE": popo,
+                           f"{Games.name.upper()}_PERSISTENCE_MODULE": popo})
+    try:
+        trial = replay_into(rehearsal, game_file, players, importer, private)
+        derived = tuple(entry.event for entry in rehearsal.record(trial.id))
+    except Exception as exc:  # the audit passed, so this is a bug: say so, store nothing
+        raise ImportRefused(400, f"Replaying the file failed ({exc}); nothing was "
+                                 "stored.") from exc
+    finally:
+        rehearsal.close()
+    if derived != game_file.events:
+        at = next((i for i, (a, b) in enumerate(zip(derived, game_file.events, strict=False),
+                                                start=1) if a != b),
+                  min(len(derived), len(game_file.events)) + 1)
+        raise ImportRefused(400, f"Replaying the file gave a different record from event "
+                                 f"#{at} on; nothing was stored.")
+    return replay_into(games(), game_file, players, importer, private)
+
+
+def _form(request: HttpRequest, status: int = 200, **context: Any) -> HttpResponse:
+    return render(request, "replays/import.html",
+                  {"max_mb": MAX_IMPORT_BYTES // 1024 // 1024, **context}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def import_game(request: HttpRequest) -> HttpResponse:
+    """The upload form, and the import of a posted file (see the module's docstring)."""
+    if request.method == "GET":
+        return _form(request)
+    upload = request.FILES.get("file")
+    private = request.POST.get("private") == "on"
+    if upload is None:
+        return _form(request, 400, error="Choose a game file (.jsonl) to import.",
+                     private=private)
+    filename = upload.name or "the file"
+    try:
+        if upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+            raise ImportRefused(413, f"{filename} is {upload.size / 1024 / 1024:.1f} MB; "
+                                     f"files up to {MAX_IMPORT_BYTES // 1024 // 1024} MB "
+                                     "are accepted.")
+        _, game_file = read_upload(upload.read(MAX_IMPORT_BYTES + 1))
+        game = import_file(game_file, f"user:{request.user.get_username()}", private)
+    except ImportRefused as refused:
+        return _form(request, refused.status, error=refused.message, verdict=refused.verdict,
+                     filename=filename, private=private)
+    url = reverse("replays:replay", kwargs={"game_id": str(game.id)})
+    if game.private:
+        url += f"?token={game.share_token}"
+    return HttpResponseRedirect(url)
+
+
+urlpatterns: list[URLPattern] = [
+    path("games/<str:game_id>/export.jsonl", export_game, name="replay_export"),
+    path("import/", import_game, name="import"),
+]

@@ -1,5 +1,476 @@
-"""Pages of the replays app: viewer (filled in by its owner)."""
+"""The replay viewer: any stored game at any step, from one allowed perspective.
 
-from django.urls import URLPattern
+Pages and answers:
 
-urlpatterns: list[URLPattern] = []
+- ``games/<id>/`` (``replay``): the table at a step with the log beside it, controls,
+  the head hash, a share box and export links. The server draws the step in HTML, so
+  the page works without JavaScript; ``static/js/replay.js`` then steps, plays and
+  jumps by fetching the two JSON answers below.
+- ``games/<id>/embed/`` (``replay_embed``): the same viewer without the site's chrome,
+  allowed in other sites' iframes.
+- ``games/<id>/steps/<n>.json`` (``replay_step``): the table after event ``n`` (the
+  perspective's :class:`~bohnanza_core.views.TableView` dict), the head hash there,
+  and the same table drawn as HTML by ``_table.html``, so the browser never has to
+  redraw the table by its own rules.
+- ``games/<id>/log.json`` (``replay_log``): every event so far as one readable line.
+
+Hidden information: everything shown is built from ``view(state, perspective)`` and
+``redact(event, perspective)`` for a perspective :func:`replays.store.access` allows,
+so a running game's hands (other than the viewer's own), draw pile and seed never
+leave the server. A running game shows only the steps recorded so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+from uuid import UUID
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.http import require_safe
+
+from bohnanza_core.cards import BeanKind
+from bohnanza_core.events import TurnStarted
+from bohnanza_core.games import Game, GameNotFound
+from bohnanza_core.narrate import Narrator, beans
+from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact, view
+from replays.store import (
+    Access,
+    access,
+    default_perspective,
+    games,
+    parse_game_id,
+    parse_perspective,
+    perspective_name,
+)
+
+SPEEDS = (0.5, 1, 2, 4, 8)
+"""Playback speeds offered; at 1x the viewer shows about one event a second."""
+
+STACK_LAYERS = 6
+"""At most this many card edges drawn under a field's top card."""
+
+
+# -- refusals ---------------------------------------------------------------------
+
+
+class Refused(Exception):
+    """A request the viewer will not answer: the HTTP status and a sentence saying why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def refusal_page(request: HttpRequest, refused: Refused) -> HttpResponse:
+    """The error page: the status, what went wrong, and where to go instead."""
+    titles = {400: "Bad request", 403: "Not allowed", 404: "Not found", 413: "Too large"}
+    return render(request, "replays/_viewer_error.html",
+                  {"title": titles.get(refused.status, "Error"), "message": refused.message,
+                   "status": refused.status}, status=refused.status)
+
+
+def answers_refusals(as_json: bool) -> Callable[[Callable[..., HttpResponse]],
+                                                 Callable[..., HttpResponse]]:
+    """Turn :class:`Refused` raised by a view into an error page or a JSON error."""
+
+    def decorate(func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(func)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                return func(request, *args, **kwargs)
+            except Refused as refused:
+                if as_json:
+                    return JsonResponse({"error": refused.message}, status=refused.status)
+                return refusal_page(request, refused)
+
+        return wrapper
+
+    return decorate
+
+
+# -- opening a game for a request --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A game as this request may see it: the game now, what access allows, the
+    perspective chosen, and the share token the request carried (if any)."""
+
+    game: Game
+    access: Access
+    perspective: Perspective
+    token: str | None
+
+    @property
+    def game_id(self) -> UUID:
+        return self.game.id
+
+    @property
+    def steps(self) -> int:
+        """Events recorded so far: the last step that may be shown."""
+        return self.game.version
+
+
+def _refuse_perspective(perspective: Perspective, game: Game) -> Refused:
+    if perspective == EVERYTHING:
+        return Refused(403, "The 'everything' view (every hand, the draw pile and the seed) "
+                            "opens once the game has ended; this game is still running.")
+    if perspective >= 0:
+        return Refused(403, f"{perspective_name(perspective)} ({game.table.seats[perspective]})"
+                            " holds a secret hand while the game runs: only its player may "
+                            "view the game from that seat. Choose the spectator's view.")
+    return Refused(403, "This view is not open to you.")
+
+
+def open_game(request: HttpRequest, game_id: str) -> Opened:
+    """Load the game a URL names and check the request may see it from the
+    perspective it asks for (or its default one). Raises :class:`Refused`."""
+    try:
+        game = games().game(parse_game_id(game_id))
+    except GameNotFound:
+        raise Refused(404, f"There is no game {game_id!r}: check the link.") from None
+    user: Any = request.user
+    username = user.username if user.is_authenticated else None
+    token = request.GET.get("token") or None
+    allowed = access(game, username, is_staff=user.is_staff, token=token)
+    if not allowed.allowed:
+        reason = allowed.reason
+        if token is not None:
+            reason = "This game is private and the share token in the link is not its token."
+        raise Refused(403, reason[:1].upper() + reason[1:] + ("" if reason.endswith(".")
+                                                              else "."))
+    text = request.GET.get("perspective")
+    if text in (None, ""):
+        perspective = default_perspective(game, username)
+        if not allowed.may_view(perspective):
+            perspective = allowed.perspectives[0]
+    else:
+        parsed = parse_perspective(text, len(game.players))
+        if parsed is None:
+            names = ", ".join(perspective_name(p) for p in allowed.perspectives)
+            raise Refused(400, f"There is no perspective {text!r} at this table; "
+                               f"you may choose: {names}.")
+        if not allowed.may_view(parsed):
+            raise _refuse_perspective(parsed, game)
+        perspective = parsed
+    return Opened(game, allowed, perspective, token)
+
+
+def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
+    """The step a URL asks for: 1..steps, the last one when none is given."""
+    if text in (None, ""):
+        return steps
+    assert text is not None
+    try:
+        step = int(text)
+    except ValueError:
+        raise Refused(400, f"The step must be a whole number, not {text!r}.") from None
+    if not 1 <= step <= steps:
+        so_far = "" if finished else " so far"
+        raise Refused(404, f"There is no step {step}: this game has steps 1 to {steps}{so_far}.")
+    return step
+
+
+# -- what the templates and the JSON answers show ----------------------------------
+
+
+def _short(kind: str | BeanKind) -> str:
+    """ "Chili", "Black-eyed": a kind as printed on a small card. """
+    return str(BeanKind(kind).value).capitalize()
+
+
+def _card(card: int, kinds: list[str]) -> dict[str, Any]:
+    kind = kinds[card]
+    return {"id": card, "kind": kind, "name": _short(kind)}
+
+
+def _cards(cards: list[int], kinds: list[str]) -> list[dict[str, Any]]:
+    return [_card(c, kinds) for c in cards]
+
+
+def table_context(opened: Opened, at: Game) -> dict[str, Any]:
+    """The table after step ``at.version`` as the chosen perspective sees it, ready for
+    ``_table.html``. Built only from that perspective's ``TableView.as_dict()``."""
+    perspective = opened.perspective
+    data = view(at.table, perspective).as_dict()
+    ruleset = at.table.ruleset
+    kinds: list[str] = data["card_kinds"]
+    names = [seat["name"] for seat in data["seats"]]
+    result = data.get("result")
+    seats = []
+    for index, seat in enumerate(data["seats"]):
+        fields = []
+        for number, field in enumerate(seat["fields"]):
+            count = len(field["cards"])
+            fields.append({
+                "number": number,
+                "kind": field["kind"],
+                "name": _short(field["kind"]) if field["kind"] else None,
+                "count": count,
+                "layers": range(min(count, STACK_LAYERS) - 1, 0, -1),
+            })
+        locked = None
+        if len(fields) < ruleset.max_fields and ruleset.third_field_cost is not None:
+            locked = ruleset.third_field_cost
+        hand = seat.get("hand")
+        seats.append({
+            "index": index,
+            "name": seat["name"],
+            "player": opened.game.players[index],
+            "you": perspective == index,
+            "active": data["active"] == index and data["phase"] not in ("dealing", "game over"),
+            "awaiting": index in data["awaiting"],
+            "hand": None if hand is None else _cards(hand, kinds),
+            "hand_size": seat["hand_size"],
+            "backs": range(seat["hand_size"]),
+            "fields": fields,
+            "locked_field_cost": locked,
+            "third_field_bought": seat["third_field_bought"],
+            "coins": seat["coins"],
+            "trade_area": _cards(seat["trade_area"], kinds),
+            "rank": result["ranks"][index] if result else None,
+            "winner": bool(result) and index in result["winners"],
+        })
+    offers = []
+    for offer in data["offers"]:
+        counterparty = offer["counterparty"]
+        offers.append({
+            "number": offer["offer"],
+            "proposer": names[offer["proposer"]],
+            "to": "everyone" if counterparty is None else names[counterparty],
+            "gives": _cards(offer["gives"], kinds),
+            "wants": ", ".join(beans(BeanKind(k), n) for k, n in offer["wants"]),
+            "gift": not offer["wants"],
+            "declined_by": [names[s] for s in offer["declined_by"]],
+        })
+    discard = data["discard_pile"]
+    draw_pile = data.get("draw_pile")
+    return {
+        "perspective": perspective_name(perspective),
+        "everything": perspective == EVERYTHING,
+        "spectator": perspective == SPECTATOR,
+        "phase": data["phase"],
+        "turn": data["turn"],
+        "active_name": names[data["active"]],
+        "awaiting_names": [names[s] for s in data["awaiting"]],
+        "seats": seats,
+        "face_up": _cards(data["face_up"], kinds),
+        "offers": offers,
+        "draw_pile_size": data["draw_pile_size"],
+        "draw_pile_next": None if draw_pile is None else _cards(draw_pile[:8], kinds),
+        "discard_top": _card(discard[-1], kinds) if discard else None,
+        "discard_size": len(discard),
+        "out_of_game": len(data["out_of_game"]),
+        "runs_out": data["runs_out"],
+        "ends_on_run_out": ruleset.ends_on_run_out,
+        "ruleset": data["ruleset"],
+        "seed": data.get("seed"),
+        "finished": result is not None,
+        "step": at.version,
+        "head_hash": at.head_hash,
+        "table": data,
+    }
+
+
+@dataclass(frozen=True)
+class LogLine:
+    seq: int
+    turn: int
+    kind: str
+    text: str
+
+
+def log_lines(opened: Opened) -> list[LogLine]:
+    """Every event recorded so far, redacted for the perspective and told in words."""
+    entries = games().record(opened.game_id)[: opened.steps]
+    first = entries[0].event
+    narrator = Narrator(first.ruleset, first.seats)  # type: ignore[attr-defined]
+    turn = 0
+    lines = []
+    for entry in entries:
+        event = redact(entry.event, opened.perspective)
+        if isinstance(event, TurnStarted):
+            turn = event.turn
+        lines.append(LogLine(entry.seq, turn, type(event).__name__, narrator.describe(event)))
+    return lines
+
+
+def turn_starts(lines: list[LogLine]) -> list[tuple[int, int]]:
+    """(turn, step of its TurnStarted) for every turn begun so far."""
+    return [(line.turn, line.seq) for line in lines if line.kind == "TurnStarted"]
+
+
+def _query(opened: Opened, step: int | None = None, *, perspective: str | None = None,
+           share: bool = False) -> str:
+    """The query string of a link to this game: step, perspective, and the token when
+    the request came with one (or, for a share link, whenever the game is private).
+    A share link of a running game never names a seat: only its player may open it."""
+    params: dict[str, str] = {}
+    if step is not None:
+        params["step"] = str(step)
+    params["perspective"] = perspective or perspective_name(opened.perspective)
+    if share and not opened.game.finished and opened.perspective >= 0:
+        params["perspective"] = "spectator"  # a running game's seat view is its player's only
+    token = opened.game.share_token if share and opened.game.private else opened.token
+    if token:
+        params["token"] = token
+    return "?" + urlencode(params)
+
+
+def step_answer(request: HttpRequest, opened: Opened, step: int
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What the viewer shows at ``step``: the JSON answer (the table as data and drawn,
+    the head hash after it, where the game stands) and the table's template context."""
+    at = opened.game if step == opened.steps else games().game(opened.game_id, step)
+    table = table_context(opened, at)
+    html = render_to_string("replays/_table.html", {"t": table}, request=request)
+    answer = {
+        "game": str(opened.game_id),
+        "step": step,
+        "steps": opened.steps,
+        "finished": opened.game.finished,
+        "perspective": table["perspective"],
+        "turn": table["turn"],
+        "phase": table["phase"],
+        "head_hash": at.head_hash,
+        "table": table["table"],
+        "html": html,
+    }
+    return answer, table
+
+
+def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[str, Any]:
+    step = parse_step(request.GET.get("step"), opened.steps, opened.game.finished)
+    answer, table = step_answer(request, opened, step)
+    lines = log_lines(opened)
+    game_id = str(opened.game_id)
+    page = "replays:replay_embed" if embed else "replays:replay"
+    here = reverse(page, kwargs={"game_id": game_id})
+    share_path = reverse("replays:replay", kwargs={"game_id": game_id})
+    embed_path = reverse("replays:replay_embed", kwargs={"game_id": game_id})
+    share_url = request.build_absolute_uri(share_path + _query(opened, step, share=True))
+    embed_url = request.build_absolute_uri(embed_path + _query(opened, step, share=True))
+    export_path = reverse("replays:replay_export", kwargs={"game_id": game_id})
+    seats = opened.game.table.seats
+    perspectives = [
+        {"value": perspective_name(p),
+         "label": ("Everything (all hands, the draw pile)" if p == EVERYTHING
+                   else "Spectator (only what is public)" if p == SPECTATOR
+                   else f"Seat {p}: {seats[p]}"),
+         "selected": p == opened.perspective}
+        for p in opened.access.perspectives
+    ]
+    config = {
+        "game": game_id,
+        "step": step,
+        "steps": opened.steps,
+        "perspective": perspective_name(opened.perspective),
+        "token": opened.token or "",
+        "shareToken": opened.game.share_token if opened.game.private else "",
+        "page": here,
+        "sharePage": share_path,
+        "embedPage": embed_path,
+        "exportPage": export_path,
+        "stepUrl": reverse("replays:replay_step", kwargs={"game_id": game_id, "step": "0"}),
+        "logUrl": reverse("replays:replay_log", kwargs={"game_id": game_id}),
+        "speeds": list(SPEEDS),
+        "finished": opened.game.finished,
+    }
+    current = lines[step - 1]
+    return {
+        "embed": embed,
+        "game": opened.game,
+        "game_id": game_id,
+        "title": " vs ".join(seats),
+        "ruleset": opened.game.table.ruleset.name,
+        "answer": answer,
+        "t": table,
+        "step": step,
+        "steps": opened.steps,
+        "current": current,
+        "lines": lines,
+        "turns": turn_starts(lines),
+        "speeds": SPEEDS,
+        "perspectives": perspectives,
+        "perspective": perspective_name(opened.perspective),
+        "token": opened.token,
+        "nav": {
+            "first": _query(opened, 1),
+            "back": _query(opened, max(1, step - 1)),
+            "forward": _query(opened, min(opened.steps, step + 1)),
+            "last": _query(opened, opened.steps),
+        },
+        "line_query": _query(opened, None),
+        "share_url": share_url,
+        "share_as_spectator": not opened.game.finished and opened.perspective >= 0,
+        "embed_url": embed_url,
+        "exports": [
+            {"label": p["label"].split(" (")[0], "href": export_path + "?" + urlencode(
+                {"perspective": p["value"], **({"token": opened.token} if opened.token else {})})}
+            for p in perspectives
+        ],
+        "config": config,
+    }
+
+
+# -- views --------------------------------------------------------------------------
+
+
+@require_safe
+@answers_refusals(as_json=False)
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The replay page."""
+    opened = open_game(request, game_id)
+    return render(request, "replays/viewer.html", _viewer_context(request, opened, embed=False))
+
+
+@require_safe
+@xframe_options_exempt
+@answers_refusals(as_json=False)
+def replay_embed(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The replay for other sites' iframes: no site header, same rules of access."""
+    opened = open_game(request, game_id)
+    return render(request, "replays/embed.html", _viewer_context(request, opened, embed=True))
+
+
+@require_safe
+@answers_refusals(as_json=True)
+def replay_step(request: HttpRequest, game_id: str, step: str) -> HttpResponse:
+    """One step as JSON (see the module's docstring)."""
+    opened = open_game(request, game_id)
+    answer, _ = step_answer(request, opened, parse_step(step, opened.steps, opened.game.finished))
+    return JsonResponse(answer)
+
+
+@require_safe
+@answers_refusals(as_json=True)
+def replay_log(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The readable log so far, for the perspective, with the turns' first steps."""
+    opened = open_game(request, game_id)
+    lines = log_lines(opened)
+    return JsonResponse({
+        "game": str(opened.game_id),
+        "perspective": perspective_name(opened.perspective),
+        "steps": opened.steps,
+        "finished": opened.game.finished,
+        "lines": [{"seq": ln.seq, "turn": ln.turn, "kind": ln.kind, "text": ln.text}
+                  for ln in lines],
+        "turns": [{"turn": turn, "step": seq} for turn, seq in turn_starts(lines)],
+    })
+
+
+urlpatterns: list[URLPattern] = [
+    path("games/<str:game_id>/", replay, name="replay"),
+    path("games/<str:game_id>/embed/", replay_embed, name="replay_embed"),
+    path("games/<str:game_id>/steps/<str:step>.json", replay_step, name="replay_step"),
+    path("games/<str:game_id>/log.json", replay_log, name="replay_log"),
+]

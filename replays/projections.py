@@ -273,7 +273,7 @@ class GameListProjection(Projection[GameListView]):
 
     name = PROJECTION_NAME
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.view.record([(domain_event, tracking)])
 
 

@@ -1,5 +1,153 @@
-"""Pages of the replays app: games (filled in by its owner)."""
+"""The game list: every game a visitor may know of, filtered and paged, read from the
+:class:`~replays.models.GameSummary` read model (never from the event store: a page of
+the list costs two queries however long the games were)."""
 
-from django.urls import URLPattern
+from __future__ import annotations
 
-urlpatterns: list[URLPattern] = []
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django import forms
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.db.models import Exists, OuterRef, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import URLPattern, path
+from django.utils import timezone
+
+from bohnanza_core.rulesets import PRESETS
+from replays.models import GameSummary, GameSummaryQuerySet, SeatSummary
+
+PER_PAGE = 25
+MAX_TEXT = 100
+
+STATUS_CHOICES = [
+    ("", "any"),
+    (GameSummary.Status.FINISHED.value, "finished"),
+    (GameSummary.Status.RUNNING.value, "running"),
+]
+
+
+def _date_field(label: str) -> forms.DateField:
+    return forms.DateField(
+        label=label, required=False, input_formats=["%Y-%m-%d"],
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"invalid": f"{label}: write a date as YYYY-MM-DD, e.g. 2026-05-01."},
+    )
+
+
+def _text_field(label: str, placeholder: str) -> forms.CharField:
+    return forms.CharField(
+        label=label, required=False, max_length=MAX_TEXT, strip=True,
+        widget=forms.TextInput(attrs={"placeholder": placeholder}),
+        error_messages={"max_length": f"{label}: at most {MAX_TEXT} characters."},
+    )
+
+
+class GameFilters(forms.Form):
+    """The list's filters, from the query string; every one optional."""
+
+    player = _text_field("Player or bot", "ann, heuristic…")
+    ruleset = forms.ChoiceField(label="Ruleset", required=False)
+    players = forms.TypedChoiceField(
+        label="Players", required=False, coerce=int, empty_value=None,
+        choices=[("", "any"), *[(str(n), str(n)) for n in range(2, 8)]],
+        error_messages={"invalid_choice": "Players: choose a number from 2 to 7."},
+    )
+    tournament = _text_field("Tournament", "name contains…")
+    status = forms.ChoiceField(
+        label="Status", required=False, choices=STATUS_CHOICES,
+        error_messages={"invalid_choice": "Status: choose finished or running."},
+    )
+    winner = _text_field("Winner", "name contains…")
+    started_from = _date_field("Started from")
+    started_to = _date_field("Started to")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names = set(PRESETS) | set(
+            GameSummary.objects.values_list("ruleset", flat=True).distinct())
+        field = self.fields["ruleset"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [("", "any"), *[(name, name) for name in sorted(names)]]
+        field.error_messages["invalid_choice"] = (
+            "Ruleset: there is no ruleset %(value)s; choose one from the list.")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("started_from"), data.get("started_to")
+        if start and end and start > end:
+            raise forms.ValidationError(
+                "Started from is after started to: the date range is empty.")
+        return data
+
+    def apply(self, games: GameSummaryQuerySet) -> GameSummaryQuerySet:
+        """``games`` narrowed by the (valid) filters."""
+        data = self.cleaned_data
+        if data["player"]:
+            text = data["player"]
+            games = games.filter(Exists(SeatSummary.objects.filter(
+                Q(name__icontains=text) | Q(player__icontains=text), game=OuterRef("pk"))))
+        if data["ruleset"]:
+            games = games.filter(ruleset=data["ruleset"])
+        if data["players"] is not None:
+            games = games.filter(player_count=data["players"])
+        if data["tournament"]:
+            games = games.filter(tournament__icontains=data["tournament"])
+        if data["status"]:
+            games = games.filter(status=data["status"])
+        if data["winner"]:
+            text = data["winner"]
+            games = games.filter(Exists(SeatSummary.objects.filter(
+                Q(name__icontains=text) | Q(player__icontains=text),
+                game=OuterRef("pk"), winner=True)))
+        if data["started_from"]:
+            games = games.filter(started_at__gte=_day_start(data["started_from"]))
+        if data["started_to"]:
+            games = games.filter(started_at__lt=_day_start(data["started_to"] + timedelta(1)))
+        return games
+
+    @property
+    def active(self) -> bool:
+        return self.is_valid() and any(v not in (None, "") for v in self.cleaned_data.values())
+
+
+def _day_start(day: date) -> datetime:
+    """Midnight at the start of ``day`` in the site's time zone."""
+    return datetime.combine(day, time.min, tzinfo=timezone.get_current_timezone())
+
+
+def game_list(request: HttpRequest) -> HttpResponse:
+    """Games newest first, filtered by the query string, 25 a page. Bad filters or a page
+    that is not a number: 400 with what is wrong; a page past the end: 404."""
+    filters = GameFilters(request.GET or None)
+    user = request.user
+    visible = GameSummary.objects.visible_to(
+        user.get_username() if user.is_authenticated else None,
+        is_staff=bool(user.is_authenticated and user.is_staff))
+    context: dict[str, Any] = {"filters": filters, "page": None, "problems": []}
+    number = request.GET.get("page", "1")
+    problems: list[str] = []
+    if filters.is_bound and not filters.is_valid():
+        problems = [e for errors in filters.errors.values() for e in errors]
+    if not (number.isascii() and number.strip().isdigit()):
+        problems.append(f"Page: “{number[:20]}” is not a page number; pages are 1, 2, 3…")
+    if problems:
+        context["problems"] = problems
+        return render(request, "replays/game_list.html", context, status=400)
+    games = filters.apply(visible) if filters.is_bound else visible
+    paginator = Paginator(games.prefetch_related("seats"), PER_PAGE)
+    try:
+        context["page"] = paginator.page(number)
+    except (EmptyPage, PageNotAnInteger):
+        pages = paginator.num_pages
+        context["problems"] = [
+            f"There is no page {number[:20]}: these filters give {pages} "
+            f"page{'s' if pages != 1 else ''} of games."]
+        return render(request, "replays/game_list.html", context, status=404)
+    return render(request, "replays/game_list.html", context)
+
+
+urlpatterns: list[URLPattern] = [
+    path("games/", game_list, name="game_list"),
+]

@@ -21,9 +21,9 @@ one load per dispute, fine for the few disputes a platform sees; a projection ca
 replace it if they ever number in the thousands.
 
 The Django-facing functions (:func:`open_dispute`, :func:`rule_dispute`,
-:func:`may_open`, :func:`may_see`) take the request's user and raise
+:func:`standing`, :func:`disputes_for`) take the request's user; refusals are
 :class:`NotAllowed` (HTTP 403), :class:`DisputeNotFound` (404) or
-:class:`DisputeRefused` (400, bad input); in each case nothing is stored.
+:class:`DisputeRefused` (400, bad input), and in each case nothing is stored.
 """
 
 from __future__ import annotations

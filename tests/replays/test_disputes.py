@@ -4,6 +4,7 @@ players see, and forged requests refused with nothing stored."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
@@ -12,8 +13,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from bohnanza_core import ruleset_for
 from bohnanza_core.events import BeanPlanted
-from bohnanza_core.games import Game, Games
+from bohnanza_core.games import Game, Games, play_bot_game
 from replays.disputes import (
     MAX_COMPLAINT,
     Dispute,
@@ -30,6 +32,7 @@ from replays.disputes import (
 )
 from replays.views.disputes import mark_changes, snapshot
 from tests.factories import bot_game, running_game
+from tests.replays import persistence_cases as cases
 
 PLAYERS = ["user:ann", "user:bob", "bot:random"]
 
@@ -37,7 +40,9 @@ PLAYERS = ["user:ann", "user:bob", "bot:random"]
 @pytest.fixture
 def apps(store: Games) -> Iterator[Disputes]:
     reset_disputes()
-    yield disputes()
+    app = disputes()
+    app.stored_before = app.recorder.max_notification_id()  # type: ignore[attr-defined]
+    yield app
     reset_disputes()
 
 
@@ -65,7 +70,8 @@ def signed_in(name: str) -> Client:
 
 
 def nothing_stored(app: Disputes) -> bool:
-    return app.recorder.max_notification_id() is None
+    """No dispute event since the test began."""
+    return bool(app.recorder.max_notification_id() == app.stored_before)  # type: ignore[attr-defined]
 
 
 def new_url(game: Game) -> str:
@@ -88,7 +94,7 @@ def test_a_player_opens_a_dispute_stored_as_an_opened_event(apps: Disputes,
     assert stored.status == "open" and not stored.ruled
     events = list(apps.events.get(dispute.id))
     assert [type(e) for e in events] == [Dispute.Opened]
-    assert [d.id for d in apps.all()] == [dispute.id]
+    assert [d.id for d in apps.all() if d.game_id == game.id] == [dispute.id]
 
 
 @pytest.mark.parametrize(("seq", "complaint", "who", "error", "message"), [
@@ -139,17 +145,32 @@ def test_a_bad_ruling_is_refused(apps: Disputes, game: Game, ruling: str, explan
     assert apps.dispute(dispute.id).version == 1
 
 
-@pytest.mark.django_db(transaction=True)  # the stale write ends the test's transaction
-def test_two_arbiters_ruling_at_once_store_one_ruling(apps: Disputes, game: Game,
+@pytest.fixture
+def own_database(tmp_path: Path, django_db_blocker: Any) -> Iterator[str]:
+    """A database file of this test's own: a stale write ends the transaction it is in,
+    so this test cannot run inside the test database's rolled-back one."""
+    settings_dict = {"ENGINE": "django.db.backends.sqlite3",
+                     "NAME": str(tmp_path / "disputes.sqlite3"),
+                     "OPTIONS": dict(cases.SQLITE_OPTIONS)}
+    with django_db_blocker.unblock(), cases.database_alias("disputes_race", settings_dict):
+        yield "disputes_race"
+
+
+def test_two_arbiters_ruling_at_once_store_one_ruling(own_database: str,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    dispute = apps.open(game, 3, "wrong card", "user:ann")
-    stale = apps.dispute(dispute.id)  # the second arbiter loaded it before the first ruled
-    apps.rule(dispute.id, "upheld", "Right.", "user:zed")
-    monkeypatch.setattr(apps, "dispute", lambda _id: stale)
+    env = {"PERSISTENCE_MODULE": "replays.persistence", "DJANGO_DB_ALIAS": own_database}
+    app = Disputes(env=env)
+    game = play_bot_game(Games(env=env), ruleset_for("classic", 3),
+                         ["heuristic", "random", "random"], "dispute-race", players=PLAYERS)
+    dispute = app.open(game, 3, "wrong card", "user:ann")
+    stale = app.dispute(dispute.id)  # the second arbiter loaded it before the first ruled
+    app.rule(dispute.id, "upheld", "Right.", "user:zed")
+    monkeypatch.setattr(app, "dispute", lambda _id: stale)
     with pytest.raises(DisputeRefused, match="another arbiter ruled on this dispute first"):
-        apps.rule(dispute.id, "rejected", "Wrong.", "user:yan")
+        app.rule(dispute.id, "rejected", "Wrong.", "user:yan")
     monkeypatch.undo()
-    assert apps.dispute(dispute.id).ruling == "upheld"
+    assert app.dispute(dispute.id).ruling == "upheld"
+    assert [type(e) for e in app.events.get(dispute.id)] == [Dispute.Opened, Dispute.Ruled]
 
 
 def test_unknown_disputes_are_not_found(apps: Disputes) -> None:
@@ -182,9 +203,14 @@ def test_the_list_shows_arbiters_everything_open_first_and_players_their_own(
     second = open_dispute(people["eve"], other.id, 5, "second")
     rule_dispute(people["zed"], second.id, "rejected", "no")
     third = open_dispute(people["bob"], game.id, 6, "third")
-    assert [d.id for d, _ in disputes_for(people["zed"])] == [third.id, first.id, second.id]
-    assert [d.id for d, _ in disputes_for(people["ann"])] == [third.id, first.id]
-    assert [d.id for d, _ in disputes_for(people["eve"])] == [second.id]
+    ours = {game.id, other.id}
+
+    def listed(name: str) -> list[object]:
+        return [d.id for d, g in disputes_for(people[name]) if g.id in ours]
+
+    assert listed("zed") == [third.id, first.id, second.id]
+    assert listed("ann") == [third.id, first.id]
+    assert listed("eve") == [second.id]
 
 
 # -- the table before and after ----------------------------------------------------------
@@ -220,7 +246,7 @@ def test_a_player_opens_a_dispute_from_the_form(apps: Disputes, game: Game,
     assert 'value="7"' in html and '<span class="seq">#7</span>' in html
     response = ann.post(new_url(game), {"event_seq": "7", "complaint": "That bean was mine."})
     assert response.status_code == 302
-    (dispute,) = apps.all()
+    (dispute,) = [d for d in apps.all() if d.game_id == game.id]
     assert response["Location"] == detail_url(dispute)
     assert (dispute.event_seq, dispute.opened_by) == (7, "user:ann")
     page = ann.get(detail_url(dispute)).content.decode()

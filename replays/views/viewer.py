@@ -37,7 +37,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
 from bohnanza_core.cards import BeanKind
-from bohnanza_core.events import TurnStarted
+from bohnanza_core.events import GameStarted, TurnStarted
 from bohnanza_core.games import Game, GameNotFound
 from bohnanza_core.narrate import Narrator, beans
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact, view
@@ -237,8 +237,8 @@ def table_context(opened: Opened, at: Game) -> dict[str, Any]:
             "third_field_bought": seat["third_field_bought"],
             "coins": seat["coins"],
             "trade_area": _cards(seat["trade_area"], kinds),
-            "rank": result["ranks"][index] if result else None,
-            "winner": bool(result) and index in result["winners"],
+            "rank": None if result is None else result["ranks"][index],
+            "winner": result is not None and index in result["winners"],
         })
     offers = []
     for offer in data["offers"]:
@@ -293,7 +293,8 @@ def log_lines(opened: Opened) -> list[LogLine]:
     """Every event recorded so far, redacted for the perspective and told in words."""
     entries = games().record(opened.game_id)[: opened.steps]
     first = entries[0].event
-    narrator = Narrator(first.ruleset, first.seats)  # type: ignore[attr-defined]
+    assert isinstance(first, GameStarted)  # every record begins so (Games.start)
+    narrator = Narrator(first.ruleset, first.seats)
     turn = 0
     lines = []
     for entry in entries:
@@ -361,7 +362,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
     embed_url = request.build_absolute_uri(embed_path + _query(opened, step, share=True))
     export_path = reverse("replays:replay_export", kwargs={"game_id": game_id})
     seats = opened.game.table.seats
-    perspectives = [
+    perspectives: list[dict[str, Any]] = [
         {"value": perspective_name(p),
          "label": ("Everything (all hands, the draw pile)" if p == EVERYTHING
                    else "Spectator (only what is public)" if p == SPECTATOR

@@ -23,7 +23,9 @@ from eventsourcing.persistence import (
     AggregateRecorder,
     ApplicationRecorder,
     IntegrityError,
+    OperationalError,
     ProcessRecorder,
+    ProgrammingError,
     StoredEvent,
     Tracking,
     TrackingRecorder,
@@ -287,6 +289,17 @@ class StoreBehaviour(StoreCase):
             recorder.insert_events([stored(game, 1)])  # stale: version 1 is taken
         assert [e.originator_version for e in recorder.select_events(game)] == [1]
         assert recorder.insert_events([stored(game, 2)]) == [2]
+
+    def test_driver_errors_arrive_as_the_library_classes(self) -> None:
+        missing = DjangoApplicationRecorder(self.datastore,
+                                            events_table_name=f"{self.prefix}_missing_events")
+        expected = ProgrammingError if self.datastore.is_postgres else OperationalError
+        with pytest.raises(expected, match="does not exist|no such table"):
+            missing.insert_events([stored(uuid4(), 1)])
+        with pytest.raises(expected, match="does not exist|no such table"):
+            missing.select_events(uuid4())
+        # The failed transaction was rolled back: the connection goes on working.
+        assert self.application_recorder().insert_events([stored(uuid4(), 1)]) == [1]
 
     def test_inserts_larger_than_one_statement_are_chunked_and_atomic(self) -> None:
         recorder = self.application_recorder()

@@ -294,9 +294,9 @@ class StoreBehaviour(StoreCase):
         missing = DjangoApplicationRecorder(self.datastore,
                                             events_table_name=f"{self.prefix}_missing_events")
         expected = ProgrammingError if self.datastore.is_postgres else OperationalError
-        with pytest.raises(expected, match="does not exist|no such table"):
+        with pytest.raises(expected, match=r"does not exist|no such table"):
             missing.insert_events([stored(uuid4(), 1)])
-        with pytest.raises(expected, match="does not exist|no such table"):
+        with pytest.raises(expected, match=r"does not exist|no such table"):
             missing.select_events(uuid4())
         # The failed transaction was rolled back: the connection goes on working.
         assert self.application_recorder().insert_events([stored(uuid4(), 1)]) == [1]

@@ -12,7 +12,8 @@ Three ways to run it:
 - :func:`catch_up` processes, synchronously, every event stored after the tracked
   position. ``ReplaysConfig.ready()`` registers it to run after each save of a game, so in
   the embedded default the list is up to date as soon as a command is stored (turn it off
-  with ``settings.READ_MODELS_CATCH_UP = False`` where ``run_projections`` runs instead);
+  with ``settings.READ_MODELS_CATCH_UP = False`` where ``run_projections`` runs instead,
+  or for one block with :func:`catch_up_deferred`, e.g. around a whole bot game);
 - ``manage.py run_projections`` runs :class:`eventsourcing.projection.ProjectionRunner`
   until Ctrl-C: it subscribes to the store and processes events as they are committed,
   from any process;
@@ -31,8 +32,10 @@ and the draw pile cannot leak into the list even by mistake.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -287,14 +290,15 @@ def game_list_view() -> GameListView:
 
 
 def catch_up(app: Games | None = None, *, batch_size: int = BATCH_SIZE) -> Processed:
-    """Process every event stored after the tracked position, in batches of
-    ``batch_size``, each batch and its position in one transaction. Idempotent: a second
-    call finds nothing to do."""
+    """Process every event stored, when it starts, after the tracked position, in batches
+    of ``batch_size``, each batch and its position in one transaction. Idempotent: a
+    second call finds nothing to do. Events committed while it runs are left to the next
+    call: the save that commits them calls it again."""
     app = app if app is not None else games()
     view = game_list_view()
     done = Processed()
+    position = view.max_tracking_id(app.name)
     while True:
-        position = view.max_tracking_id(app.name)
         notifications = app.recorder.select_notifications(
             start=position, limit=batch_size, inclusive_of_start=False)
         if not notifications:
@@ -303,22 +307,44 @@ def catch_up(app: Games | None = None, *, batch_size: int = BATCH_SIZE) -> Proce
         items = [(app.mapper.to_domain_event(n), Tracking(app.name, n.id))
                  for n in notifications]
         touched = view.record(items)
-        if touched is not None:  # else someone else moved on: look again from there
-            done.events += len(items)
-            done.games |= touched
+        if touched is None:  # someone else moved on: look again from where they are
+            position = view.max_tracking_id(app.name)
+            continue
+        done.events += len(items)
+        done.games |= touched
+        position = done.position = notifications[-1].id
+        if len(notifications) < batch_size:  # that was all there was
+            return done
+
+
+_deferred = threading.local()
 
 
 def catch_up_after_save() -> None:
     """The ``replays.store.after_save`` hook: bring the list up to date after a command.
     The command is already stored, so a failure here must not fail it: it is logged, and
     the next catch-up (or ``run_projections``) picks the events up."""
-    if not getattr(settings, "READ_MODELS_CATCH_UP", True):
+    if not getattr(settings, "READ_MODELS_CATCH_UP", True) or getattr(_deferred, "depth", 0):
         return
     try:
         catch_up()
     except Exception:
         logger.exception("game list: catching up after a save failed; it will retry on the "
                          "next save (or run manage.py run_projections)")
+
+
+@contextlib.contextmanager
+def catch_up_deferred() -> Iterator[None]:
+    """Skip the catch-up after each save in this thread until the block ends, then catch
+    up once: for a bot game played in one go, whose hundreds of commands nobody watches
+    in the list, one catch-up instead of one per command."""
+    _deferred.depth = getattr(_deferred, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _deferred.depth -= 1
+        if not _deferred.depth:  # also after an error: what was stored gets listed
+            catch_up_after_save()
 
 
 def rebuild(app: Games | None = None) -> Processed:
@@ -341,5 +367,5 @@ def projection_runner() -> ProjectionRunner[Games, GameListView]:
 
 
 __all__ = ["BATCH_SIZE", "PROJECTION_NAME", "GameListProjection", "GameListView", "Processed",
-           "apply_events", "catch_up", "catch_up_after_save", "game_list_view",
+           "apply_events", "catch_up", "catch_up_after_save", "catch_up_deferred", "game_list_view",
            "projection_runner", "rebuild", "winners_text"]

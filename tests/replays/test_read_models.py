@@ -194,6 +194,30 @@ def test_a_processor_that_lost_the_race_writes_nothing(store: Games, settings: A
     assert position() == notifications[-1].id
 
 
+def test_a_catch_up_overtaken_by_another_looks_again(
+        store: Games, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.READ_MODELS_CATCH_UP = False
+    game = bot_game("rm-overtaken")
+    real_record = projections.GameListView.record
+    overtaken: list[int] = []
+
+    def record_after_a_rival(self: Any, items: Any) -> Any:
+        if not overtaken:  # a rival processes everything between our read and our write
+            overtaken.append(1)
+            monkeypatch.setattr(projections.GameListView, "record", real_record)
+            rival = catch_up()
+            monkeypatch.setattr(projections.GameListView, "record", record_after_a_rival)
+            assert rival.events == stored_events(store)
+        return real_record(self, items)
+
+    monkeypatch.setattr(projections.GameListView, "record", record_after_a_rival)
+    done = catch_up(batch_size=100)
+
+    assert overtaken and done.events == 0  # it wrote nothing twice
+    assert done.position == position() == stored_events(store)
+    assert GameSummary.objects.get(pk=game.id).events == game.version
+
+
 def test_rows_and_position_commit_together(store: Games, settings: Any,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     settings.READ_MODELS_CATCH_UP = False
@@ -346,12 +370,18 @@ def test_run_projections_refuses_a_bad_duration(store: Games) -> None:
         call_command("run_projections", "--stop-after", "-1")
 
 
+def shared_database_url() -> str:
+    """The test database as a ``DATABASE_URL``, for another process."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 def test_run_projections_in_its_own_process_stops_on_ctrl_c(committed_store: Games) -> None:
     """Production: a separate process projects what the web processes store, until Ctrl-C."""
-    database = settings.DATABASES["default"]["NAME"]
-    if connection.vendor != "sqlite":  # pragma: no cover
-        pytest.skip("the subprocess reaches the test database by its SQLite file")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "DATABASE_URL": shared_database_url(), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "manage.py", "run_projections"], cwd=settings.BASE_DIR, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -369,3 +399,30 @@ def test_run_projections_in_its_own_process_stops_on_ctrl_c(committed_store: Gam
             process.wait()
     assert process.returncode == 0, err
     assert f"stopped after event {stored_events(committed_store)}" in out
+
+
+def test_a_deferred_catch_up_lists_the_game_once_at_the_end(
+        store: Games, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = projections.catch_up
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(projections, "catch_up", counted)
+    with projections.catch_up_deferred():
+        game = bot_game("rm-deferred")
+        with projections.catch_up_deferred():  # nested: still one catch-up, at the end
+            other = running_game("rm-deferred-2", commands=2)
+        assert not GameSummary.objects.exists()
+    assert len(calls) == 1
+    assert GameSummary.objects.get(pk=game.id).events == game.version
+    assert GameSummary.objects.get(pk=other.id).events == other.version
+
+
+def test_a_deferred_catch_up_still_runs_after_an_error(store: Games) -> None:
+    with pytest.raises(RuntimeError), projections.catch_up_deferred():
+        game = running_game("rm-deferred-error", commands=1)
+        raise RuntimeError("the bot crashed")
+    assert GameSummary.objects.get(pk=game.id).events == game.version

@@ -142,6 +142,12 @@ def verify_record(
     else:
         failed = ", ".join(c.name for c in checks if not c.ok)
         summary = f"the first bad event is #{first_bad} ({failed} failed)"
+        if first_bad is not None and first_bad > 1 and first_bad == chain.broken_at:
+            # The rules and the chain disagree at the same event: either it is where
+            # events were removed, inserted or moved, or the one before was changed in
+            # a way the rules allow and this is its first consequence.
+            summary += (f"; or #{first_bad - 1} was changed in a way the rules allow, "
+                        f"and #{first_bad} is its first consequence")
     return Verdict(ok, first_bad, summary, tuple(checks), len(entries), rules.finished,
                    chain.head)
 

@@ -327,14 +327,17 @@ def _query(opened: Opened, step: int | None = None, *, perspective: str | None =
     return "?" + urlencode(params)
 
 
-def step_answer(request: HttpRequest, opened: Opened, step: int
-                ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """What the viewer shows at ``step``: the JSON answer (the table as data and drawn,
-    the head hash after it, where the game stands) and the table's template context."""
+def table_at(opened: Opened, step: int) -> dict[str, Any]:
+    """The table context after ``step`` (the game as loaded when it is the last one)."""
     at = opened.game if step == opened.steps else games().game(opened.game_id, step)
-    table = table_context(opened, at)
-    html = render_to_string("replays/_table.html", {"t": table}, request=request)
-    answer = {
+    return table_context(opened, at)
+
+
+def step_answer(request: HttpRequest, opened: Opened, step: int) -> dict[str, Any]:
+    """The JSON answer for ``step``: the table as data and drawn by ``_table.html``, the
+    head hash after the step, and where the game stands."""
+    table = table_at(opened, step)
+    return {
         "game": str(opened.game_id),
         "step": step,
         "steps": opened.steps,
@@ -342,16 +345,15 @@ def step_answer(request: HttpRequest, opened: Opened, step: int
         "perspective": table["perspective"],
         "turn": table["turn"],
         "phase": table["phase"],
-        "head_hash": at.head_hash,
+        "head_hash": table["head_hash"],
         "table": table["table"],
-        "html": html,
+        "html": render_to_string("replays/_table.html", {"t": table}, request=request),
     }
-    return answer, table
 
 
 def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[str, Any]:
     step = parse_step(request.GET.get("step"), opened.steps, opened.game.finished)
-    answer, table = step_answer(request, opened, step)
+    table = table_at(opened, step)
     lines = log_lines(opened)
     game_id = str(opened.game_id)
     page = "replays:replay_embed" if embed else "replays:replay"
@@ -364,12 +366,14 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
     seats = opened.game.table.seats
     perspectives: list[dict[str, Any]] = [
         {"value": perspective_name(p),
-         "label": ("Everything (all hands, the draw pile)" if p == EVERYTHING
-                   else "Spectator (only what is public)" if p == SPECTATOR
-                   else f"Seat {p}: {seats[p]}"),
+         "name": ("Everything" if p == EVERYTHING else "Spectator" if p == SPECTATOR
+                  else f"Seat {p}: {seats[p]}"),
+         "what": (" (all hands, the draw pile)" if p == EVERYTHING
+                  else " (only what is public)" if p == SPECTATOR else ""),
          "selected": p == opened.perspective}
         for p in opened.access.perspectives
     ]
+    token_param = {"token": opened.token} if opened.token else {}
     config = {
         "game": game_id,
         "step": step,
@@ -380,10 +384,8 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "page": here,
         "sharePage": share_path,
         "embedPage": embed_path,
-        "exportPage": export_path,
         "stepUrl": reverse("replays:replay_step", kwargs={"game_id": game_id, "step": "0"}),
         "logUrl": reverse("replays:replay_log", kwargs={"game_id": game_id}),
-        "speeds": list(SPEEDS),
         "finished": opened.game.finished,
     }
     current = lines[step - 1]
@@ -393,7 +395,6 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "game_id": game_id,
         "title": " vs ".join(seats),
         "ruleset": opened.game.table.ruleset.name,
-        "answer": answer,
         "t": table,
         "step": step,
         "steps": opened.steps,
@@ -415,8 +416,8 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "share_as_spectator": not opened.game.finished and opened.perspective >= 0,
         "embed_url": embed_url,
         "exports": [
-            {"label": p["label"].split(" (")[0], "href": export_path + "?" + urlencode(
-                {"perspective": p["value"], **({"token": opened.token} if opened.token else {})})}
+            {"label": p["name"],
+             "href": export_path + "?" + urlencode({"perspective": p["value"], **token_param})}
             for p in perspectives
         ],
         "config": config,
@@ -448,8 +449,8 @@ def replay_embed(request: HttpRequest, game_id: str) -> HttpResponse:
 def replay_step(request: HttpRequest, game_id: str, step: str) -> HttpResponse:
     """One step as JSON (see the module's docstring)."""
     opened = open_game(request, game_id)
-    answer, _ = step_answer(request, opened, parse_step(step, opened.steps, opened.game.finished))
-    return JsonResponse(answer)
+    step_number = parse_step(step, opened.steps, opened.game.finished)
+    return JsonResponse(step_answer(request, opened, step_number))
 
 
 @require_safe

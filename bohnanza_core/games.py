@@ -92,7 +92,7 @@ class Game(Aggregate):
     def __init__(
         self, players: tuple[str, ...], private: bool, tournament: str | None, share_token: str
     ) -> None:
-        self.players = tuple(players)
+        self._players = tuple(players)
         self.private = private
         self.tournament = tournament
         self.share_token = share_token
@@ -109,6 +109,12 @@ class Game(Aggregate):
             self.chain_broken_at = stored.originator_version
         self.head_hash = hashlib.sha256(canonical).hexdigest()
         self.state = evolve(self.state, stored.event)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Who sits in each seat ("user:ann", "bot:heuristic"); a tuple however the
+        game was rebuilt (a snapshot's JSON gives lists)."""
+        return tuple(self._players)
 
     @property
     def table(self) -> GameState:

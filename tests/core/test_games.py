@@ -71,6 +71,7 @@ def test_every_step_rebuilds_exactly_from_snapshots(app: Games) -> None:
         assert at_step.version == entry.seq
         assert _encoded(at_step.table) == _encoded(state), entry.seq
         assert at_step.head_hash == entry.hash
+        assert at_step.players == game.players and isinstance(at_step.players, tuple)
 
 
 def test_an_illegal_command_stores_nothing(app: Games) -> None:

@@ -20,7 +20,7 @@ Three ways to run it:
 - ``manage.py rebuild_read_models`` (:func:`rebuild`) wipes the rows and the position and
   processes every event again, from the events alone.
 
-Applying an event is idempotent and order-insensitive (fields are set, counts only grow,
+Applying an event again, in any order, changes nothing (fields are set, counts only grow,
 a finished game stays finished), so two processors racing over the same events (a web
 process catching up while ``run_projections`` runs) agree on the result; the tracking row
 makes the loser of a race stop and look again instead of writing twice.

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from bohnanza_core.rulesets import PRESETS
 from replays.models import GameSummary, GameSummaryQuerySet, SeatSummary
@@ -63,10 +64,11 @@ class GameFilters(forms.Form):
     started_from = _date_field("Started from")
     started_to = _date_field("Started to")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        names = set(PRESETS) | set(
-            GameSummary.objects.values_list("ruleset", flat=True).distinct())
+    def __init__(self, data: Any, visible: GameSummaryQuerySet) -> None:
+        """``visible``: the games the visitor may know of; the ruleset menu offers the
+        presets and the rulesets of those games (not of games hidden from them)."""
+        super().__init__(data)
+        names = set(PRESETS) | set(visible.values_list("ruleset", flat=True).distinct())
         field = self.fields["ruleset"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [("", "any"), *[(name, name) for name in sorted(names)]]
@@ -117,14 +119,15 @@ def _day_start(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=timezone.get_current_timezone())
 
 
+@require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     """Games newest first, filtered by the query string, 25 a page. Bad filters or a page
     that is not a number: 400 with what is wrong; a page past the end: 404."""
-    filters = GameFilters(request.GET or None)
     user = request.user
     visible = GameSummary.objects.visible_to(
         user.get_username() if user.is_authenticated else None,
         is_staff=bool(user.is_authenticated and user.is_staff))
+    filters = GameFilters(request.GET or None, visible)
     context: dict[str, Any] = {"filters": filters, "page": None, "problems": []}
     number = request.GET.get("page", "1")
     problems: list[str] = []

@@ -167,6 +167,18 @@ def test_private_games_show_only_to_their_players_and_staff(
     assert set(listed(client)) == ids(public, secret)
 
 
+def test_the_ruleset_menu_names_no_ruleset_of_a_hidden_game(
+        client: Client, store: Games) -> None:
+    secret = bot_game("gl-hidden-rules", private=True, players=("user:ann", "bot:a", "bot:b"))
+    GameSummary.objects.filter(pk=secret.id).update(ruleset="house-rules")
+    assert "house-rules" not in client.get(URL).content.decode()
+    assert client.get(URL, {"ruleset": "house-rules"}).status_code == 400
+    ann = User.objects.create_user("ann", password="pw-ann-12345")
+    client.force_login(ann)
+    assert '<option value="house-rules">' in client.get(URL).content.decode()
+    assert listed(client, "ruleset=house-rules") == [str(secret.id)]
+
+
 def test_paging_keeps_the_filters(client: Client, store: Games) -> None:
     rules = ruleset_for("classic", 3)
     started = [store.start(rules, ("a", "b", "c"), f"page-{i}",
@@ -212,6 +224,11 @@ def test_bad_filters_get_a_clear_message(client: Client, store: Games,
     assert 'role="alert"' in page
     assert "data-game-id" not in page
     assert GameSummary.objects.count() == 1
+
+
+def test_the_list_is_only_read(client: Client, store: Games) -> None:
+    assert client.post(URL, {"status": "running"}).status_code == 405
+    assert client.head(URL).status_code == 200
 
 
 def test_a_page_past_the_end_is_not_found(client: Client, store: Games) -> None:

@@ -49,6 +49,7 @@ from replays.store import (
     parse_game_id,
     parse_perspective,
     perspective_name,
+    seats_of,
 )
 
 SPEEDS = (0.5, 1, 2, 4, 8)
@@ -421,7 +422,18 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
             for p in perspectives
         ],
         "config": config,
+        "audit_url": (reverse("replays:audit", kwargs={"game_id": game_id})
+                      + ("?" + urlencode(token_param) if token_param else "")
+                      if opened.game.finished else None),
+        "dispute_url": (reverse("replays:open_dispute", kwargs={"game_id": game_id})
+                        if opened.game.finished and seats_of(opened.game, _username(request))
+                        else None),
     }
+
+
+def _username(request: HttpRequest) -> str | None:
+    user: Any = request.user
+    return user.username if user.is_authenticated else None
 
 
 # -- views --------------------------------------------------------------------------

@@ -189,6 +189,8 @@
         '" width="960" height="640" style="border:0" title="Bohnanza replay" loading="lazy"></iframe>';
     }
     if (embedOpen) embedOpen.href = shareUrl(cfg.sharePage, shown);
+    const dispute = $("dispute-link");
+    if (dispute) dispute.href = dispute.dataset.base + "?seq=" + shown;
   }
 
   function markLog() {

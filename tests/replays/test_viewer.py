@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import reverse
 
 from bohnanza_core.events import DeckShuffled
 from bohnanza_core.games import Game, Games
@@ -377,3 +378,23 @@ def test_embed_has_no_site_chrome_and_may_be_framed(
     assert 'data-step="50"' in html
     assert 'id="replay-log-lines"' in html
     assert f"/replays/games/{finished.id}/?step=50&amp;perspective=spectator" in html
+
+
+def test_a_finished_game_links_its_audit_and_its_players_to_a_dispute(
+        client: Client, ann_client: Client, store: Games) -> None:
+    mine = bot_game("viewer-dispute", players=["user:ann", "bot:nontrading", "bot:random"])
+    html = ann_client.get(page(mine), {"step": 40}).content.decode()
+    assert reverse("replays:audit", kwargs={"game_id": mine.id}) in html
+    dispute = reverse("replays:open_dispute", kwargs={"game_id": mine.id})
+    assert f'href="{dispute}?seq=40"' in html
+    # Someone who did not play may audit, not dispute.
+    other = client.get(page(mine)).content.decode()
+    assert reverse("replays:audit", kwargs={"game_id": mine.id}) in other
+    assert dispute not in other
+
+
+def test_a_running_game_offers_neither_audit_nor_dispute(ann_client: Client,
+                                                        store: Games) -> None:
+    game = running_game("viewer-no-audit", players=("user:ann", "user:bob", "user:cy"))
+    html = ann_client.get(page(game)).content.decode()
+    assert "/audit/" not in html and "/disputes/new/" not in html

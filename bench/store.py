@@ -14,6 +14,15 @@ Sections (all by default):
   run (the two take turns in short slices; best of ``--repeat`` runs each); the target is
   at least 0.8.
 
+- ``record``: bot games played through the store (``Games`` on our recorder) against the
+  same games on the bare engine, game by game in turn; stored per command (a live table)
+  and in one transaction at the end (a tournament game). Target: at most 1.5 times the
+  engine's time on SQLite.
+- ``rebuild``: every step of stored games rebuilt (nearest snapshot + events); target
+  p99 at most 5 ms.
+- ``verify``: a whole stored game audited (read, chain, seed, shuffles, rules) and the
+  same from its exported file; target at most 20 ms.
+
 Django runs as deployed (DEBUG off: no query log). Everything is made in a temporary
 SQLite file and a PostgreSQL schema of its own, both removed at the end.
 
@@ -235,8 +244,154 @@ def section_save(args: argparse.Namespace, found: Databases) -> bool:
     return not failed
 
 
+# --- whole games: recording, rebuilding a step, verifying --------------------------------
+
+RECORD_TARGET = 1.5  # stored bot game time / pure engine time, on SQLite
+REBUILD_P99_MS = 5.0
+VERIFY_MS = 20.0
+LINEUP = ["heuristic", "heuristic", "nontrading", "heuristic"]  # a tournament table
+
+
+def games_app(alias: str) -> Any:
+    from bohnanza_core.games import Games
+
+    return Games(env={"PERSISTENCE_MODULE": "replays.persistence", "DJANGO_DB_ALIAS": alias})
+
+
+def section_record(args: argparse.Namespace, found: Databases) -> bool:
+    """Bot games played through the store against the same games on the bare engine,
+    alternating game by game so both see the same machine."""
+    from bohnanza_core import ruleset_for
+    from bohnanza_core.games import play_bot_game
+    from bohnanza_core.simulator import bot_classes, play_game
+
+    ruleset = ruleset_for("classic", len(LINEUP))
+    classes = bot_classes(LINEUP)
+    count = max(10, int(20 * args.seconds))
+    print(f"Bot games (classic, {', '.join(LINEUP)}), {count} games per run, best of "
+          f"{args.repeat}; ratio = stored / bare engine (target <= {RECORD_TARGET} on SQLite "
+          "for a tournament game, stored in one transaction at its end)\n")
+    header = (f"{'database':<11} {'stored':<12} {'engine ms':>9} {'stored ms':>9} "
+              f"{'ratio':>6} {'events/game':>11}")
+    print(header)
+    print("-" * len(header))
+    passed = True
+    for label, alias in found.aliases():
+        app = games_app(alias)
+        for each_command in (False, True):
+            best_pure = best_stored = float("inf")
+            events = 0
+            for run in range(args.repeat):
+                pure = stored = 0.0
+                for i in range(count):
+                    seed = f"bench-{label}-{each_command}-{run}-{i}"
+                    started = time.perf_counter()
+                    record = play_game(ruleset, classes, seed)
+                    pure += time.perf_counter() - started
+                    started = time.perf_counter()
+                    play_bot_game(app, ruleset, LINEUP, seed, save_each_command=each_command)
+                    stored += time.perf_counter() - started
+                    events += len(record.events)
+                best_pure = min(best_pure, pure / count)
+                best_stored = min(best_stored, stored / count)
+            ratio = best_stored / best_pure
+            mode = "per command" if each_command else "per game"
+            judged = label == "SQLite" and not each_command
+            verdict = ("" if not judged else
+                       "  ok" if ratio <= RECORD_TARGET else "  ABOVE TARGET")
+            passed &= not judged or ratio <= RECORD_TARGET
+            print(f"{label:<11} {mode:<12} {best_pure * 1000:>9.2f} {best_stored * 1000:>9.2f} "
+                  f"{ratio:>6.2f} {events / (count * args.repeat):>11.0f}{verdict}")
+        app.close()
+    return passed
+
+
+def _stored_games(app: Any, count: int) -> list[Any]:
+    from bohnanza_core import ruleset_for
+    from bohnanza_core.games import play_bot_game
+
+    tables = [("classic", LINEUP), ("rio-grande", ["heuristic"] * 6), ("duel", LINEUP[:2]),
+              ("finnish", LINEUP[:3]), ("amigo-en", [*LINEUP, "random"])]
+    out = []
+    for i in range(count):
+        name, bots = tables[i % len(tables)]
+        out.append(play_bot_game(app, ruleset_for(name, len(bots)), bots, f"rebuild-{i}",
+                                 save_each_command=False))
+    return out
+
+
+def section_rebuild(args: argparse.Namespace, found: Databases) -> bool:
+    """Every step of stored games rebuilt from the store (nearest snapshot + events)."""
+    print(f"Rebuilding a step of a stored game (Games.game(id, step)): every step of 5 "
+          f"games of each ruleset (target p99 <= {REBUILD_P99_MS} ms)\n")
+    header = f"{'database':<11} {'steps':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
+    print(header)
+    print("-" * len(header))
+    passed = True
+    for label, alias in found.aliases():
+        app = games_app(alias)
+        times: list[float] = []
+        for game in _stored_games(app, 25):
+            for step in range(1, game.version + 1):
+                started = time.perf_counter()
+                rebuilt = app.game(game.id, step)
+                times.append(time.perf_counter() - started)
+                assert rebuilt.version == step
+        times.sort()
+        p50, p99 = times[len(times) // 2] * 1000, times[int(len(times) * 0.99)] * 1000
+        ok = p99 <= REBUILD_P99_MS
+        passed &= ok
+        print(f"{label:<11} {len(times):>6} {p50:>7.2f} {p99:>7.2f} {times[-1] * 1000:>7.2f}"
+              f"{'  ok' if ok else '  ABOVE TARGET'}")
+        app.close()
+    return passed
+
+
+def section_verify(args: argparse.Namespace, found: Databases) -> bool:
+    """The whole audit of stored games: read the record, check chain, seed, shuffles and
+    rules (and the same from an exported file)."""
+    from bohnanza_core.export import export_record
+    from bohnanza_core.verify import verify_record, verify_text
+
+    print(f"Verifying a whole stored game (target <= {VERIFY_MS} ms per game)\n")
+    header = (f"{'database':<11} {'games':>5} {'events':>7} {'record+verify ms':>16} "
+              f"{'file verify ms':>14}")
+    print(header)
+    print("-" * len(header))
+    passed = True
+    for label, alias in found.aliases():
+        app = games_app(alias)
+        stored = _stored_games(app, 10)
+        worst_record = worst_file = 0.0
+        events = 0
+        for game in stored:
+            best_record = best_file = float("inf")
+            for _ in range(args.repeat):
+                started = time.perf_counter()
+                entries = app.record(game.id)
+                verdict = verify_record(entries, game.head_hash)
+                best_record = min(best_record, time.perf_counter() - started)
+                assert verdict.ok, verdict.report()
+                text = export_record(entries)
+                started = time.perf_counter()
+                assert verify_text(text).ok
+                best_file = min(best_file, time.perf_counter() - started)
+            worst_record, worst_file = max(worst_record, best_record), max(worst_file, best_file)
+            events = max(events, game.version)
+        ok = worst_record * 1000 <= VERIFY_MS
+        passed &= ok
+        print(f"{label:<11} {len(stored):>5} {events:>7} {worst_record * 1000:>16.2f} "
+              f"{worst_file * 1000:>14.2f}{'  ok' if ok else '  ABOVE TARGET'}  "
+              "(worst game; events = the longest game)")
+        app.close()
+    return passed
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace, Databases], bool]] = {
     "save": section_save,
+    "record": section_record,
+    "rebuild": section_rebuild,
+    "verify": section_verify,
 }
 
 

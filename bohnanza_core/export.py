@@ -20,10 +20,11 @@ secret, enough to re-derive the game exactly (:mod:`bohnanza_core.rederive`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
 
@@ -128,51 +129,104 @@ _HINTS: dict[str, dict[str, Any]] = {
 }
 
 
-def _decode(value: Any, hint: Any, where: str) -> Any:
-    """``value`` as type ``hint``, or ExportError saying what was expected."""
+Decoder = Callable[[Any, str], Any]
+"""Reads one JSON value as a type, or raises ExportError naming ``where``."""
+
+
+def _bad(where: str, message: str) -> ExportError:
+    return ExportError(f"{where}: {message}")
+
+
+@functools.cache
+def _decoder(hint: Any) -> Decoder:
+    """The reader for values of type ``hint``, built once per type: events are read by
+    the thousand (every audit, every rebuilt step), so the type is not inspected again
+    for every value."""
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(hint)
-        if value is None and type(None) in options:
-            return None
-        for option in options:
-            if option is type(None):
-                continue
-            return _decode(value, option, where)
+        options = [o for o in typing.get_args(hint) if o is not type(None)]
+        inner = _decoder(options[0])
+        optional = len(options) < len(typing.get_args(hint))
+
+        def union(value: Any, where: str) -> Any:
+            return None if value is None and optional else inner(value, where)
+
+        return union
     if hint is Ruleset:
-        if not isinstance(value, dict):
-            raise ExportError(f"{where}: the ruleset must be an object of parameters")
-        try:
-            return Ruleset.from_parameters(value)
-        except RulesetError as exc:
-            raise ExportError(f"{where}: {exc}") from exc
+
+        def ruleset(value: Any, where: str) -> Any:
+            if not isinstance(value, dict):
+                raise _bad(where, "the ruleset must be an object of parameters")
+            try:
+                return Ruleset.from_parameters(value)
+            except RulesetError as exc:
+                raise _bad(where, str(exc)) from exc
+
+        return ruleset
     if origin is tuple:
         args = typing.get_args(hint)
-        if not isinstance(value, list):
-            raise ExportError(f"{where}: expected a list, got {value!r}")
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(v, args[0], where) for v in value)
-        if len(value) != len(args):
-            raise ExportError(f"{where}: expected {len(args)} items, got {value!r}")
-        return tuple(_decode(v, a, where) for v, a in zip(value, args, strict=True))
+            item = _decoder(args[0])
+
+            def many(value: Any, where: str) -> Any:
+                if not isinstance(value, list):
+                    raise _bad(where, f"expected a list, got {value!r}")
+                return tuple([item(v, where) for v in value])
+
+            return many
+        items = [_decoder(a) for a in args]
+
+        def fixed(value: Any, where: str) -> Any:
+            if not isinstance(value, list):
+                raise _bad(where, f"expected a list, got {value!r}")
+            if len(value) != len(items):
+                raise _bad(where, f"expected {len(items)} items, got {value!r}")
+            return tuple([read(v, where) for v, read in zip(value, items, strict=True)])
+
+        return fixed
     if isinstance(hint, type) and issubclass(hint, Enum):
-        try:
-            return hint(value)
-        except ValueError:
-            raise ExportError(f"{where}: {value!r} is not a {hint.__name__}") from None
+        enum: Any = hint
+        members = {member.value: member for member in enum}
+
+        def enum_value(value: Any, where: str) -> Any:
+            try:
+                return members[value]
+            except (KeyError, TypeError):
+                raise _bad(where, f"{value!r} is not a {enum.__name__}") from None
+
+        return enum_value
     if hint is bool:
-        if not isinstance(value, bool):
-            raise ExportError(f"{where}: expected true or false, got {value!r}")
-        return value
+
+        def boolean(value: Any, where: str) -> Any:
+            if not isinstance(value, bool):
+                raise _bad(where, f"expected true or false, got {value!r}")
+            return value
+
+        return boolean
     if hint is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ExportError(f"{where}: expected a whole number, got {value!r}")
-        return value
+
+        def whole(value: Any, where: str) -> Any:
+            if type(value) is not int:  # not a bool, not 1.0
+                raise _bad(where, f"expected a whole number, got {value!r}")
+            return value
+
+        return whole
     if hint is str:
-        if not isinstance(value, str):
-            raise ExportError(f"{where}: expected a string, got {value!r}")
-        return value
-    raise ExportError(f"{where}: cannot read a value of type {hint}")  # pragma: no cover
+
+        def text(value: Any, where: str) -> Any:
+            if not isinstance(value, str):
+                raise _bad(where, f"expected a string, got {value!r}")
+            return value
+
+        return text
+    raise TypeError(f"cannot read a value of type {hint}")  # pragma: no cover
+
+
+_READERS: dict[str, tuple[type[Event], tuple[tuple[str, Decoder], ...], frozenset[str]]] = {
+    name: (cls, tuple((f.name, _decoder(_HINTS[name][f.name])) for f in dataclasses.fields(cls)),
+           frozenset(f.name for f in dataclasses.fields(cls)) | frozenset(RECORD_KEYS))
+    for name, cls in _BY_NAME.items()
+}
 
 
 def event_from_json(obj: Any, where: str = "event") -> Event:
@@ -180,19 +234,25 @@ def event_from_json(obj: Any, where: str = "event") -> Event:
     if not isinstance(obj, dict):
         raise ExportError(f"{where}: expected an object")
     name = obj.get("type")
-    cls = _BY_NAME.get(name) if isinstance(name, str) else None
-    if cls is None:
+    reader = _READERS.get(name) if isinstance(name, str) else None
+    if reader is None:
         raise ExportError(f"{where}: unknown event type {name!r}")
-    hints = _HINTS[cls.__name__]
-    names = [f.name for f in dataclasses.fields(cls)]
-    extra = sorted(set(obj) - set(names) - set(RECORD_KEYS))
-    if extra:
+    cls, fields, known = reader
+    if not known.issuperset(obj):
+        extra = sorted(set(obj) - known)
         raise ExportError(f"{where}: {name} has no field(s) {', '.join(extra)}")
     values = {}
-    for field_name in names:
-        if field_name not in obj:
-            raise ExportError(f"{where}: {name} lacks its field {field_name!r}")
-        values[field_name] = _decode(obj[field_name], hints[field_name], f"{where} {field_name}")
+    for field_name, read in fields:
+        try:
+            value = obj[field_name]
+        except KeyError:
+            raise ExportError(f"{where}: {name} lacks its field {field_name!r}") from None
+        try:
+            values[field_name] = read(value, where)
+        except ExportError as exc:
+            # Name the field as well: "line 6 seat: expected a whole number, got '1'".
+            message = str(exc)
+            raise ExportError(f"{where} {field_name}{message[len(where):]}") from exc.__cause__
     return cls(**values)
 
 

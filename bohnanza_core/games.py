@@ -21,6 +21,7 @@ key and raises :class:`StaleCommand`; nothing of it is stored.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
@@ -261,6 +262,15 @@ class GameStateAsDict(Transcoding):
         return s
 
 
+_JSON = json.JSONDecoder()
+
+
+@functools.lru_cache(maxsize=1024)
+def _uuid(text: str) -> UUID:
+    """A game's id from its text; a game's rows all carry the same one."""
+    return UUID(text)
+
+
 class GameMapper(Mapper[UUID]):
     """Stores a :class:`Game.Happened` as exactly the canonical bytes of its record
     entry (:meth:`bohnanza_core.record.Entry.canonical`), whose SHA-256 is the next
@@ -291,18 +301,22 @@ class GameMapper(Mapper[UUID]):
             state = self.cipher.decrypt(state)
         if self.compressor:
             state = self.compressor.decompress(state)
-        data = json.loads(state)
+        data = _JSON.decode(state.decode("utf-8"))
         originator_id = stored_event.originator_id
-        happened: Any = Game.Happened  # a dataclass made by the library's metaclass
-        return happened(
-            originator_id=originator_id if isinstance(originator_id, UUID)
-            else UUID(originator_id),
+        if not isinstance(originator_id, UUID):
+            originator_id = _uuid(originator_id)
+        # Built the way the library's own Mapper builds events: straight into the
+        # frozen dataclass's __dict__ (its __init__ costs more than the decoding).
+        happened = object.__new__(Game.Happened)
+        happened.__dict__.update(
+            originator_id=originator_id,
             originator_version=stored_event.originator_version,
             timestamp=datetime.fromisoformat(data["at"]),
             event=event_from_json(data["event"], f"stored event {data['seq']}"),
             actor=data["actor"],
             previous_hash=data["previous_hash"],
         )
+        return happened
 
 
 # -- the application ---------------------------------------------------------------

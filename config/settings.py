@@ -182,3 +182,7 @@ LOGOUT_REDIRECT_URL = "play:home"
 EVENT_STORE_PERSISTENCE_MODULE = os.environ.get("EVENT_STORE_PERSISTENCE_MODULE",
                                                 "replays.persistence")
 EVENT_STORE_DB_ALIAS = "default"
+
+# Catch the read models (the game list) up after every stored command, in the process
+# that stored it. Turn off where `manage.py run_projections` follows the store instead.
+READ_MODELS_CATCH_UP = env_flag("READ_MODELS_CATCH_UP", default=True)

@@ -10,6 +10,7 @@ move, or a shuffle that does not follow from the seed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,13 +33,29 @@ class Rederivation:
     state: GameState | None
 
 
+def show(event: Event) -> str:
+    """An event as a reader of a verdict wants it: ``BeanPlanted seat=1 card=25 field=1
+    source=hand`` (values as in the export, not Python's repr)."""
+    from bohnanza_core.export import event_to_json
+
+    fields = event_to_json(event)
+    name = fields.pop("type")
+    parts = []
+    for key, value in fields.items():
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        parts.append(f"{key}={text[1:-1] if isinstance(value, str) else text}")
+    return " ".join([name, *parts])
+
+
 def _differ(recorded: Sequence[Event], produced: Sequence[Event], start: int) -> str | None:
     for offset, expected in enumerate(produced):
         index = start + offset
         if index >= len(recorded):
-            return f"#{index + 1}: the record ends, but the rules say {expected} comes next"
+            return (f"#{index + 1}: the record ends, but the rules say {show(expected)} "
+                    "comes next")
         if recorded[index] != expected:
-            return f"#{index + 1}: the record has {recorded[index]}, the rules say {expected}"
+            return (f"#{index + 1}: the record has {show(recorded[index])}, the rules say "
+                    f"{show(expected)}")
     return None
 
 
@@ -63,14 +80,14 @@ def rederive(events: Sequence[Event]) -> Rederivation:
         command = command_for(events[index])
         if command is None:
             return _bad(
-                f"#{index + 1}: {events[index]} cannot happen now; a player's decision "
+                f"#{index + 1}: {show(events[index])} cannot happen now; a player's decision "
                 "was expected",
                 state,
             )
         try:
             produced = play(state, command)
         except IllegalMove as exc:
-            return _bad(f"#{index + 1}: illegal: {exc.reason} ({events[index]})", state)
+            return _bad(f"#{index + 1}: illegal: {exc.reason} ({show(events[index])})", state)
         problem = _differ(events, produced, index)
         if problem:
             return _bad(problem, state)

@@ -46,7 +46,15 @@ from bohnanza_core.commands import Command
 from bohnanza_core.engine import evolve, new_game, play
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
 from bohnanza_core.export import event_from_json, event_to_json
-from bohnanza_core.record import GENESIS, Entry, canonical_entry
+from bohnanza_core.record import _ENCODERS as _EVENT_ENCODERS
+from bohnanza_core.record import (
+    GENESIS,
+    Entry,
+    _quote,
+    canonical_entry,
+    entry_prefix,
+    event_encoder,
+)
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import GameState, Offer, Phase, Result
 
@@ -148,22 +156,35 @@ class Game(Aggregate):
         event, next version, applied, pending."""
         before = self.version
         now = Game.Happened.create_timestamp()
-        at = now.isoformat()
+        # The canonical bytes (record.canonical_entry) written in three parts: the
+        # actor and time, shared by the command's events; the event, by its class's
+        # generated encoder; the chain link and number.
+        prefix = entry_prefix(actor, now.isoformat())
+        encoders = _EVENT_ENCODERS
         pending = self._pending_events
-        for event in events:
-            version = self._version + 1
-            previous = self.head_hash
-            canonical = canonical_entry(version, event, actor, at, previous)
-            stored = object.__new__(Game.Happened)
-            # _canonical rides along for GameMapper, which stores exactly these bytes.
-            stored.__dict__.update(originator_id=self._id, originator_version=version,
-                                   timestamp=now, event=event, actor=actor,
-                                   previous_hash=previous, _canonical=canonical)
-            self.head_hash = hashlib.sha256(canonical).hexdigest()
-            if not applied:
-                self.state = evolve(self.state, event)
+        originator_id = self._id
+        version = self._version
+        previous = self.head_hash
+        new = object.__new__
+        sha256 = hashlib.sha256
+        try:
+            for event in events:
+                if not applied:
+                    self.state = evolve(self.state, event)
+                version += 1
+                encode = encoders.get(type(event)) or event_encoder(type(event))
+                canonical = (prefix + encode(event) + ',"previous_hash":' + _quote(previous)
+                             + ',"seq":' + str(version) + "}").encode("utf-8")
+                stored = new(Game.Happened)
+                # _canonical rides along for GameMapper, which stores exactly these bytes.
+                stored.__dict__.update(originator_id=originator_id, originator_version=version,
+                                       timestamp=now, event=event, actor=actor,
+                                       previous_hash=previous, _canonical=canonical)
+                previous = sha256(canonical).hexdigest()
+                pending.append(stored)
+        finally:  # what was recorded, even if the engine refused an event
             self._version = version
-            pending.append(stored)
+            self.head_hash = previous
         if self._version != before:
             self._modified_on = now
         if self._version // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:

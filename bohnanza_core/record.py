@@ -18,8 +18,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Sequence
+import types
+import typing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from bohnanza_core.engine import command_for
@@ -34,6 +37,22 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 same bytes faster (a test compares them on every event of many games)."""
 
 _quote = json.encoder.encode_basestring  # the C-accelerated string quoter, no ASCII escaping
+
+# The C encoder behind _CANONICAL, made once: calling it directly skips the json
+# module's per-call set-up, and being the same encoder with the same settings, it
+# writes the same bytes (tuples as arrays, string enums as their values).
+_C_ENCODE = (json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, None, _quote, None, ":", ",", True, False, True)
+    if json.encoder.c_make_encoder is not None else None)  # type: ignore[attr-defined]
+
+
+def _array(value: tuple[Any, ...] | list[Any]) -> str:
+    if _C_ENCODE is None:  # pragma: no cover - CPython always has the C encoder
+        return _CANONICAL.encode(value)
+    try:
+        return "".join(_C_ENCODE(value, 0))
+    except TypeError:  # something only _plain knows (a ruleset in a tuple): never stored
+        return "[" + ",".join([_value(v) for v in value]) + "]"
 
 
 def _value(value: Any) -> str:
@@ -50,35 +69,83 @@ def _value(value: Any) -> str:
     if isinstance(value, str):  # plain strings and string enums (their value)
         return _quote(str.__str__(value))
     if isinstance(value, tuple | list):
-        return "[" + ",".join([_value(v) for v in value]) + "]"
-    return _CANONICAL.encode(value)  # a ruleset's parameters: rare, keep the reference
+        return _array(value)
+    if isinstance(value, Ruleset):
+        return _CANONICAL.encode(value.parameters())
+    return _CANONICAL.encode(value)  # anything else: the reference
 
 
-def _event_keys(cls: type[Event]) -> tuple[tuple[str, str], ...]:
+def _field_code(name: str, hint: Any, env: dict[str, Any]) -> str:
+    """A Python expression writing field ``name`` (a local of the same name) of type
+    ``hint`` as canonical JSON; anything of another type than declared goes through
+    :func:`_value`, so the bytes stay the reference's whatever the event holds."""
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        inner = _field_code(name, rest[0], env) if len(rest) == 1 else f"_value({name})"
+        return f"('null' if {name} is None else {inner})"
+    if hint is bool:
+        return f"('true' if {name} is True else 'false' if {name} is False else _value({name}))"
+    if hint is int:
+        return f"(str({name}) if type({name}) is int else _value({name}))"
+    if hint is str:
+        return f"(_quote({name}) if type({name}) is str else _value({name}))"
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        table = f"_{hint.__name__}_json"
+        env[table] = {member: _quote(member.value) for member in hint}
+        env[hint.__name__] = hint
+        return f"({table}[{name}] if type({name}) is {hint.__name__} else _value({name}))"
+    if typing.get_origin(hint) is tuple:
+        return f"(_array({name}) if type({name}) is tuple else _value({name}))"
+    return f"_value({name})"
+
+
+def _compile_encoder(cls: type[Event]) -> Callable[[Event], str]:
+    """The canonical JSON writer of one event class, generated from its fields' types:
+    one string concatenation with the keys already sorted and quoted. Generated
+    because this runs for every stored event (bench/store.py: about 2x faster than
+    a generic walk over the fields); tests/core/test_verify.py compares its bytes
+    with :meth:`Entry.reference_canonical` on every event of many games."""
+    hints = typing.get_type_hints(cls)
+    env: dict[str, Any] = {"_value": _value, "_quote": _quote, "_array": _array}
     names = sorted([*(f.name for f in dataclasses.fields(cls)), "type"])
-    return tuple((name, _quote(name) + ":") for name in names)
+    loads, parts = [], []
+    for index, name in enumerate(names):
+        key = ("{" if index == 0 else ",") + _quote(name) + ":"
+        if name == "type":
+            parts.append(repr(key + _quote(cls.__name__)))
+            continue
+        local = f"f_{name}"
+        loads.append(f"    {local} = event.{name}\n")
+        parts.append(f"{key!r} + {_field_code(local, hints[name], env)}")
+    source = (f"def encode_{cls.__name__}(event):\n" + "".join(loads)
+              + "    return " + " + ".join(parts) + " + '}'\n")
+    exec(compile(source, f"<canonical {cls.__name__}>", "exec"), env)
+    encoder: Callable[[Event], str] = env[f"encode_{cls.__name__}"]
+    return encoder
 
 
-_KEYS: dict[type[Event], tuple[tuple[str, str], ...]] = {}
+_ENCODERS: dict[type[Event], Callable[[Event], str]] = {}
+
+
+def event_encoder(cls: type[Event]) -> Callable[[Event], str]:
+    """The function writing events of ``cls`` in canonical JSON (made on first use)."""
+    encoder = _ENCODERS.get(cls)
+    if encoder is None:
+        encoder = _ENCODERS[cls] = _compile_encoder(cls)
+    return encoder
 
 
 def canonical_event(event: Event) -> str:
     """The event in canonical JSON: its fields and ``type``, keys sorted."""
-    cls = type(event)
-    keys = _KEYS.get(cls)
-    if keys is None:
-        keys = _KEYS[cls] = _event_keys(cls)
-    parts = []
-    for name, key in keys:
-        if name == "type":
-            parts.append(key + _quote(cls.__name__))
-        else:
-            value = getattr(event, name)
-            if isinstance(value, Ruleset):
-                parts.append(key + _CANONICAL.encode(value.parameters()))
-            else:
-                parts.append(key + _value(value))
-    return "{" + ",".join(parts) + "}"
+    encoder = _ENCODERS.get(type(event)) or event_encoder(type(event))
+    return encoder(event)
+
+
+def entry_prefix(actor: str | None, at: str | None) -> str:
+    """The start of the canonical form of every entry with this actor and time (one
+    command's entries share it): ``{"actor":...,"at":...,"event":``."""
+    return '{"actor":' + _value(actor) + ',"at":' + _value(at) + ',"event":'
 
 
 def canonical_entry(
@@ -86,11 +153,8 @@ def canonical_entry(
 ) -> bytes:
     """The bytes an entry's hash is taken over (and the store keeps): canonical JSON of
     ``{"actor", "at", "event", "previous_hash", "seq"}``, keys sorted, no spaces, UTF-8."""
-    return (
-        '{"actor":' + _value(actor) + ',"at":' + _value(at) + ',"event":'
-        + canonical_event(event) + ',"previous_hash":' + _quote(previous_hash)
-        + ',"seq":' + str(seq) + "}"
-    ).encode("utf-8")
+    return (entry_prefix(actor, at) + canonical_event(event) + ',"previous_hash":'
+            + _quote(previous_hash) + ',"seq":' + str(seq) + "}").encode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,4 +256,4 @@ def check_chain(entries: Sequence[Entry], expected_head: str | None = None) -> C
 
 
 __all__ = ["GENESIS", "ChainCheck", "Entry", "canonical_entry", "canonical_event", "chain",
-           "check_chain", "decision_actor", "head_hash"]
+           "check_chain", "decision_actor", "entry_prefix", "event_encoder", "head_hash"]

@@ -452,6 +452,22 @@ class Games(Application[UUID]):
         """Set up a new table, deal, and store it. ``players`` says who sits in each
         seat (accounts, bots) where the seat names alone do not; ``seed`` defaults to
         a fresh secret one."""
+        return self._start(ruleset, seats, seed, players=players, private=private,
+                           tournament=tournament, actor=actor)[0]
+
+    def _start(
+        self,
+        ruleset: Ruleset,
+        seats: Sequence[str],
+        seed: str | None = None,
+        *,
+        players: Sequence[str] | None = None,
+        private: bool = False,
+        tournament: str | None = None,
+        actor: str | None = None,
+    ) -> tuple[Game, list[Event]]:
+        """:meth:`start`, also giving the events stored (a bot table needs them, and
+        reading them back costs as much as storing them)."""
         if seed is None:
             seed = secrets.token_hex(16)
         _, events = new_game(ruleset, seats, seed)
@@ -464,7 +480,7 @@ class Games(Application[UUID]):
         )
         game._happen(events[1:], None)
         self.save(game)
-        return game
+        return game, events
 
     def play(
         self, game_id: UUID, command: Command, actor: str | None,
@@ -521,11 +537,14 @@ class StoredTable:
     :class:`bohnanza_core.simulator.Table` for bot games on the platform). Each command
     is credited to the bot in its seat: ``players[seat]``."""
 
-    def __init__(self, games: Games, game: Game, *, save_each_command: bool = True) -> None:
+    def __init__(self, games: Games, game: Game, *, save_each_command: bool = True,
+                 events: Sequence[Event] | None = None) -> None:
+        """``events``: the game's events so far, if known (else read from the store)."""
         self.games = games
         self.game = game
         self.state = game.table
-        self.events = [entry.event for entry in games.record(game.id)]
+        self.events = (list(events) if events is not None
+                       else [entry.event for entry in games.record(game.id)])
         self.save_each_command = save_each_command
 
     def play(self, command: Command) -> list[Event]:
@@ -558,11 +577,12 @@ def play_bot_game(
     holder: list[StoredTable] = []
 
     def table(rules: Ruleset, table_seats: tuple[str, ...], table_seed: str) -> StoredTable:
-        game = games.start(rules, table_seats, table_seed,
-                           players=(list(players) if players is not None
-                                    else [f"bot:{name}" for name in bot_names]),
-                           private=private, tournament=tournament)
-        holder.append(StoredTable(games, game, save_each_command=save_each_command))
+        game, events = games._start(rules, table_seats, table_seed,
+                                    players=(list(players) if players is not None
+                                             else [f"bot:{name}" for name in bot_names]),
+                                    private=private, tournament=tournament)
+        holder.append(StoredTable(games, game, save_each_command=save_each_command,
+                                  events=events))
         return holder[0]
 
     play_game(ruleset, classes, seed, names=names, table=table)

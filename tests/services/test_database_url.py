@@ -67,4 +67,8 @@ def test_database_url_puts_the_store_and_read_models_in_postgresql(
             "SELECT count(*) FROM games_events WHERE originator_id = %s", (game_id,)
         ).fetchone()
         (users,) = db.execute("SELECT count(*) FROM auth_user").fetchone()  # type: ignore[misc]
+        (listed,) = db.execute(  # type: ignore[misc]
+            "SELECT events FROM replays_gamesummary WHERE status = 'finished'"
+        ).fetchone()
     assert events > 300 and users == 1
+    assert listed == events  # the read model caught up, in PostgreSQL too

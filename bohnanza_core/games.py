@@ -45,7 +45,7 @@ from eventsourcing.utils import get_topic
 
 from bohnanza_core.cards import BeanKind, deck_kinds
 from bohnanza_core.commands import Command
-from bohnanza_core.engine import evolve, new_game, play
+from bohnanza_core.engine import command_for, evolve, new_game, play
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
 from bohnanza_core.export import event_from_json, event_to_json
 from bohnanza_core.record import _ENCODERS as _EVENT_ENCODERS
@@ -161,7 +161,12 @@ class Game(Aggregate):
         # The canonical bytes (record.canonical_entry) written in three parts: the
         # actor and time, shared by the command's events; the event, by its class's
         # generated encoder; the chain link and number.
-        prefix = entry_prefix(actor, now.isoformat())
+        at = now.isoformat()
+        prefix = entry_prefix(actor, at)
+        # Only the events that record the command itself are the actor's; what the
+        # rules do after it (turning over, drawing, ...) is the table's, as in
+        # record.decision_actor.
+        table_prefix = prefix if actor is None else entry_prefix(None, at)
         encoders = _EVENT_ENCODERS
         pending = self._pending_events
         originator_id = self._id
@@ -175,12 +180,15 @@ class Game(Aggregate):
                     self.state = evolve(self.state, event)
                 version += 1
                 encode = encoders.get(type(event)) or event_encoder(type(event))
-                canonical = (prefix + encode(event) + ',"previous_hash":' + _quote(previous)
+                decided = actor is not None and command_for(event) is not None
+                canonical = ((prefix if decided else table_prefix) + encode(event)
+                             + ',"previous_hash":' + _quote(previous)
                              + ',"seq":' + str(version) + "}").encode("utf-8")
                 stored = new(Game.Happened)
                 # _canonical rides along for GameMapper, which stores exactly these bytes.
                 stored.__dict__.update(originator_id=originator_id, originator_version=version,
-                                       timestamp=now, event=event, actor=actor,
+                                       timestamp=now, event=event,
+                                       actor=actor if decided else None,
                                        previous_hash=previous, _canonical=canonical)
                 previous = sha256(canonical).hexdigest()
                 pending.append(stored)

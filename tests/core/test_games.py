@@ -22,7 +22,7 @@ from bohnanza_core.games import (
     StaleCommand,
     play_bot_game,
 )
-from bohnanza_core.record import GENESIS, check_chain
+from bohnanza_core.record import GENESIS, chain, check_chain
 from bohnanza_core.simulator import bot_classes, play_game
 from bohnanza_core.verify import verify_record
 
@@ -53,9 +53,13 @@ def test_a_bot_game_stored_command_by_command_is_the_simulated_game(app: Games) 
     assert entries[0].previous_hash == GENESIS
     assert check_chain(entries, game.head_hash).ok
     assert verify_record(entries, game.head_hash).ok
-    # Decisions are credited to the bot in the seat, the table's own steps to no one.
+    # Decisions are credited to the bot in the seat, the table's own steps to no one:
+    # the same credits as a simulation's record gets (record.decision_actor).
     assert entries[0].actor is None and entries[1].actor is None
     assert {e.actor for e in entries} == {None, "bot:heuristic", "bot:nontrading", "bot:random"}
+    names = dict(zip(simulated.seats, game.players, strict=True))
+    expected = [names.get(e.actor) if e.actor else None for e in chain(simulated.events)]
+    assert [e.actor for e in entries] == expected
 
 
 def test_every_step_rebuilds_exactly_from_snapshots(app: Games) -> None:

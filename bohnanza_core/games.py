@@ -329,15 +329,28 @@ class GameMapper(Mapper[UUID]):
                                topic=self.happened_topic, state=state)
         return stored
 
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        if stored_event.topic != self.happened_topic:
-            return super().to_domain_event(stored_event)
+    def _canonical_data(self, stored_event: StoredEvent) -> Any:
         state = stored_event.state
         if self.cipher:
             state = self.cipher.decrypt(state)
         if self.compressor:
             state = self.compressor.decompress(state)
-        data = _JSON.decode(state.decode("utf-8"))
+        return _JSON.decode(state.decode("utf-8"))
+
+    def to_entry(self, stored_event: StoredEvent) -> Entry:
+        """The record entry a stored event holds, read straight from its canonical
+        bytes (no aggregate event, no timestamp parsed and written again)."""
+        if stored_event.topic != self.happened_topic:
+            return entry_of(self.to_domain_event(stored_event))
+        data = self._canonical_data(stored_event)
+        return Entry(stored_event.originator_version,
+                     event_from_json(data["event"], f"stored event {data['seq']}"),
+                     data["actor"], data["at"], data["previous_hash"])
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        if stored_event.topic != self.happened_topic:
+            return super().to_domain_event(stored_event)
+        data = self._canonical_data(stored_event)
         originator_id = stored_event.originator_id
         if not isinstance(originator_id, UUID):
             originator_id = _uuid(originator_id)
@@ -542,8 +555,9 @@ class Games(Application[UUID]):
 
     def record(self, game_id: UUID) -> list[Entry]:
         """Every entry of the game's record, in order, as stored."""
-        entries = [entry_of(e) for e in self.events.get(game_id)
-                   if isinstance(e, Game.Started | Game.Happened)]
+        mapper = self.mapper
+        assert isinstance(mapper, GameMapper)
+        entries = [mapper.to_entry(row) for row in self.recorder.select_events(game_id)]
         if not entries:
             raise GameNotFound(f"no game {game_id}")
         return entries

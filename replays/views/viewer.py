@@ -139,10 +139,9 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
         game = games().game(parse_game_id(game_id))
     except GameNotFound:
         raise Refused(404, f"There is no game {game_id!r}: check the link.") from None
-    user: Any = request.user
-    username = user.username if user.is_authenticated else None
+    username = _username(request)
     token = request.GET.get("token") or None
-    allowed = access(game, username, is_staff=user.is_staff, token=token)
+    allowed = access(game, username, is_staff=request.user.is_staff, token=token)
     if not allowed.allowed:
         reason = allowed.reason
         if token is not None:

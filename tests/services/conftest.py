@@ -7,6 +7,10 @@ is not reachable the test skips with the reason, unless BOHNANZA_REQUIRE_SERVICE
 
 import os
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import uuid4
 
 import pytest
 
@@ -32,3 +36,32 @@ def require_service(name: str, host: str, port: int) -> None:
     if services_required():
         pytest.fail(f"{reason}; BOHNANZA_REQUIRE_SERVICES=1 requires it", pytrace=False)
     pytest.skip(reason)
+
+
+POSTGRES = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
+"""The machine's PostgreSQL (trust auth); tests work in schemas or databases of their own."""
+
+
+@contextmanager
+def postgres_schema_alias(alias: str, prefix: str, django_db_blocker: Any) -> Iterator[str]:
+    """A Django database alias on a fresh schema of the ``test`` database, dropped after:
+    PostgreSQL tests never touch each other's tables or anyone else's."""
+    import psycopg
+
+    from tests.replays.persistence_cases import database_alias
+
+    require_service("PostgreSQL", POSTGRES["host"], POSTGRES["port"])
+    schema = f"{prefix}_{uuid4().hex[:12]}"
+    admin = psycopg.connect(**POSTGRES, autocommit=True)  # type: ignore[arg-type]
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    settings_dict = {
+        "ENGINE": "django.db.backends.postgresql", "NAME": POSTGRES["dbname"],
+        "USER": POSTGRES["user"], "HOST": POSTGRES["host"], "PORT": str(POSTGRES["port"]),
+        "OPTIONS": {"options": f"-c search_path={schema}", "application_name": schema},
+    }
+    try:
+        with django_db_blocker.unblock(), database_alias(alias, settings_dict):
+            yield alias
+    finally:
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()

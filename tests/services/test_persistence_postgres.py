@@ -21,7 +21,7 @@ from django.db import connections, transaction
 from eventsourcing.tests import persistence as conformance
 
 from tests.replays import persistence_cases as cases
-from tests.services.conftest import require_service
+from tests.services.conftest import postgres_schema_alias
 
 ALIAS = "event_store_postgres_test"
 HOST, PORT, DBNAME, USER = "127.0.0.1", 5432, "test", "postgres"
@@ -29,21 +29,8 @@ HOST, PORT, DBNAME, USER = "127.0.0.1", 5432, "test", "postgres"
 
 @pytest.fixture(scope="module", autouse=True)
 def postgres_alias(django_db_blocker: Any) -> Iterator[str]:
-    require_service("PostgreSQL", HOST, PORT)
-    schema = f"store_test_{uuid4().hex[:12]}"
-    admin = psycopg.connect(host=HOST, port=PORT, dbname=DBNAME, user=USER, autocommit=True)
-    admin.execute(f'CREATE SCHEMA "{schema}"')
-    settings_dict = {
-        "ENGINE": "django.db.backends.postgresql", "NAME": DBNAME, "USER": USER,
-        "HOST": HOST, "PORT": str(PORT),
-        "OPTIONS": {"options": f"-c search_path={schema}", "application_name": schema},
-    }
-    try:
-        with django_db_blocker.unblock(), cases.database_alias(ALIAS, settings_dict):
-            yield ALIAS
-    finally:
-        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.close()
+    with postgres_schema_alias(ALIAS, "store_test", django_db_blocker) as alias:
+        yield alias
 
 
 class Postgres:

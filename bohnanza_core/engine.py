@@ -1010,3 +1010,16 @@ def command_for(event: Event) -> Command | None:
     if isinstance(event, ThirdFieldBought):
         return BuyThirdField(seat=event.seat)
     return None
+
+
+_DECISIONS = frozenset({BeanPlanted, PlantingEnded, CardDiscarded, OfferMade, OfferAccepted,
+                        OfferDeclined, OfferWithdrawn, TradingEnded, FieldHarvested,
+                        ThirdFieldBought})
+
+
+def is_decision(event: Event) -> bool:
+    """Whether ``command_for(event)`` is a command: a player decided this event. Asked
+    of every stored event (bohnanza_core.games), so it looks at the type instead of
+    building the command; a test holds the two to the same answer."""
+    cls = type(event)
+    return cls in _DECISIONS and (cls is not FieldHarvested or not event.final)  # type: ignore[attr-defined]

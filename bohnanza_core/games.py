@@ -25,7 +25,7 @@ import functools
 import hashlib
 import json
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, overload
 from uuid import UUID
@@ -45,7 +45,7 @@ from eventsourcing.utils import get_topic
 
 from bohnanza_core.cards import BeanKind, deck_kinds
 from bohnanza_core.commands import Command
-from bohnanza_core.engine import command_for, evolve, new_game, play
+from bohnanza_core.engine import evolve, is_decision, new_game, play
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
 from bohnanza_core.export import event_from_json, event_to_json
 from bohnanza_core.record import _ENCODERS as _EVENT_ENCODERS
@@ -54,13 +54,12 @@ from bohnanza_core.record import (
     Entry,
     _quote,
     canonical_entry,
-    entry_prefix,
     event_encoder,
 )
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import GameState, Offer, Phase, Result
 
-SNAPSHOT_INTERVAL = 40
+SNAPSHOT_INTERVAL = 100
 """A snapshot is taken after each command that crosses a multiple of this many
 events, so any step lies at most this many events plus one command's after one."""
 
@@ -111,6 +110,20 @@ class Game(Aggregate):
         self.head_hash = GENESIS
         self.chain_broken_at: int | None = None
 
+    # The head of the chain lives in the instance's __dict__ under "head_hash" (where
+    # snapshots keep it), behind this property, which first writes out the commands
+    # played but not yet chained (see _happen).
+    @property
+    def head_hash(self) -> str:
+        """The hash of the last entry of the record (GENESIS before the first)."""
+        self._seal()
+        head: str = self.__dict__["head_hash"]
+        return head
+
+    @head_hash.setter
+    def head_hash(self, value: str) -> None:
+        self.__dict__["head_hash"] = value
+
     def _record(self, stored: Game.Started | Game.Happened) -> None:
         """Apply a stored event when the game is rebuilt: check its link in the chain,
         move the head, evolve the table."""
@@ -147,62 +160,120 @@ class Game(Aggregate):
         self._happen(events, actor, applied=True)
         return events
 
-    def _happen(self, events: Iterable[Event], actor: str | None, *,
-                applied: bool = False) -> None:
-        """Record ``events`` as one command's: the same timestamp, each chained.
+    # -- recording ---------------------------------------------------------------
+    #
+    # This is the platform's hottest path: every action of every game, some 650 a
+    # game, against a rules engine that plays a whole game in about 8 ms. The
+    # library's route (trigger_event: keyword copies, dataclass construction, version
+    # checks, the mutate protocol, then a mapper per event) costs more than the rules
+    # themselves, so recording is written out here in two steps (bench/store.py,
+    # section record):
+    #
+    # - _happen, per command: the version moves on and the command's events wait,
+    #   with its actor and time, in "_unsealed";
+    # - _seal, when anything asks for the head, the pending events or a snapshot:
+    #   each waiting event is written in canonical form (record.canonical_entry) and
+    #   chained, into "_sealed" rows, in one tight loop.
+    #
+    # What the library sees is unchanged: pending_events and collect_events give
+    # Game.Happened events (made from the rows on demand), and Games.save stores the
+    # rows' canonical bytes as they are (GameMapper).
 
-        Written out instead of ``trigger_event`` per event: this is the platform's
-        hottest path (every action of every game), and the generic route (keyword
-        copies, dataclass construction, version checks, the mutate protocol) cost more
-        than the rules themselves (bench/store.py). What it does is the same: new
-        event, next version, applied, pending."""
-        before = self.version
-        now = Game.Happened.create_timestamp()
-        # The canonical bytes (record.canonical_entry) written in three parts: the
-        # actor and time, shared by the command's events; the event, by its class's
-        # generated encoder; the chain link and number.
-        at = now.isoformat()
-        prefix = entry_prefix(actor, at)
-        # Only the events that record the command itself are the actor's; what the
-        # rules do after it (turning over, drawing, ...) is the table's, as in
-        # record.decision_actor.
-        table_prefix = prefix if actor is None else entry_prefix(None, at)
-        encoders = _EVENT_ENCODERS
-        pending = self._pending_events
-        originator_id = self._id
-        version = self._version
-        previous = self.head_hash
-        new = object.__new__
-        sha256 = hashlib.sha256
-        try:
-            for event in events:
-                if not applied:
+    def _happen(self, events: list[Event], actor: str | None, *,
+                applied: bool = False) -> None:
+        """Record ``events`` as one command's, issued by ``actor`` (None: the table):
+        one timestamp, the next versions, chained when sealed."""
+        if not applied:
+            done = 0
+            try:
+                for event in events:
                     self.state = evolve(self.state, event)
-                version += 1
-                encode = encoders.get(type(event)) or event_encoder(type(event))
-                decided = actor is not None and command_for(event) is not None
-                canonical = ((prefix if decided else table_prefix) + encode(event)
-                             + ',"previous_hash":' + _quote(previous)
-                             + ',"seq":' + str(version) + "}").encode("utf-8")
-                stored = new(Game.Happened)
-                # _canonical rides along for GameMapper, which stores exactly these bytes.
-                stored.__dict__.update(originator_id=originator_id, originator_version=version,
-                                       timestamp=now, event=event,
-                                       actor=actor if decided else None,
-                                       previous_hash=previous, _canonical=canonical)
-                previous = sha256(canonical).hexdigest()
-                pending.append(stored)
-        finally:  # what was recorded, even if the engine refused an event
-            self._version = version
-            self.head_hash = previous
-        if self._version != before:
-            self._modified_on = now
+                    done += 1
+            finally:  # what the table took, even if it refused an event
+                events = events[:done]
+        if not events:
+            return
+        now = Game.Happened.create_timestamp()
+        before = self._version
+        waiting = self.__dict__.get("_unsealed")
+        if waiting is None:
+            waiting = self.__dict__["_unsealed"] = []
+        waiting.append((events, actor, now, before))
+        self._version = before + len(events)
+        self._modified_on = now
         if self._version // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:
             self.__dict__.setdefault("_snapshots_due", []).append(self._snapshot())
+
+    def _seal(self) -> None:
+        """Write every waiting event in canonical form, chained to the one before."""
+        waiting = self.__dict__.get("_unsealed")
+        if not waiting:
+            return
+        rows: list[_Row] = self.__dict__.setdefault("_sealed", [])
+        append = rows.append
+        encoders = _EVENT_ENCODERS
+        sha256 = hashlib.sha256
+        decided = is_decision
+        previous: str = self.__dict__["head_hash"]
+        for events, actor, now, version in waiting:
+            # An ISO time needs no escaping, so it is quoted by hand (entry_prefix
+            # writes the same bytes, at a microsecond a call).
+            at = now.isoformat()
+            table_prefix = '{"actor":null,"at":"' + at + '","event":'
+            prefix = (table_prefix if actor is None
+                      else '{"actor":' + _quote(actor) + ',"at":"' + at + '","event":')
+            for event in events:
+                version += 1
+                encode = encoders.get(type(event)) or event_encoder(type(event))
+                # Only the events that record the command itself are the actor's; what
+                # the rules do after it (turning over, drawing...) is the table's, as
+                # in record.decision_actor.
+                mine = actor is not None and decided(event)
+                canonical = (f"{prefix if mine else table_prefix}{encode(event)}"
+                             f',"previous_hash":"{previous}","seq":{version}}}').encode()
+                append((version, event, actor if mine else None, now, at, previous,
+                        canonical))
+                previous = sha256(canonical).hexdigest()
+        waiting.clear()
+        self.__dict__["head_hash"] = previous
+
+    def collect_rows(self) -> tuple[list[Any], list[_Row]]:
+        """Everything to store since the last save, in order: the library's pending
+        events (the first, Game.Started) and then the sealed rows."""
+        self._seal()
+        rows: list[_Row] = self.__dict__.pop("_sealed", [])
+        return super().collect_events(), rows  # type: ignore[return-value]
+
+    def _materialise(self) -> None:
+        """Turn sealed rows into Game.Happened events among the pending ones."""
+        self._seal()
+        rows: list[_Row] = self.__dict__.pop("_sealed", [])
+        if rows:
+            self._pending_events.extend(_happened(self._id, row) for row in rows)
+
+    @property
+    def pending_events(self) -> list[Any]:
+        self._materialise()
+        return super().pending_events
+
+    def collect_events(self) -> Sequence[Any]:
+        self._materialise()
+        return super().collect_events()
+
+    def unsaved_entries(self) -> list[Entry]:
+        """The record entries of the events not yet saved, in order."""
+        self._seal()
+        entries = [entry_of(e) for e in self._pending_events
+                   if isinstance(e, Game.Started | Game.Happened)]
+        entries += [Entry(version, event, actor, at, previous)
+                    for version, event, actor, _, at, previous, _ in
+                    self.__dict__.get("_sealed", ())]
+        return entries
 
     def _snapshot(self) -> Any:
         """A snapshot of the game after this command, with its own copy of the table
         (the live one keeps changing until the snapshot is stored)."""
+        self._seal()
         snapshot = Game.Snapshot.take(self)
         for transient in _TRANSIENT:
             snapshot.state.pop(transient, None)
@@ -216,8 +287,23 @@ class Game(Aggregate):
         return due
 
 
-_TRANSIENT = ("_snapshots_due",)
+_Row = tuple[int, Event, "str | None", datetime, str, str, bytes]
+"""A sealed event: version, event, actor, time, time in ISO form, previous hash and
+the canonical bytes (which the store keeps)."""
+
+_TRANSIENT = ("_snapshots_due", "_unsealed", "_sealed")
 """Aggregate attributes that live only between a command and its save."""
+
+
+def _happened(originator_id: UUID, row: _Row) -> Game.Happened:
+    version, event, actor, now, _, previous, canonical = row
+    # Built as the library's Mapper builds events: straight into the frozen dataclass's
+    # __dict__; _canonical rides along for GameMapper, which stores exactly these bytes.
+    happened = object.__new__(Game.Happened)
+    happened.__dict__.update(originator_id=originator_id, originator_version=version,
+                             timestamp=now, event=event, actor=actor,
+                             previous_hash=previous, _canonical=canonical)
+    return happened
 
 
 def entry_of(stored: Game.Started | Game.Happened) -> Entry:
@@ -252,6 +338,13 @@ def _engine_event_transcodings() -> list[Transcoding]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _parameters(ruleset: Ruleset) -> dict[str, Any]:
+    """A ruleset's parameters, worked out once: half of every snapshot, and a game keeps
+    its ruleset (bench/store.py, record). Only read, never changed, by the encoder."""
+    return ruleset.parameters()
+
+
 class GameStateAsDict(Transcoding):
     """The whole table, secrets included, for snapshots (which never leave the server)."""
 
@@ -261,7 +354,7 @@ class GameStateAsDict(Transcoding):
     def encode(self, obj: Any) -> dict[str, Any]:
         s: GameState = obj
         data = {name: getattr(s, name) for name in GameState.__slots__}
-        data["ruleset"] = s.ruleset.parameters()
+        data["ruleset"] = _parameters(s.ruleset)
         data["phase"] = s.phase.value
         del data["kinds"]
         data["offers"] = [
@@ -329,6 +422,18 @@ class GameMapper(Mapper[UUID]):
                                topic=self.happened_topic, state=state)
         return stored
 
+    def stored_run(self, originator_id: UUID, head: Sequence[StoredEvent],
+                   rows: Sequence[_Row]) -> StoredRun:
+        """A save's stored events: ``head`` (already mapped) and then the game's sealed
+        rows (Game._seal), stored as their canonical bytes."""
+        states = [row[6] for row in rows]
+        if self.compressor:
+            states = [self.compressor.compress(state) for state in states]
+        if self.cipher:
+            states = [self.cipher.encrypt(state) for state in states]
+        first = rows[0][0] if rows else 0
+        return StoredRun(head, originator_id, self.happened_topic, first, states)
+
     def _canonical_data(self, stored_event: StoredEvent) -> Any:
         state = stored_event.state
         if self.cipher:
@@ -368,6 +473,68 @@ class GameMapper(Mapper[UUID]):
         return happened
 
 
+class StoredRun(Sequence[StoredEvent]):
+    """What a game's save stores: a few stored events (``head``), then a run of rows of
+    one game and one topic with consecutive versions. Any recorder reads it as stored
+    events; the platform's (replays.persistence) takes its column values straight from
+    :meth:`flat_row_values`, without a StoredEvent a row: building them and reading them
+    back cost a sixth of storing a game (bench/store.py, record)."""
+
+    def __init__(self, head: Sequence[StoredEvent], originator_id: UUID, topic: str,
+                 first_version: int, states: list[bytes]) -> None:
+        self.head = list(head)
+        self.originator_id = originator_id
+        self.topic = topic
+        self.first_version = first_version
+        self.states = states
+
+    def __len__(self) -> int:
+        return len(self.head) + len(self.states)
+
+    def _run_event(self, i: int) -> StoredEvent:
+        stored = _new(StoredEvent)
+        stored.__dict__.update(originator_id=self.originator_id,
+                               originator_version=self.first_version + i,
+                               topic=self.topic, state=self.states[i])
+        return stored
+
+    @overload
+    def __getitem__(self, index: int) -> StoredEvent: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[StoredEvent]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index < len(self.head):
+            return self.head[index]
+        return self._run_event(index - len(self.head))
+
+    def __iter__(self) -> Iterator[StoredEvent]:
+        yield from self.head
+        for i in range(len(self.states)):
+            yield self._run_event(i)
+
+    def flat_row_values(self, encode_id: Callable[[Any], Any]) -> list[Any]:
+        """Every row's (originator_id, originator_version, topic, state), in one flat
+        list, with the originator id as ``encode_id`` gives it."""
+        values: list[Any] = []
+        last_id: Any = None
+        encoded: Any = None
+        for e in self.head:
+            if e.originator_id is not last_id:
+                last_id, encoded = e.originator_id, encode_id(e.originator_id)
+            values += (encoded, e.originator_version, e.topic, e.state)
+        n = len(self.states)
+        run = [encode_id(self.originator_id), 0, self.topic, None] * n
+        run[1::4] = range(self.first_version, self.first_version + n)
+        run[3::4] = self.states
+        return values + run
+
+
 def project_game(game: Any, stored: Iterable[Any]) -> Any:
     """The library's ``project_aggregate`` without its per-event ``isinstance`` against a
     runtime-checkable Protocol, which costs about 40 us an event on Python 3.11: most of
@@ -385,19 +552,20 @@ class _Recordings(Sequence[Recording[UUID]]):
     per event), made on first look: building them all costs about a microsecond per
     event, and nothing of the platform reads them (bench/store.py)."""
 
-    def __init__(self, events: Sequence[Any], stored: Sequence[StoredEvent],
-                 ids: Sequence[int] | None) -> None:
-        self._parts = (events, stored, ids or ())
+    def __init__(self, events: Sequence[Any], rows: Sequence[_Row], originator_id: UUID,
+                 stored: Sequence[StoredEvent], ids: Sequence[int] | None) -> None:
+        self._parts = (events, rows, originator_id, stored, ids or ())
         self._made: list[Recording[UUID]] | None = None
 
     def as_list(self) -> list[Recording[UUID]]:
         if self._made is None:
-            events, stored, ids = self._parts
+            events, rows, originator_id, stored, ids = self._parts
+            domain = [*events, *(_happened(originator_id, row) for row in rows)]
             self._made = [
                 Recording(d, Notification(originator_id=s.originator_id,
                                           originator_version=s.originator_version,
                                           topic=s.topic, state=s.state, id=n))
-                for d, s, n in zip(events, stored, ids, strict=False)
+                for d, s, n in zip(domain, stored, ids, strict=False)
             ]
         return self._made
 
@@ -409,7 +577,7 @@ class _Recordings(Sequence[Recording[UUID]]):
         return self.as_list()[index]
 
     def __len__(self) -> int:
-        return len(self._parts[2])
+        return len(self._parts[4])
 
 
 
@@ -440,15 +608,15 @@ class Games(Application[UUID]):
             return super().save(*objs, **kwargs)
         game = objs[0]
         processing_event: ProcessingEvent[UUID] = ProcessingEvent()
-        events = game.collect_events()
-        processing_event.events.extend(events)
         processing_event.aggregates[game.id] = game
-        to_stored_event = self.mapper.to_stored_event
-        stored = [to_stored_event(event) for event in events]
+        events, rows = game.collect_rows()
+        mapper = self.mapper
+        assert isinstance(mapper, GameMapper)
+        stored = mapper.stored_run(game.id, [mapper.to_stored_event(e) for e in events], rows)
         ids = self.recorder.insert_events(stored, tracking=None)
         if self.repository.cache and not self.repository.fastforward:
             self.repository.cache.put(game.id, game)
-        recordings = _Recordings(events, stored, ids)
+        recordings = _Recordings(events, rows, game.id, stored, ids)
         self._take_snapshots(processing_event)
         if type(self)._notify is not Application._notify:  # the library's does nothing
             self._notify(recordings.as_list())
@@ -495,9 +663,11 @@ class Games(Application[UUID]):
         private: bool = False,
         tournament: str | None = None,
         actor: str | None = None,
+        save: bool = True,
     ) -> tuple[Game, list[Event]]:
         """:meth:`start`, also giving the events stored (a bot table needs them, and
-        reading them back costs as much as storing them)."""
+        reading them back costs as much as storing them); with ``save=False`` the
+        game is only set up, to be saved whole later."""
         if seed is None:
             seed = secrets.token_hex(16)
         _, events = new_game(ruleset, seats, seed)
@@ -509,7 +679,8 @@ class Games(Application[UUID]):
             tournament=tournament, share_token=secrets.token_urlsafe(18),
         )
         game._happen(events[1:], None)
-        self.save(game)
+        if save:
+            self.save(game)
         return game, events
 
     def play(
@@ -532,7 +703,7 @@ class Games(Application[UUID]):
         caller must load the game again."""
         first = game.version + 1
         game.play(command, actor)
-        pending = list(game.pending_events)
+        entries = game.unsaved_entries()
         try:
             self.save(game)
         except IntegrityError:
@@ -540,7 +711,7 @@ class Games(Application[UUID]):
                 f"another command was recorded at step {first} first; "
                 "this one was not stored"
             ) from None
-        return [entry_of(e) for e in pending if isinstance(e, Game.Happened)]
+        return entries
 
     # queries
 
@@ -573,13 +744,14 @@ class StoredTable:
         """``events``: the game's events so far, if known (else read from the store)."""
         self.games = games
         self.game = game
+        self.players = game.players
         self.state = game.table
         self.events = (list(events) if events is not None
                        else [entry.event for entry in games.record(game.id)])
         self.save_each_command = save_each_command
 
     def play(self, command: Command) -> list[Event]:
-        actor = self.game.players[command.seat]
+        actor = self.players[command.seat]
         if self.save_each_command:
             return [entry.event for entry in self.games.play_on(self.game, command, actor)]
         return self.game.play(command, actor)
@@ -611,7 +783,8 @@ def play_bot_game(
         game, events = games._start(rules, table_seats, table_seed,
                                     players=(list(players) if players is not None
                                              else [f"bot:{name}" for name in bot_names]),
-                                    private=private, tournament=tournament)
+                                    private=private, tournament=tournament,
+                                    save=save_each_command)
         holder.append(StoredTable(games, game, save_each_command=save_each_command,
                                   events=events))
         return holder[0]

@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 from uuid import UUID
 
@@ -101,6 +101,21 @@ PG_MAX_PARAMS = 65535  # the wire protocol counts parameters in 16 bits
 COLUMNS_PER_EVENT = 5  # originator_id, originator_version, topic, state, notification_id
 
 OriginatorIdType = Literal["uuid", "text"]
+
+SQLITE_ROWS_PER_INSERT = 128
+"""The most rows one SQLite INSERT takes (bench/store.py: a game's 650 rows go in about
+30% faster as multi-row statements than by ``executemany``, one row at a time)."""
+
+
+def sqlite_chunks(n: int) -> Iterator[tuple[int, int]]:
+    """(start, size) of the multi-row INSERTs that store ``n`` rows on SQLite: sizes are
+    powers of two up to :data:`SQLITE_ROWS_PER_INSERT`, so there are only eight
+    statements to prepare, and the driver's statement cache keeps them all."""
+    start = 0
+    while start < n:
+        size = min(SQLITE_ROWS_PER_INSERT, 1 << ((n - start).bit_length() - 1))
+        yield start, size
+        start += size
 
 
 # --- errors -------------------------------------------------------------------------------
@@ -432,31 +447,45 @@ class DjangoAggregateRecorder(DjangoRecorder, AggregateRecorder):
     def tables(self) -> list[str]:
         return [*super().tables(), self.events_table_name]
 
-    def _rows(self, stored_events: Sequence[StoredEvent]) -> list[tuple[Any, int, str, bytes]]:
+    def _values(self, stored_events: Sequence[StoredEvent]) -> list[Any]:
+        """The events' column values in one flat list, four a row (originator_id,
+        originator_version, topic, state), as multi-row INSERTs take them.
+
+        A batch that can give them itself (``flat_row_values``: a game's save, see
+        bohnanza_core.games.StoredRun) does, without a StoredEvent per row: that and this
+        loop cost a sixth of storing a game (bench/store.py, record)."""
+        fast = getattr(stored_events, "flat_row_values", None)
+        if fast is not None:
+            values: list[Any] = fast(self.datastore.encode_originator_id)
+            return values
         # A batch is usually one aggregate's events: encode its id once, not per row.
         encode = self.datastore.encode_originator_id
         last_id: Any = None
         encoded: Any = None
-        rows = []
+        values = []
         for e in stored_events:
             originator_id = e.originator_id
             if originator_id is not last_id:
                 last_id, encoded = originator_id, encode(originator_id)
-            rows.append((encoded, e.originator_version, e.topic, e.state))
-        return rows
+            values += (encoded, e.originator_version, e.topic, e.state)
+        return values
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
         if not stored_events:
             return None
-        rows = self._rows(stored_events)
-        size = self.datastore.max_rows_per_statement(4)
+        values = self._values(stored_events)
+        count = len(values) // 4
+        if self.datastore.is_postgres:
+            size = self.datastore.max_rows_per_statement(4)
+            chunks: Iterable[tuple[int, int]] = (
+                (start, min(size, count - start)) for start in range(0, count, size))
+        else:
+            chunks = sqlite_chunks(count)
         with self.datastore.transaction() as cursor:
-            for start in range(0, len(rows), size):
-                chunk = rows[start:start + size]
-                cursor.execute(self._plain_insert_sql(len(chunk)),
-                               [value for row in chunk for value in row])
+            for start, n in chunks:
+                cursor.execute(self._plain_insert_sql(n), values[4 * start:4 * (start + n)])
         return None
 
     def _plain_insert_sql(self, n: int) -> str:
@@ -512,7 +541,6 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         self.counter_table_name = f"{prefix}_notification_counter"
         self.counter_table = datastore.quote(self.counter_table_name)
         self.notification_index_name = f"{events_table_name}_notification_id_idx"
-        self.topic_index_name = f"{events_table_name}_topic_idx"
         self.channel_name = events_table_name
         self._doorbell = _doorbell_for(datastore.database_name, events_table_name)
         # PostgreSQL subscribers are woken by NOTIFY; SQLite's by this, after each commit.
@@ -520,10 +548,10 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         self._numbered_sql: dict[tuple[bool, int], str] = {}
 
     def _events_schema(self) -> list[tuple[str, str]]:
+        # No index on topic (as in the library's own recorders): a game's rows nearly all
+        # share one topic, so it would select nothing, and it cost about a sixth of
+        # storing a game's rows (bench/store.py, record; migration 0003 drops it).
         q = self.datastore.quote
-        topic_index = (self.topic_index_name,
-                       f"CREATE INDEX IF NOT EXISTS {q(self.topic_index_name)} "
-                       f"ON {self.events_table} (topic, notification_id)")
         if not self.datastore.is_postgres:
             # notification_id aliases the rowid: rows are stored in notification order, and
             # an insert without one numbers its rows from the largest so far (no gaps: a
@@ -534,7 +562,7 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
                 "notification_id INTEGER PRIMARY KEY, originator_id TEXT NOT NULL, "
                 "originator_version INTEGER NOT NULL, topic TEXT NOT NULL, state BLOB NOT NULL, "
                 "UNIQUE (originator_id, originator_version))",
-            ), topic_index]
+            )]
         return [
             (self.events_table_name,
              f"CREATE TABLE IF NOT EXISTS {self.events_table} ("
@@ -545,7 +573,6 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             (self.notification_index_name,
              f"CREATE UNIQUE INDEX IF NOT EXISTS {q(self.notification_index_name)} "
              f"ON {self.events_table} (notification_id)"),
-            topic_index,
             (self.counter_table_name,
              f"CREATE TABLE IF NOT EXISTS {self.counter_table} "
              "(id smallint PRIMARY KEY CHECK (id = 1), last bigint NOT NULL)"),
@@ -575,20 +602,22 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
     ) -> list[int]:
         if not stored_events:
             return []
-        rows = self._rows(stored_events)
-        n = len(rows)
+        values = self._values(stored_events)
+        n = len(values) // 4
         ids: list[int] = []
         if not self.datastore.is_postgres:
             # SQLite numbers the rows (see the table): each new row gets one more than the
             # largest so far, and the transaction holds the database's write lock from its
             # first statement, so nobody numbers in between: this batch's ids are the n
-            # ending at the last one inserted. One statement, prepared once and cached by
-            # the driver, run per row (executemany): faster than one multi-row INSERT ...
-            # RETURNING, which SQLite must parse anew for each batch size (bench/store.py).
-            cursor.executemany(self._sqlite_insert_sql(1), rows)
+            # ending at the last one inserted. Multi-row INSERTs of a few fixed sizes
+            # (sqlite_chunks), each prepared once and cached by the driver.
+            for start, size in sqlite_chunks(n):
+                cursor.execute(self._sqlite_insert_sql(size),
+                               values[4 * start:4 * (start + size)])
             cursor.execute("SELECT last_insert_rowid()")
             last = cursor.fetchone()[0]
             return list(range(last - n + 1, last + 1))
+        rows = list(zip(*[iter(values)] * 4, strict=True))
         size = self.datastore.max_rows_per_statement(COLUMNS_PER_EVENT)
         # One round trip: the counter update (which also queues the NOTIFY, sent at commit)
         # and the first chunk's insert share a statement. Ids are base + 1 .. base + n.

@@ -20,6 +20,7 @@ from bohnanza_core.games import (
     Games,
     GameStateAsDict,
     StaleCommand,
+    entry_of,
     play_bot_game,
 )
 from bohnanza_core.record import GENESIS, chain, check_chain
@@ -154,3 +155,51 @@ def test_a_running_game_keeps_its_seed_in_the_store_only(app: Games) -> None:
     assert entries[0].event.seed == "secret-seed"  # type: ignore[attr-defined]
     assert not app.game(game.id).finished
     assert isinstance(app.game(game.id), Game)
+
+
+def test_is_decision_agrees_with_command_for() -> None:
+    from bohnanza_core.engine import command_for, is_decision
+
+    for name, players in [("classic", 4), ("duel", 2), ("rio-grande", 7), ("finnish", 3),
+                          ("amigo-en", 5)]:
+        bots = ["heuristic", "random", "nontrading"] * 3
+        record = play_game(ruleset_for(name, players), bot_classes(bots[:players]), name)
+        for event in record.events:
+            assert is_decision(event) == (command_for(event) is not None), event
+
+
+def test_events_look_the_same_however_the_library_collects_them(app: Games) -> None:
+    """A game's commands wait unchained until something asks (Game._seal): looking at
+    the pending events halfway, or never, stores the same record."""
+    ruleset = ruleset_for("classic", 3)
+    records = []
+    for peek in (False, True):
+        game, _ = app._start(ruleset, ("A", "B", "C"), "twins", save=False)
+        assert game.version > 1 and not app.recorder.select_events(game.id)
+        for turn in range(60):
+            seat = awaiting(game.table)[0]
+            move = next(m for m in legal_commands(game.table, seat)
+                        if not isinstance(m, OfferShape))
+            game.play(move, f"user:{seat}")
+            if peek and turn == 30:  # the library's view: Game.Happened events, chained
+                pending = game.pending_events
+                assert [e.originator_version for e in pending] == list(
+                    range(1, game.version + 1))
+                assert [e.previous_hash for e in pending[1:]] == [
+                    entry_of(e).hash for e in pending[:-1]]
+        unsaved = game.unsaved_entries()
+        assert [e.seq for e in unsaved] == list(range(1, game.version + 1))
+        head = game.head_hash
+        recordings = app.save(game)
+        assert len(recordings) == game.version == len(unsaved)
+        assert [r.notification.originator_version for r in recordings] == [
+            e.seq for e in unsaved]
+        assert recordings[-1].domain_event.previous_hash == unsaved[-1].previous_hash
+        assert not game.pending_events and not game.unsaved_entries()
+        entries = app.record(game.id)
+        assert entries[1:] == unsaved[1:]  # (the first's time is the library's own)
+        assert check_chain(entries, head).ok and app.game(game.id).head_hash == head
+        records.append([(e.seq, e.event, e.actor) for e in entries])
+        for snapshot in (app.snapshots.get(game.id) if app.snapshots else []):
+            assert not {"_unsealed", "_sealed", "_snapshots_due"} & set(snapshot.state)
+    assert records[0] == records[1]

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
+from unittest.mock import patch
 from uuid import UUID, uuid4
 
 import pytest
@@ -313,6 +314,61 @@ class StoreBehaviour(StoreCase):
         notifications = recorder.select_notifications(start=None, limit=100)
         assert [n.id for n in notifications] == list(range(1, 11))
         assert [n.originator_version for n in notifications] == [*range(7), *range(3)]
+
+    def test_a_games_worth_of_rows_goes_in_whole_numbered_and_in_order(self) -> None:
+        # 651 rows take several statements of several sizes on either vendor.
+        recorder = self.application_recorder()
+        first, second = uuid4(), uuid4()
+        ids = recorder.insert_events([stored(first, v) for v in range(1, 652)])
+        assert ids == list(range(1, 652))
+        assert [e.originator_version for e in recorder.select_events(first)] == list(
+            range(1, 652))
+        with pytest.raises(IntegrityError):  # the very last row collides: nothing stays
+            recorder.insert_events([*(stored(second, v) for v in range(1, 300)),
+                                    stored(first, 651)])
+        assert recorder.select_events(second) == []
+        assert recorder.insert_events([stored(second, 1)]) == [652]
+        snapshots = self.made(DjangoAggregateRecorder(
+            self.datastore, events_table_name=f"{self.prefix}_snapshots"))
+        snapshots.insert_events([stored(first, v) for v in range(1, 301)])
+        assert [e.originator_version for e in snapshots.select_events(first)] == list(
+            range(1, 301))
+
+    def test_events_tables_have_no_topic_index(self) -> None:
+        # Nearly every row of a game has one topic: an index on it selects nothing and
+        # slows every insert (bench/store.py); migration 0003 drops the old one.
+        recorder = self.application_recorder()
+        table = recorder.events_table_name
+        if self.datastore.is_postgres:
+            rows = self.sql("SELECT indexdef FROM pg_indexes WHERE tablename = %s", [table])
+        else:
+            rows = self.sql("SELECT sql FROM sqlite_master WHERE type = 'index' "
+                            "AND tbl_name = %s AND sql IS NOT NULL", [table])
+        assert not [row for row in rows if "topic" in row[0]]
+
+    def test_migration_0003_drops_the_topic_index_of_an_older_store(self) -> None:
+        from importlib import import_module
+
+        migration = import_module("replays.migrations.0003_no_topic_index")
+        applications = (f"A{self.prefix}",)
+        persistence.create_store_tables(self.alias, applications, ())
+        self.addCleanup(persistence.drop_store_tables,  # type: ignore[attr-defined]
+                        self.alias, applications, ())
+        quote = connections[self.alias].ops.quote_name
+        index = f"a{self.prefix}_events_topic_idx"
+        self.sql(f"CREATE INDEX {quote(index)} ON {quote(f'a{self.prefix}_events')} (topic)")
+        introspection = connections[self.alias].introspection
+
+        def indexes() -> set[str]:
+            with connections[self.alias].cursor() as cursor:
+                return set(introspection.get_constraints(cursor, f"a{self.prefix}_events"))
+
+        assert index in indexes()
+        editor = connections[self.alias].schema_editor()
+        with patch.object(migration, "STORE_APPLICATIONS", applications):
+            migration.drop_topic_indexes(None, editor)
+            migration.drop_topic_indexes(None, editor)  # again: nothing to drop, no error
+        assert index not in indexes()
 
     def test_factory_names_tables_after_the_application(self) -> None:
         def factory(name: str) -> DjangoFactory:

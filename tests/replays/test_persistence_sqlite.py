@@ -69,3 +69,19 @@ def test_the_alias_has_the_settings_sqlite_options() -> None:
     if default["ENGINE"] != "django.db.backends.sqlite3":
         pytest.skip("DATABASE_URL moved the default database off SQLite")
     assert default["OPTIONS"] == cases.SQLITE_OPTIONS
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 127, 128, 129, 255, 650, 1061])
+def test_sqlite_inserts_take_few_statement_sizes(n: int) -> None:
+    from replays.persistence import SQLITE_ROWS_PER_INSERT, sqlite_chunks
+
+    chunks = list(sqlite_chunks(n))
+    assert sum(size for _, size in chunks) == n
+    assert [start for start, _ in chunks] == [sum(s for _, s in chunks[:i])
+                                              for i in range(len(chunks))]
+    for _, size in chunks:
+        assert size & (size - 1) == 0 and 1 <= size <= SQLITE_ROWS_PER_INSERT
+    # Largest first, each size at most once below the largest: few statements per batch.
+    sizes = [size for _, size in chunks]
+    assert sizes == sorted(sizes, reverse=True)
+    assert len(sizes) <= n // SQLITE_ROWS_PER_INSERT + SQLITE_ROWS_PER_INSERT.bit_length()

@@ -71,17 +71,19 @@ def test_the_alias_has_the_settings_sqlite_options() -> None:
     assert default["OPTIONS"] == cases.SQLITE_OPTIONS
 
 
+@pytest.mark.parametrize("largest", [128, 10, 1])
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 127, 128, 129, 255, 650, 1061])
-def test_sqlite_inserts_take_few_statement_sizes(n: int) -> None:
-    from replays.persistence import SQLITE_ROWS_PER_INSERT, sqlite_chunks
+def test_inserts_take_few_statement_sizes(n: int, largest: int) -> None:
+    from replays.persistence import insert_chunks
 
-    chunks = list(sqlite_chunks(n))
+    chunks = list(insert_chunks(n, largest))
     assert sum(size for _, size in chunks) == n
     assert [start for start, _ in chunks] == [sum(s for _, s in chunks[:i])
                                               for i in range(len(chunks))]
     for _, size in chunks:
-        assert size & (size - 1) == 0 and 1 <= size <= SQLITE_ROWS_PER_INSERT
-    # Largest first, each size at most once below the largest: few statements per batch.
+        assert size & (size - 1) == 0 and 1 <= size <= largest
+    # Largest first, each smaller size at most once: few statements per batch.
     sizes = [size for _, size in chunks]
     assert sizes == sorted(sizes, reverse=True)
-    assert len(sizes) <= n // SQLITE_ROWS_PER_INSERT + SQLITE_ROWS_PER_INSERT.bit_length()
+    smaller = [size for size in sizes if size != sizes[0]]
+    assert len(smaller) == len(set(smaller))

@@ -2,7 +2,8 @@
 
 :func:`describe` needs only the event, the ruleset (for the kind of every card) and
 the seat names, so it can tell a redacted record as well as a full one: a card a
-perspective may not see is "a card".
+perspective may not see is "a card". Fields are counted from 1, as players count them
+("in field 1" is the first), where events number them from 0.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ class Narrator:
                 }[event.source]
                 return (
                     f"{seat(event.seat)} plants {a_bean(self.kinds[event.card])} "
-                    f"in field {event.field} ({source})"
+                    f"in field {event.field + 1} ({source})"
                 )
             case PlantingEnded():
                 return f"{seat(event.seat)} ends planting"
@@ -154,7 +155,7 @@ class Narrator:
                 prefix = "At the end, " if event.final else ""
                 return (
                     f"{prefix}{seat(event.seat)} harvests {beans(event.kind, event.beans)} "
-                    f"from field {event.field} for {coins(event.coins)}"
+                    f"from field {event.field + 1} for {coins(event.coins)}"
                 )
             case ThirdFieldBought():
                 return f"{seat(event.seat)} buys a third field for {coins(event.cost)}"

@@ -212,7 +212,7 @@ def table_context(opened: Opened, at: Game) -> dict[str, Any]:
         for number, field in enumerate(seat["fields"]):
             count = len(field["cards"])
             fields.append({
-                "number": number,
+                "number": number + 1,  # as players count them: the first field is 1
                 "kind": field["kind"],
                 "name": _short(field["kind"]) if field["kind"] else None,
                 "count": count,
@@ -367,7 +367,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
     perspectives: list[dict[str, Any]] = [
         {"value": perspective_name(p),
          "name": ("Everything" if p == EVERYTHING else "Spectator" if p == SPECTATOR
-                  else f"Seat {p}: {seats[p]}"),
+                  else f"Seat {p + 1}: {seats[p]}"),
          "what": (" (all hands, the draw pile)" if p == EVERYTHING
                   else " (only what is public)" if p == SPECTATOR else ""),
          "selected": p == opened.perspective}

@@ -123,6 +123,26 @@ def test_page_at_a_step_draws_that_step(client: Client, store: Games, finished: 
     assert f"Turn {at.table.turn}" in html
 
 
+def test_fields_and_seats_are_counted_from_one_as_players_count_them(
+    client: Client, store: Games, finished: Game,
+) -> None:
+    # The first field is "Field 1" and the first seat "Seat 1" on the page, and the log
+    # plants "in field 1" what an event plants in field 0; URLs keep the events' numbers.
+    from bohnanza_core.events import BeanPlanted
+
+    entries = store.record(finished.id)
+    planted = next(e for e in entries if isinstance(e.event, BeanPlanted) and e.event.field == 0)
+    html = client.get(page(finished), {"step": planted.seq, "perspective": "seat-0"}
+                      ).content.decode()
+    assert "Field 1 · " in html and "Field 0 · " not in html
+    seat0 = finished.table.seats[0]
+    assert re.search(rf'<option value="seat-0"[^>]*>Seat 1: {re.escape(seat0)}<', html)
+    assert f">Seat 1: {seat0}</a>" in html  # the download of that seat's record
+    log = client.get(log_url(finished)).json()
+    line = next(item for item in log["lines"] if item["seq"] == planted.seq)
+    assert "in field 1 (" in line["text"]
+
+
 def test_log_answer_is_redacted_for_the_perspective(
     client: Client, store: Games, finished: Game
 ) -> None:

@@ -231,25 +231,26 @@ class Game(Aggregate):
                 mine = actor is not None and decided(event)
                 canonical = (f"{prefix if mine else table_prefix}{encode(event)}"
                              f',"previous_hash":"{previous}","seq":{version}}}').encode()
-                append((version, event, actor if mine else None, now, at, previous,
-                        canonical))
+                append((version, event, actor if mine else None, now, previous, canonical))
                 previous = sha256(canonical).hexdigest()
         waiting.clear()
         self.__dict__["head_hash"] = previous
 
+    def _take_sealed(self) -> list[_Row]:
+        """Every waiting event, chained, taken out of the game."""
+        self._seal()
+        rows: list[_Row] = self.__dict__.pop("_sealed", [])
+        return rows
+
     def collect_rows(self) -> tuple[list[Any], list[_Row]]:
         """Everything to store since the last save, in order: the library's pending
         events (the first, Game.Started) and then the sealed rows."""
-        self._seal()
-        rows: list[_Row] = self.__dict__.pop("_sealed", [])
+        rows = self._take_sealed()
         return super().collect_events(), rows  # type: ignore[return-value]
 
     def _materialise(self) -> None:
         """Turn sealed rows into Game.Happened events among the pending ones."""
-        self._seal()
-        rows: list[_Row] = self.__dict__.pop("_sealed", [])
-        if rows:
-            self._pending_events.extend(_happened(self._id, row) for row in rows)
+        self._pending_events.extend(_happened(self._id, row) for row in self._take_sealed())
 
     @property
     def pending_events(self) -> list[Any]:
@@ -265,8 +266,8 @@ class Game(Aggregate):
         self._seal()
         entries = [entry_of(e) for e in self._pending_events
                    if isinstance(e, Game.Started | Game.Happened)]
-        entries += [Entry(version, event, actor, at, previous)
-                    for version, event, actor, _, at, previous, _ in
+        entries += [Entry(version, event, actor, now.isoformat(), previous)
+                    for version, event, actor, now, previous, _ in
                     self.__dict__.get("_sealed", ())]
         return entries
 
@@ -287,16 +288,16 @@ class Game(Aggregate):
         return due
 
 
-_Row = tuple[int, Event, "str | None", datetime, str, str, bytes]
-"""A sealed event: version, event, actor, time, time in ISO form, previous hash and
-the canonical bytes (which the store keeps)."""
+_Row = tuple[int, Event, "str | None", datetime, str, bytes]
+"""A sealed event: version, event, actor, time, previous hash and the canonical bytes
+(which the store keeps)."""
 
 _TRANSIENT = ("_snapshots_due", "_unsealed", "_sealed")
 """Aggregate attributes that live only between a command and its save."""
 
 
 def _happened(originator_id: UUID, row: _Row) -> Game.Happened:
-    version, event, actor, now, _, previous, canonical = row
+    version, event, actor, now, previous, canonical = row
     # Built as the library's Mapper builds events: straight into the frozen dataclass's
     # __dict__; _canonical rides along for GameMapper, which stores exactly these bytes.
     happened = object.__new__(Game.Happened)
@@ -426,7 +427,7 @@ class GameMapper(Mapper[UUID]):
                    rows: Sequence[_Row]) -> StoredRun:
         """A save's stored events: ``head`` (already mapped) and then the game's sealed
         rows (Game._seal), stored as their canonical bytes."""
-        states = [row[6] for row in rows]
+        states = [row[5] for row in rows]
         if self.compressor:
             states = [self.compressor.compress(state) for state in states]
         if self.cipher:
@@ -521,13 +522,9 @@ class StoredRun(Sequence[StoredEvent]):
     def flat_row_values(self, encode_id: Callable[[Any], Any]) -> list[Any]:
         """Every row's (originator_id, originator_version, topic, state), in one flat
         list, with the originator id as ``encode_id`` gives it."""
-        values: list[Any] = []
-        last_id: Any = None
-        encoded: Any = None
-        for e in self.head:
-            if e.originator_id is not last_id:
-                last_id, encoded = e.originator_id, encode_id(e.originator_id)
-            values += (encoded, e.originator_version, e.topic, e.state)
+        values = [value for e in self.head  # a save's first event or two
+                  for value in (encode_id(e.originator_id), e.originator_version, e.topic,
+                                e.state)]
         n = len(self.states)
         run = [encode_id(self.originator_id), 0, self.topic, None] * n
         run[1::4] = range(self.first_version, self.first_version + n)

@@ -490,9 +490,14 @@ class DjangoAggregateRecorder(DjangoRecorder, AggregateRecorder):
             return None
         values = self._values(stored_events)
         with self.datastore.transaction() as cursor:
-            for start, n in self.datastore.insert_chunks(len(values) // 4, 4):
-                cursor.execute(self._plain_insert_sql(n), values[4 * start:4 * (start + n)])
+            self._insert_values(cursor, values)
         return None
+
+    def _insert_values(self, cursor: Any, values: list[Any]) -> None:
+        """Insert rows given as :meth:`_values`, by multi-row INSERTs of a few fixed sizes
+        (insert_chunks), each prepared once and kept by the driver."""
+        for start, n in self.datastore.insert_chunks(len(values) // 4, 4):
+            cursor.execute(self._plain_insert_sql(n), values[4 * start:4 * (start + n)])
 
     def _plain_insert_sql(self, n: int) -> str:
         statement = self._insert_sql.get(n)
@@ -615,11 +620,8 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             # SQLite numbers the rows (see the table): each new row gets one more than the
             # largest so far, and the transaction holds the database's write lock from its
             # first statement, so nobody numbers in between: this batch's ids are the n
-            # ending at the last one inserted. Multi-row INSERTs of a few fixed sizes
-            # (insert_chunks), each prepared once and cached by the driver.
-            for start, size in self.datastore.insert_chunks(n, 4):
-                cursor.execute(self._sqlite_insert_sql(size),
-                               values[4 * start:4 * (start + size)])
+            # ending at the last one inserted.
+            self._insert_values(cursor, values)
             cursor.execute("SELECT last_insert_rowid()")
             last = cursor.fetchone()[0]
             return list(range(last - n + 1, last + 1))
@@ -657,15 +659,6 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             for i, row in enumerate(rows, base + 1):
                 copy.write_row((*row, i))
         return list(range(base + 1, base + n + 1))
-
-    def _sqlite_insert_sql(self, n: int) -> str:
-        statement = self._numbered_sql.get((False, n))
-        if statement is None:
-            values = ",".join(["(?,?,?,?)"] * n)
-            statement = (f"INSERT INTO {self.events_table} "
-                         f"(originator_id, originator_version, topic, state) VALUES {values}")
-            self._numbered_sql[(False, n)] = statement
-        return statement
 
     def _pg_insert_sql(self, n: int, *, with_counter: bool) -> str:
         """A multi-row INSERT ... RETURNING, numbered from the counter or given ids."""

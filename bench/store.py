@@ -16,9 +16,11 @@ Sections (all by default):
 
 - ``record``: bot games played through the store (``Games`` on our recorder) against the
   same games on the bare engine, game by game in turn; stored per command (a live table)
-  and in one transaction at the end (a tournament game). Target: at most 1.5 times the
-  engine's time on SQLite. Then the same games again with the store's steps timed, to say
-  where the extra time goes: chaining (canonical form and SHA-256 of every event), rows
+  and in one transaction at the end (a tournament game). Target: at most 2.0 times the
+  engine's time on SQLite (issue 8's decision: one chained row per action costs about
+  1.5 by itself; the salted commitments of hidden values add hashing). Then the same
+  games again with the store's steps timed, to say where the extra time goes: chaining
+  (canonical form, salted commitments and SHA-256 of every event), rows
   inserted, snapshots, the rest; and how far chaining and inserting alone, which one
   stored row per action cannot avoid, already take it.
 - ``rebuild``: every step of stored games rebuilt (nearest snapshot + events); target
@@ -249,7 +251,7 @@ def section_save(args: argparse.Namespace, found: Databases) -> bool:
 
 # --- whole games: recording, rebuilding a step, verifying --------------------------------
 
-RECORD_TARGET = 1.5  # stored bot game time / pure engine time, on SQLite
+RECORD_TARGET = 2.0  # stored bot game time / pure engine time, on SQLite
 REBUILD_P99_MS = 5.0
 VERIFY_MS = 20.0
 LINEUP = ["heuristic", "heuristic", "nontrading", "heuristic"]  # a tournament table

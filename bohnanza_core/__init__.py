@@ -24,6 +24,7 @@ from bohnanza_core.commands import (
     PlantFromHand,
     WithdrawOffer,
 )
+from bohnanza_core.commitments import seed_commitment
 from bohnanza_core.engine import (
     OfferShape,
     awaiting,
@@ -36,7 +37,7 @@ from bohnanza_core.engine import (
 )
 from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.rulesets import PRESETS, Ruleset, customize, ruleset_for
-from bohnanza_core.shuffle import seed_commitment, seeded_shuffle
+from bohnanza_core.shuffle import seeded_shuffle
 from bohnanza_core.state import GameState, Phase
 from bohnanza_core.views import EVERYTHING, SPECTATOR, TableView, redact, view
 

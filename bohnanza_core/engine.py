@@ -33,6 +33,7 @@ from bohnanza_core.commands import (
     PlantFromHand,
     WithdrawOffer,
 )
+from bohnanza_core.commitments import is_salt, offline_salt, seed_commitment
 from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.events import (
     BeanPlanted,
@@ -73,7 +74,7 @@ from bohnanza_core.rulesets import (
     TieBreak,
     check_player_count,
 )
-from bohnanza_core.shuffle import seed_commitment, seeded_shuffle
+from bohnanza_core.shuffle import seeded_shuffle
 from bohnanza_core.state import GameState, Offer, Phase, Result
 
 # ---------------------------------------------------------------------------
@@ -81,8 +82,14 @@ from bohnanza_core.state import GameState, Offer, Phase, Result
 # ---------------------------------------------------------------------------
 
 
-def new_game(ruleset: Ruleset, seats: Sequence[str], seed: str) -> tuple[GameState, list[Event]]:
+def new_game(
+    ruleset: Ruleset, seats: Sequence[str], seed: str, salt: str | None = None
+) -> tuple[GameState, list[Event]]:
     """Seat the players (seat 0 starts), commit to ``seed``, shuffle and deal.
+
+    ``salt`` is the game's secret salt (bohnanza_core.commitments): the platform
+    draws a fresh one for every table; without it, it is derived from the seed, as
+    for a simulation, whose record must follow from its seed alone.
 
     Returns the state, now waiting for the first player's first decision, and every
     event so far."""
@@ -90,8 +97,12 @@ def new_game(ruleset: Ruleset, seats: Sequence[str], seed: str) -> tuple[GameSta
     check_player_count(ruleset, len(seats))
     if not isinstance(seed, str) or not seed:
         raise RulesetError("the seed must be a non-empty string")
-    commitment = seed_commitment(seed)
-    started = GameStarted(ruleset=ruleset, seats=seats, seed_commitment=commitment, seed=seed)
+    if salt is None:
+        salt = offline_salt(seed)
+    elif not is_salt(salt):
+        raise RulesetError("the salt must be 32 lowercase hex digits")
+    started = GameStarted(ruleset=ruleset, seats=seats, seed_commitment=seed_commitment(
+        seed, salt), seed=seed, salt=salt)
     state = evolve(None, started)
     events: list[Event] = [started]
     shuffled = DeckShuffled(order=seeded_shuffle(range(ruleset.deck_size), seed, 0))
@@ -114,9 +125,10 @@ def evolve(state: GameState | None, event: Event) -> GameState:
     if state is None:
         if not isinstance(event, GameStarted):
             raise ValueError(f"a game begins with GameStarted, not {type(event).__name__}")
-        if event.seed is None:
+        if event.seed is None or event.salt is None:
             raise ValueError("cannot start a game from a redacted GameStarted (no seed)")
-        new = GameState(event.ruleset, event.seats, event.seed, event.seed_commitment)
+        new = GameState(event.ruleset, event.seats, event.seed, event.salt,
+                        event.seed_commitment)
         new.events_applied = 1
         return new
     _EVOLVE[type(event)](state, event)
@@ -380,6 +392,7 @@ def _final_result(s: GameState) -> GameEnded:
         hand_sizes=hand_sizes,
         tie_break=r.tie_break if len(tied) > 1 else None,
         seed=s.seed,
+        salt=s.salt,
     )
 
 

@@ -40,14 +40,17 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     """The table is set: the full ruleset, the seats in clockwise order from the
-    starting player, the commitment (hash) to the seed, and the seed itself, which
-    only the server's record holds until :class:`GameEnded` reveals it."""
+    starting player, the salted commitment to the seed, and the two secrets that
+    only the server's record holds until :class:`GameEnded` reveals them: the seed
+    (every shuffle follows from it) and the game's salt (every hidden value enters
+    the hash chain salted by it: bohnanza_core.commitments)."""
 
-    SECRET = ("seed",)
+    SECRET = ("seed", "salt")
     ruleset: Ruleset
     seats: tuple[str, ...]
     seed_commitment: str
     seed: str | None
+    salt: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +235,8 @@ class TurnEnded(Event):
 class GameEnded(Event):
     """Coins per seat, the winners, the tie-break used (None without a tie), each
     seat's rank (1 is best, equal for a shared place), the hand sizes the tie-break
-    may read, and the seed revealed so anyone can recompute every shuffle."""
+    may read, and the seed and the game's salt revealed, so anyone can recompute
+    every shuffle and open every commitment of the record."""
 
     coins: tuple[int, ...]
     winners: tuple[int, ...]
@@ -240,6 +244,7 @@ class GameEnded(Event):
     hand_sizes: tuple[int, ...]
     tie_break: TieBreak | None
     seed: str
+    salt: str
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (

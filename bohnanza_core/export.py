@@ -1,14 +1,19 @@
 """Games as JSON Lines (docs/export.md): one header line, then one line per event.
 
-    {"format": "bohnanza-game", "version": 2, "perspective": "everything", "events": 512,
+    {"format": "bohnanza-game", "version": 3, "perspective": "seat 1", "events": 512,
      "head": "9f2c..."}
-    {"seq": 1, "type": "GameStarted", "ruleset": {...}, "seats": [...], ..., "actor": null,
+    {"seq": 1, "type": "GameStarted", "ruleset": {...}, "seats": [...], ..., "seed": null,
+     "salt": null, "commitments": {"salt": "5d1e...", "seed": "a0c4..."}, "actor": null,
      "at": "2026-11-30T10:00:00+00:00", "previous_hash": "000...0"}
-    {"seq": 2, "type": "DeckShuffled", "order": [17, 3, ...], "actor": null, ...}
+    {"seq": 2, "type": "DeckShuffled", "order": null, "commitments": {"order": "..."}, ...}
+    {"seq": 4, "type": "CardDealt", "seat": 1, "card": 17, "salts": {"card": "3f0b..."}, ...}
 
 Each line is one :class:`bohnanza_core.record.Entry`: the event's own fields plus who
 issued it, when it was stored, and the hash of the entry before it; the header's
-``head`` is the hash of the last entry (docs/store.md, "The hash chain").
+``head`` is the hash of the last entry (docs/store.md, "The hash chain"). A hidden
+field comes either with its value and its salt (``salts``), where the file's
+perspective may see it, or as ``null`` with its commitment (``commitments``): either
+way the chain can be recomputed from the file, by every perspective.
 
 Every event's fields are written as plain JSON (cards as ids, kinds and options as
 their value strings). Reading is strict: anything malformed raises
@@ -29,16 +34,19 @@ from enum import Enum
 from typing import Any
 
 from bohnanza_core.cards import BeanKind
+from bohnanza_core.commitments import commit, is_salt, value_salt
 from bohnanza_core.errors import RulesetError
-from bohnanza_core.events import EVENT_TYPES, Event
-from bohnanza_core.record import GENESIS, Entry, chain, head_hash
+from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
+from bohnanza_core.record import GENESIS, Entry, chain, head_hash, secret_texts
 from bohnanza_core.rulesets import Ruleset
-from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact
+from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, may_see, redact
 
 FORMAT = "bohnanza-game"
-VERSION = 2
+VERSION = 3
+"""Version 3 chains hidden values as salted commitments; version 2 chained them as
+they were (and so gave them away to anyone holding the head hash): not read."""
 
-RECORD_KEYS = ("seq", "type", "actor", "at", "previous_hash")
+RECORD_KEYS = ("seq", "type", "actor", "at", "previous_hash", "salts", "commitments")
 """Keys of an event line that are not event fields (no event has a field so named)."""
 
 _BY_NAME: dict[str, type[Event]] = {cls.__name__: cls for cls in EVENT_TYPES}
@@ -93,8 +101,9 @@ def _perspective_name(perspective: Perspective) -> str:
 def export_record(
     entries: Sequence[Entry], perspective: Perspective = EVERYTHING, *, head: str | None = None
 ) -> str:
-    """A stored record as JSON Lines, each event redacted for ``perspective``. The chain
-    fields are the stored ones, so only the "everything" file can be re-hashed."""
+    """The full record ``entries`` as JSON Lines, each event as ``perspective`` may see
+    it: a hidden field it may see comes with its salt, one it may not see is ``null``
+    with its commitment, so every perspective's file re-hashes to the same chain."""
     header = {
         "format": FORMAT,
         "version": VERSION,
@@ -102,15 +111,21 @@ def export_record(
         "events": len(entries),
         "head": head if head is not None else head_hash(entries),
     }
+    start = entries[0].event if entries else None
+    game_salt = start.salt if isinstance(start, GameStarted) else None
     lines = [json.dumps(header, separators=(",", ":"))]
     for entry in entries:
-        line = {
-            "seq": entry.seq,
-            **event_to_json(redact(entry.event, perspective)),
-            "actor": entry.actor,
-            "at": entry.at,
-            "previous_hash": entry.previous_hash,
-        }
+        event = entry.event
+        line = {"seq": entry.seq, **event_to_json(redact(event, perspective))}
+        if event.SECRET:
+            if may_see(event, perspective):
+                if game_salt is None:
+                    raise ValueError("exporting hidden values needs the full record")
+                line["salts"] = {name: value_salt(game_salt, entry.seq, name)
+                                 for name in event.SECRET}
+            else:
+                line["commitments"] = dict(zip(event.SECRET, entry.commitments, strict=True))
+        line.update(actor=entry.actor, at=entry.at, previous_hash=entry.previous_hash)
         lines.append(json.dumps(line, separators=(",", ":"), ensure_ascii=False))
     return "\n".join(lines) + "\n"
 
@@ -281,6 +296,41 @@ def _optional_str(obj: dict[str, Any], key: str, where: str) -> str | None:
     return value
 
 
+def _keyed(obj: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = obj.get(key, {})
+    if not isinstance(value, dict):
+        raise ExportError(f"{where}: {key!r} must be an object")
+    return value
+
+
+def _sealed(event: Event, obj: dict[str, Any], where: str) -> tuple[str, ...]:
+    """The commitments to ``event``'s hidden fields, as a line gives them: each shown
+    value with its salt (the commitment is computed), each ``null`` with its
+    commitment. Anything else about ``salts`` and ``commitments`` is refused."""
+    salts = _keyed(obj, "salts", where)
+    given = _keyed(obj, "commitments", where)
+    secret = event.SECRET
+    stray = sorted((set(salts) | set(given)) - set(secret))
+    if stray:
+        raise ExportError(f"{where}: {type(event).__name__} hides no field(s) "
+                          f"{', '.join(stray)}")
+    sealed = []
+    for name, text in zip(secret, secret_texts(event), strict=True):
+        if getattr(event, name) is None:
+            commitment = given.get(name)
+            if name in salts or not _is_hash(commitment):
+                raise ExportError(f"{where}: the hidden {name!r} needs its commitment (64 "
+                                  f"hex digits) and no salt, got {commitment!r}")
+            sealed.append(str(commitment))
+        else:
+            salt = salts.get(name)
+            if name in given or not is_salt(salt):
+                raise ExportError(f"{where}: the shown {name!r} needs its salt (32 hex "
+                                  f"digits) and no commitment, got {salt!r}")
+            sealed.append(commit(str(salt), text))
+    return tuple(sealed)
+
+
 def read_jsonl(text: str) -> GameFile:
     """Parse an export; raise :class:`ExportError` on anything malformed. Blank
     lines are ignored; errors name the line as an editor numbers it."""
@@ -329,8 +379,9 @@ def read_jsonl(text: str) -> GameFile:
         if not _is_hash(previous):
             raise ExportError(f"{where}: 'previous_hash' must be a SHA-256 hex digest, "
                               f"got {previous!r}")
+        sealed = _sealed(event, obj, where)
         events.append(event)
-        entries.append(Entry(seq, event, actor, at, str(previous)))
+        entries.append(Entry(seq, event, actor, at, str(previous), sealed))
     if events and not isinstance(events[0], _BY_NAME["GameStarted"]):
         raise ExportError(f"line {lines[1][0]}: a game begins with GameStarted")
     return GameFile(perspective=perspective, events=tuple(events), entries=tuple(entries),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import json
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -45,7 +46,8 @@ from eventsourcing.utils import get_topic
 
 from bohnanza_core.cards import BeanKind, deck_kinds
 from bohnanza_core.commands import Command
-from bohnanza_core.engine import evolve, is_decision, new_game, play
+from bohnanza_core.commitments import SALT_HEX_DIGITS, new_salt, new_seed
+from bohnanza_core.engine import evolve, new_game, play
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
 from bohnanza_core.export import event_from_json, event_to_json
 from bohnanza_core.record import _ENCODERS as _EVENT_ENCODERS
@@ -54,7 +56,10 @@ from bohnanza_core.record import (
     Entry,
     _quote,
     canonical_entry,
+    commitments_for,
     event_encoder,
+    revealed,
+    secret_texts,
 )
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import GameState, Offer, Phase, Result
@@ -95,6 +100,7 @@ class Game(Aggregate):
         event: Event
         actor: str | None
         previous_hash: str
+        commitments: tuple[str, ...]
 
         def apply(self, aggregate: Any) -> None:
             aggregate._record(self)
@@ -128,7 +134,8 @@ class Game(Aggregate):
         """Apply a stored event when the game is rebuilt: check its link in the chain,
         move the head, evolve the table."""
         canonical = canonical_entry(stored.originator_version, stored.event, stored.actor,
-                                    stored.timestamp.isoformat(), stored.previous_hash)
+                                    stored.timestamp.isoformat(), stored.previous_hash,
+                                    _commitments(stored))
         if stored.previous_hash != self.head_hash and self.chain_broken_at is None:
             self.chain_broken_at = stored.originator_version
         self.head_hash = hashlib.sha256(canonical).hexdigest()
@@ -205,7 +212,9 @@ class Game(Aggregate):
             self.__dict__.setdefault("_snapshots_due", []).append(self._snapshot())
 
     def _seal(self) -> None:
-        """Write every waiting event in canonical form, chained to the one before."""
+        """Write every waiting event in canonical form, chained to the one before, each
+        hidden value as its salted commitment (bohnanza_core.commitments), the values
+        themselves kept after the canonical bytes for the store."""
         waiting = self.__dict__.get("_unsealed")
         if not waiting:
             return
@@ -213,26 +222,42 @@ class Game(Aggregate):
         append = rows.append
         encoders = _EVENT_ENCODERS
         sha256 = hashlib.sha256
-        decided = is_decision
+        mac = hmac.digest
+        salt = self.table.salt
+        key = salt.encode()
+        cut = SALT_HEX_DIGITS
         previous: str = self.__dict__["head_hash"]
         for events, actor, now, version in waiting:
             # An ISO time needs no escaping, so it is quoted by hand (entry_prefix
             # writes the same bytes, at a microsecond a call).
             at = now.isoformat()
             table_prefix = '{"actor":null,"at":"' + at + '","event":'
+            # Only the event that opens the command records the decision; what the
+            # rules do after it (turning over, drawing, a planting that ends because
+            # the hand is empty...) is the table's, as in record.command_actors.
             prefix = (table_prefix if actor is None
                       else '{"actor":' + _quote(actor) + ',"at":"' + at + '","event":')
             for event in events:
                 version += 1
-                encode = encoders.get(type(event)) or event_encoder(type(event))
-                # Only the events that record the command itself are the actor's; what
-                # the rules do after it (turning over, drawing...) is the table's, as
-                # in record.decision_actor.
-                mine = actor is not None and decided(event)
-                canonical = (f"{prefix if mine else table_prefix}{encode(event)}"
+                cls = type(event)
+                encode = encoders.get(cls) or event_encoder(cls)
+                if cls.SECRET:
+                    sealed = tuple([
+                        sha256(f"{mac(key, f'{version}:{name}'.encode(), 'sha256').hex()[:cut]}"
+                               f":{text}".encode()).hexdigest()
+                        for name, text in zip(cls.SECRET, secret_texts(event), strict=True)])
+                    body = encode(event, sealed)
+                else:
+                    sealed = ()
+                    body = encode(event)
+                canonical = (f"{prefix}{body}"
                              f',"previous_hash":"{previous}","seq":{version}}}').encode()
-                append((version, event, actor if mine else None, now, previous, canonical))
+                stored = (canonical + b"\n" + revealed(event).encode() if sealed
+                          else canonical)
+                append((version, event, actor if prefix is not table_prefix else None, now,
+                        previous, stored, sealed))
                 previous = sha256(canonical).hexdigest()
+                prefix = table_prefix
         waiting.clear()
         self.__dict__["head_hash"] = previous
 
@@ -266,8 +291,8 @@ class Game(Aggregate):
         self._seal()
         entries = [entry_of(e) for e in self._pending_events
                    if isinstance(e, Game.Started | Game.Happened)]
-        entries += [Entry(version, event, actor, now.isoformat(), previous)
-                    for version, event, actor, now, previous, _ in
+        entries += [Entry(version, event, actor, now.isoformat(), previous, sealed)
+                    for version, event, actor, now, previous, _, sealed in
                     self.__dict__.get("_sealed", ())]
         return entries
 
@@ -288,29 +313,53 @@ class Game(Aggregate):
         return due
 
 
-_Row = tuple[int, Event, "str | None", datetime, str, bytes]
-"""A sealed event: version, event, actor, time, previous hash and the canonical bytes
-(which the store keeps)."""
+_Row = tuple[int, Event, "str | None", datetime, str, bytes, tuple[str, ...]]
+"""A sealed event: version, event, actor, time, previous hash, what the store keeps
+(the canonical bytes, then, for an event with hidden values, a newline and the values
+as a JSON object: :func:`stored_form`) and the commitments to its hidden values."""
 
 _TRANSIENT = ("_snapshots_due", "_unsealed", "_sealed")
 """Aggregate attributes that live only between a command and its save."""
 
 
 def _happened(originator_id: UUID, row: _Row) -> Game.Happened:
-    version, event, actor, now, previous, canonical = row
+    version, event, actor, now, previous, stored, sealed = row
     # Built as the library's Mapper builds events: straight into the frozen dataclass's
-    # __dict__; _canonical rides along for GameMapper, which stores exactly these bytes.
+    # __dict__; _stored rides along for GameMapper, which stores exactly these bytes.
     happened = object.__new__(Game.Happened)
     happened.__dict__.update(originator_id=originator_id, originator_version=version,
                              timestamp=now, event=event, actor=actor,
-                             previous_hash=previous, _canonical=canonical)
+                             previous_hash=previous, commitments=sealed, _stored=stored)
     return happened
+
+
+def _commitments(stored: Game.Started | Game.Happened) -> tuple[str, ...]:
+    """What the chain holds of a stored event's hidden values: kept with a
+    Game.Happened; for Game.Started (stored by the library's transcoder) computed
+    from the salt it holds."""
+    if isinstance(stored, Game.Happened):
+        sealed: tuple[str, ...] = stored.commitments
+        return sealed
+    event = stored.event
+    assert isinstance(event, GameStarted) and event.salt is not None
+    return commitments_for(event, stored.originator_version, event.salt)
 
 
 def entry_of(stored: Game.Started | Game.Happened) -> Entry:
     """The record entry a stored aggregate event stands for."""
     return Entry(stored.originator_version, stored.event, stored.actor,
-                 stored.timestamp.isoformat(), stored.previous_hash)
+                 stored.timestamp.isoformat(), stored.previous_hash, _commitments(stored))
+
+
+def stored_form(entry: Entry) -> bytes:
+    """What the store keeps of an entry: its canonical bytes (whose hash the next
+    entry holds) and, for an event with hidden values, a newline and the values as a
+    canonical JSON object. A canonical entry holds no raw newline (JSON escapes it),
+    so the first newline is where the values begin."""
+    canonical = entry.canonical()
+    if not entry.event.SECRET:
+        return canonical
+    return canonical + b"\n" + revealed(entry.event).encode()
 
 
 # -- how events and snapshots are written (eventsourcing Transcodings) ---------------
@@ -400,17 +449,18 @@ def _uuid(text: str) -> UUID:
 class GameMapper(Mapper[UUID]):
     """Stores a :class:`Game.Happened` as exactly the canonical bytes of its record
     entry (:meth:`bohnanza_core.record.Entry.canonical`), whose SHA-256 is the next
-    entry's ``previous_hash``: a database row can be checked against the chain as it
-    is, and an event is encoded once, not once for the hash and again for the store
-    (bench/store.py). Everything else (the first event, snapshots) goes through the
-    library's transcoder. Compression and encryption, if configured, still apply."""
+    entry's ``previous_hash``, followed for an event with hidden values by those
+    values (:func:`stored_form`): a database row can be checked against the chain as
+    it is, and an event is encoded once, not once for the hash and again for the
+    store (bench/store.py). Everything else (the first event, snapshots) goes through
+    the library's transcoder. Compression and encryption, if configured, still apply."""
 
     happened_topic = get_topic(Game.Happened)
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if type(domain_event) is not Game.Happened:
             return super().to_stored_event(domain_event)
-        state = domain_event.__dict__.get("_canonical") or entry_of(domain_event).canonical()
+        state = domain_event.__dict__.get("_stored") or stored_form(entry_of(domain_event))
         if self.compressor:
             state = self.compressor.compress(state)
         if self.cipher:
@@ -435,28 +485,37 @@ class GameMapper(Mapper[UUID]):
         first = rows[0][0] if rows else 0
         return StoredRun(head, originator_id, self.happened_topic, first, states)
 
-    def _canonical_data(self, stored_event: StoredEvent) -> Any:
+    def _read_row(self, stored_event: StoredEvent) -> tuple[Any, Event, tuple[str, ...]]:
+        """A stored Game.Happened read back: its canonical data, its event (the hidden
+        values put back in place of their commitments) and those commitments."""
         state = stored_event.state
         if self.cipher:
             state = self.cipher.decrypt(state)
         if self.compressor:
             state = self.compressor.decompress(state)
-        return _JSON.decode(state.decode("utf-8"))
+        canonical, _, values = state.decode("utf-8").partition("\n")
+        data = _JSON.decode(canonical)
+        body = data["event"]
+        sealed: tuple[str, ...] = ()
+        if values:
+            secret = _SECRET_FIELDS.get(body.get("type"), ())
+            sealed = tuple([body[name] for name in secret])
+            body.update(_JSON.decode(values))
+        return data, event_from_json(body, f"stored event {data['seq']}"), sealed
 
     def to_entry(self, stored_event: StoredEvent) -> Entry:
         """The record entry a stored event holds, read straight from its canonical
         bytes (no aggregate event, no timestamp parsed and written again)."""
         if stored_event.topic != self.happened_topic:
             return entry_of(self.to_domain_event(stored_event))
-        data = self._canonical_data(stored_event)
-        return Entry(stored_event.originator_version,
-                     event_from_json(data["event"], f"stored event {data['seq']}"),
-                     data["actor"], data["at"], data["previous_hash"])
+        data, event, sealed = self._read_row(stored_event)
+        return Entry(stored_event.originator_version, event, data["actor"], data["at"],
+                     data["previous_hash"], sealed)
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         if stored_event.topic != self.happened_topic:
             return super().to_domain_event(stored_event)
-        data = self._canonical_data(stored_event)
+        data, event, sealed = self._read_row(stored_event)
         originator_id = stored_event.originator_id
         if not isinstance(originator_id, UUID):
             originator_id = _uuid(originator_id)
@@ -467,11 +526,15 @@ class GameMapper(Mapper[UUID]):
             originator_id=originator_id,
             originator_version=stored_event.originator_version,
             timestamp=datetime.fromisoformat(data["at"]),
-            event=event_from_json(data["event"], f"stored event {data['seq']}"),
+            event=event,
             actor=data["actor"],
             previous_hash=data["previous_hash"],
+            commitments=sealed,
         )
         return happened
+
+
+_SECRET_FIELDS: dict[str, tuple[str, ...]] = {cls.__name__: cls.SECRET for cls in EVENT_TYPES}
 
 
 class StoredRun(Sequence[StoredEvent]):
@@ -639,16 +702,20 @@ class Games(Application[UUID]):
         seats: Sequence[str],
         seed: str | None = None,
         *,
+        salt: str | None = None,
         players: Sequence[str] | None = None,
         private: bool = False,
         tournament: str | None = None,
         actor: str | None = None,
     ) -> Game:
         """Set up a new table, deal, and store it. ``players`` says who sits in each
-        seat (accounts, bots) where the seat names alone do not; ``seed`` defaults to
-        a fresh secret one."""
-        return self._start(ruleset, seats, seed, players=players, private=private,
-                           tournament=tournament, actor=actor)[0]
+        seat (accounts, bots) where the seat names alone do not. ``seed`` defaults to
+        a fresh secret one of 128 bits; pass one only for a deal several games share
+        (and keep it secret until the last of them has ended). ``salt``, the game's
+        secret salt, is always fresh, except where a finished game is brought in
+        (import), whose salt is already public."""
+        return self._start(ruleset, seats, seed, salt=salt, players=players,
+                           private=private, tournament=tournament, actor=actor)[0]
 
     def _start(
         self,
@@ -656,6 +723,7 @@ class Games(Application[UUID]):
         seats: Sequence[str],
         seed: str | None = None,
         *,
+        salt: str | None = None,
         players: Sequence[str] | None = None,
         private: bool = False,
         tournament: str | None = None,
@@ -665,9 +733,8 @@ class Games(Application[UUID]):
         """:meth:`start`, also giving the events stored (a bot table needs them, and
         reading them back costs as much as storing them); with ``save=False`` the
         game is only set up, to be saved whole later."""
-        if seed is None:
-            seed = secrets.token_hex(16)
-        _, events = new_game(ruleset, seats, seed)
+        _, events = new_game(ruleset, seats, seed if seed is not None else new_seed(),
+                             salt if salt is not None else new_salt())
         first = events[0]
         assert isinstance(first, GameStarted)
         game = Game._create(
@@ -758,7 +825,7 @@ def play_bot_game(
     games: Games,
     ruleset: Ruleset,
     bot_names: Sequence[str],
-    seed: str,
+    seed: str | None = None,
     *,
     seats: Sequence[str] | None = None,
     players: Sequence[str] | None = None,
@@ -786,7 +853,10 @@ def play_bot_game(
                                   events=events))
         return holder[0]
 
-    play_game(ruleset, classes, seed, names=names, table=table)
+    # A platform game's seed is secret and unguessable (the bots' own choices follow
+    # from it too); a given one is for a deal several games share.
+    play_game(ruleset, classes, seed if seed is not None else new_seed(), names=names,
+              table=table)
     game = holder[0].game
     if not save_each_command:
         games.save(game)
@@ -794,4 +864,4 @@ def play_bot_game(
 
 
 __all__ = ["SNAPSHOT_INTERVAL", "Game", "GameNotFound", "GameStateAsDict", "Games",
-           "StaleCommand", "StoredTable", "entry_of", "play_bot_game"]
+           "StaleCommand", "StoredTable", "entry_of", "play_bot_game", "stored_form"]

@@ -9,8 +9,11 @@ one, the *head*. The head goes to every seat with every update (docs/store.md), 
 a record changed afterwards no longer ends in the head the players were shown.
 
 The canonical encoding is JSON with sorted keys, no spaces, UTF-8, and the event in
-its export form (:func:`bohnanza_core.export.event_to_json`): anyone can recompute
-it from an exported file without this code (docs/export.md has the recipe).
+its export form (:func:`bohnanza_core.export.event_to_json`), except that every
+hidden field (``Event.SECRET``) holds its salted commitment instead of its value
+(:mod:`bohnanza_core.commitments`): the chain, and so the head every seat is shown,
+reveals nothing that any perspective may not see. Anyone can recompute it from an
+exported file without this code (docs/export.md has the recipe).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bohnanza_core.engine import command_for
+from bohnanza_core.commitments import commit, value_salt
+from bohnanza_core.engine import command_for, new_game, play
+from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.events import Event, GameStarted
 from bohnanza_core.rulesets import Ruleset
 
@@ -100,12 +105,16 @@ def _field_code(name: str, hint: Any, env: dict[str, Any]) -> str:
     return f"_value({name})"
 
 
-def _compile_encoder(cls: type[Event]) -> Callable[[Event], str]:
+def _compile_encoder(cls: type[Event]) -> Callable[..., str]:
     """The canonical JSON writer of one event class, generated from its fields' types:
     one string concatenation with the keys already sorted and quoted. Generated
     because this runs for every stored event (bench/store.py: about 2x faster than
     a generic walk over the fields); tests/core/test_verify.py compares its bytes
-    with :meth:`Entry.reference_canonical` on every event of many games."""
+    with :meth:`Entry.reference_canonical` on every event of many games.
+
+    The writer takes the event and ``sealed``, the commitments to its hidden fields
+    in ``cls.SECRET`` order, which it writes in their place (64 hex digits need no
+    escaping)."""
     hints = typing.get_type_hints(cls)
     env: dict[str, Any] = {"_value": _value, "_quote": _quote, "_array": _array}
     names = sorted([*(f.name for f in dataclasses.fields(cls)), "type"])
@@ -115,31 +124,87 @@ def _compile_encoder(cls: type[Event]) -> Callable[[Event], str]:
         if name == "type":
             parts.append(repr(key + _quote(cls.__name__)))
             continue
+        if name in cls.SECRET:
+            parts.append(f"{key + chr(34)!r} + sealed[{cls.SECRET.index(name)}] + '\"'")
+            continue
         local = f"f_{name}"
         loads.append(f"    {local} = event.{name}\n")
         parts.append(f"{key!r} + {_field_code(local, hints[name], env)}")
-    source = (f"def encode_{cls.__name__}(event):\n" + "".join(loads)
+    source = (f"def encode_{cls.__name__}(event, sealed=()):\n" + "".join(loads)
               + "    return " + " + ".join(parts) + " + '}'\n")
     exec(compile(source, f"<canonical {cls.__name__}>", "exec"), env)
-    encoder: Callable[[Event], str] = env[f"encode_{cls.__name__}"]
+    encoder: Callable[..., str] = env[f"encode_{cls.__name__}"]
     return encoder
 
 
-_ENCODERS: dict[type[Event], Callable[[Event], str]] = {}
+def _compile_secrets(cls: type[Event]) -> Callable[[Event], tuple[str, ...]]:
+    """The writer of an event class's hidden values as canonical JSON texts, in
+    ``cls.SECRET`` order (generated for the same reason as the encoders)."""
+    hints = typing.get_type_hints(cls)
+    env: dict[str, Any] = {"_value": _value, "_quote": _quote, "_array": _array}
+    loads, parts = [], []
+    for name in cls.SECRET:
+        local = f"f_{name}"
+        loads.append(f"    {local} = event.{name}\n")
+        parts.append(_field_code(local, hints[name], env))
+    source = (f"def secrets_{cls.__name__}(event):\n" + "".join(loads)
+              + "    return (" + "".join(f"{p}, " for p in parts) + ")\n")
+    exec(compile(source, f"<secrets {cls.__name__}>", "exec"), env)
+    writer: Callable[[Event], tuple[str, ...]] = env[f"secrets_{cls.__name__}"]
+    return writer
 
 
-def event_encoder(cls: type[Event]) -> Callable[[Event], str]:
-    """The function writing events of ``cls`` in canonical JSON (made on first use)."""
+_ENCODERS: dict[type[Event], Callable[..., str]] = {}
+_SECRET_WRITERS: dict[type[Event], Callable[[Event], tuple[str, ...]]] = {}
+
+
+def event_encoder(cls: type[Event]) -> Callable[..., str]:
+    """The function writing events of ``cls`` in canonical JSON, ``(event, sealed)``
+    (made on first use)."""
     encoder = _ENCODERS.get(cls)
     if encoder is None:
         encoder = _ENCODERS[cls] = _compile_encoder(cls)
     return encoder
 
 
-def canonical_event(event: Event) -> str:
-    """The event in canonical JSON: its fields and ``type``, keys sorted."""
+def secret_texts(event: Event) -> tuple[str, ...]:
+    """The hidden values of ``event`` as canonical JSON texts, in ``SECRET`` order
+    (``()`` for an event that hides nothing)."""
+    cls = type(event)
+    writer = _SECRET_WRITERS.get(cls)
+    if writer is None:
+        writer = _SECRET_WRITERS[cls] = _compile_secrets(cls)
+    return writer(event)
+
+
+def commitments_for(event: Event, seq: int, game_salt: str) -> tuple[str, ...]:
+    """The commitments to the hidden values of ``event``, number ``seq`` of a game
+    whose salt is ``game_salt`` (the values must be there: the full record)."""
+    if not event.SECRET:
+        return ()
+    if any(getattr(event, name) is None for name in event.SECRET):
+        raise ValueError(f"#{seq}: a redacted event cannot be committed to")
+    return tuple(commit(value_salt(game_salt, seq, name), text)
+                 for name, text in zip(event.SECRET, secret_texts(event), strict=True))
+
+
+def revealed(event: Event) -> str:
+    """The hidden values of ``event`` as a canonical JSON object (keys sorted), as the
+    store keeps them beside the entry; ``""`` for an event that hides nothing."""
+    if not event.SECRET:
+        return ""
+    pairs = sorted(zip(event.SECRET, secret_texts(event), strict=True))
+    return "{" + ",".join(f"{_quote(name)}:{text}" for name, text in pairs) + "}"
+
+
+def canonical_event(event: Event, sealed: Sequence[str] = ()) -> str:
+    """The event in canonical JSON: its fields and ``type``, keys sorted, each hidden
+    field written as its commitment from ``sealed``."""
+    if len(sealed) != len(event.SECRET):
+        raise ValueError(f"{type(event).__name__} needs {len(event.SECRET)} commitment(s) "
+                         f"to its hidden field(s), got {len(sealed)}")
     encoder = _ENCODERS.get(type(event)) or event_encoder(type(event))
-    return encoder(event)
+    return encoder(event, sealed)
 
 
 def entry_prefix(actor: str | None, at: str | None) -> str:
@@ -149,33 +214,41 @@ def entry_prefix(actor: str | None, at: str | None) -> str:
 
 
 def canonical_entry(
-    seq: int, event: Event, actor: str | None, at: str | None, previous_hash: str
+    seq: int, event: Event, actor: str | None, at: str | None, previous_hash: str,
+    sealed: Sequence[str] = (),
 ) -> bytes:
     """The bytes an entry's hash is taken over (and the store keeps): canonical JSON of
-    ``{"actor", "at", "event", "previous_hash", "seq"}``, keys sorted, no spaces, UTF-8."""
-    return (entry_prefix(actor, at) + canonical_event(event) + ',"previous_hash":'
+    ``{"actor", "at", "event", "previous_hash", "seq"}``, keys sorted, no spaces, UTF-8,
+    the event's hidden fields as their commitments ``sealed``."""
+    return (entry_prefix(actor, at) + canonical_event(event, sealed) + ',"previous_hash":'
             + _quote(previous_hash) + ',"seq":' + str(seq) + "}").encode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One event of the record, with its place in the chain."""
+    """One event of the record, with its place in the chain. ``commitments`` are the
+    commitments to the event's hidden fields (``SECRET`` order): what the chain holds
+    of them, whether or not ``event`` itself still holds the values."""
 
     seq: int
     event: Event
     actor: str | None
     at: str | None
     previous_hash: str
+    commitments: tuple[str, ...] = ()
 
     def canonical(self) -> bytes:
         """The bytes the hash is taken over (docs/export.md, "The hash chain")."""
-        return canonical_entry(self.seq, self.event, self.actor, self.at, self.previous_hash)
+        return canonical_entry(self.seq, self.event, self.actor, self.at, self.previous_hash,
+                               self.commitments)
 
     def reference_canonical(self) -> bytes:
         """The same bytes by the json module: the definition :meth:`canonical` keeps to."""
         from bohnanza_core.export import event_to_json
 
-        body = {"seq": self.seq, "event": event_to_json(self.event), "actor": self.actor,
+        event = event_to_json(self.event)
+        event.update(zip(self.event.SECRET, self.commitments, strict=True))
+        body = {"seq": self.seq, "event": event, "actor": self.actor,
                 "at": self.at, "previous_hash": self.previous_hash}
         return _CANONICAL.encode(body).encode("utf-8")
 
@@ -196,22 +269,56 @@ def decision_actor(event: Event, seats: Sequence[str]) -> str | None:
     return None if command is None else seats[command.seat]
 
 
+def command_actors(events: Sequence[Event], seats: Sequence[str]) -> list[str | None]:
+    """Who issued each event when only the game itself is known: the seat's name for
+    the event that opens a command, None for everything the rules do by themselves
+    (deals, draws, and a planting that ends because the hand is empty). Found by
+    playing the record through the rules, because the same event type (PlantingEnded)
+    may be a decision or automatic; where the record stops following the rules, each
+    decision-type event is credited to its seat (:func:`decision_actor`)."""
+    actors: list[str | None] = [None] * len(events)
+    start = events[0] if events else None
+    if not isinstance(start, GameStarted) or start.seed is None:
+        return [decision_actor(event, seats) for event in events]
+    try:
+        state, opening = new_game(start.ruleset, start.seats, start.seed, start.salt)
+        index = len(opening)
+        while index < len(events):
+            command = command_for(events[index])
+            if command is None or state.finished:
+                break
+            actors[index] = seats[command.seat]
+            index += len(play(state, command))
+    except (IllegalMove, RulesetError, IndexError, ValueError):
+        pass
+    else:
+        if index >= len(events):
+            return actors
+    return [actor if actor is not None else decision_actor(event, seats)
+            for actor, event in zip(actors, events, strict=True)]
+
+
 def chain(
     events: Sequence[Event],
     actors: Sequence[str | None] | None = None,
     times: Sequence[str | None] | None = None,
 ) -> list[Entry]:
-    """Chain ``events`` into entries. Without ``actors``, each decision is credited to
-    its seat's name (:func:`decision_actor`); without ``times``, ``at`` is None."""
+    """Chain the full record ``events`` into entries, each hidden value committed to
+    with the game's salt. Without ``actors``, each command is credited to its seat's
+    name (:func:`command_actors`); without ``times``, ``at`` is None."""
     seats: tuple[str, ...] = ()
+    salt = ""
     if events and isinstance(events[0], GameStarted):
         seats = events[0].seats
+        salt = events[0].salt or ""
+    if actors is None:
+        actors = command_actors(events, seats)
     entries: list[Entry] = []
     previous = GENESIS
     for index, event in enumerate(events):
-        actor = actors[index] if actors is not None else decision_actor(event, seats)
         at = times[index] if times is not None else None
-        entry = Entry(index + 1, event, actor, at, previous)
+        sealed = commitments_for(event, index + 1, salt) if event.SECRET else ()
+        entry = Entry(index + 1, event, actors[index], at, previous, sealed)
         entries.append(entry)
         previous = entry.hash
     return entries
@@ -256,4 +363,5 @@ def check_chain(entries: Sequence[Entry], expected_head: str | None = None) -> C
 
 
 __all__ = ["GENESIS", "ChainCheck", "Entry", "canonical_entry", "canonical_event", "chain",
-           "check_chain", "decision_actor", "entry_prefix", "event_encoder", "head_hash"]
+           "check_chain", "command_actors", "commitments_for", "decision_actor", "entry_prefix",
+           "event_encoder", "head_hash", "revealed", "secret_texts"]

@@ -64,10 +64,10 @@ def rederive(events: Sequence[Event]) -> Rederivation:
     if not events or not isinstance(events[0], GameStarted):
         return Rederivation(False, 0, 1, "#1: a game begins with GameStarted", False, None)
     start = events[0]
-    if start.seed is None:
+    if start.seed is None or start.salt is None:
         return Rederivation(False, 0, 1, "#1: the seed is not in this record", False, None)
     try:
-        state, produced = new_game(start.ruleset, start.seats, start.seed)
+        state, produced = new_game(start.ruleset, start.seats, start.seed, start.salt)
     except RulesetError as exc:
         return Rederivation(False, 0, 1, f"#1: {exc}", False, None)
     problem = _differ(events, produced, 0)

@@ -22,12 +22,6 @@ from collections.abc import Iterator, Sequence
 _WORD_SPAN = 1 << 32
 
 
-def seed_commitment(seed: str) -> str:
-    """The hash published before the first card is dealt; the seed revealed at the
-    end must hash to it: SHA-256("bohnanza-seed-v1:{seed}") in hex."""
-    return hashlib.sha256(f"bohnanza-seed-v1:{seed}".encode()).hexdigest()
-
-
 def _words(seed: str, shuffle_index: int) -> Iterator[int]:
     counter = 0
     while True:

@@ -15,6 +15,7 @@ person's (nothing changes), counted, and the bot asked again; after
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -78,6 +79,13 @@ class Table(Protocol):
     def play(self, command: Command) -> list[Event]: ...
 
 
+def bot_seed(seed: str, seat: int) -> str:
+    """The seed of the bot in ``seat``'s own choices: derived from the game's seed, so
+    a game stays reproducible, by a one-way hash, because a bot that were handed the
+    game's seed could recompute the deck."""
+    return hashlib.sha256(f"bohnanza-bot-v1:{seed}:{seat}".encode()).hexdigest()
+
+
 class EngineTable:
     """A game in memory only: :func:`new_game` and :func:`play`."""
 
@@ -138,7 +146,7 @@ def play_game(
     seats = tuple(names) if names is not None else seat_names([c.name for c in bot_classes])
     board = table(ruleset, seats, seed)
     state, events = board.state, list(board.events)
-    bots = [cls(seat, f"{seed}:bot:{seat}") for seat, cls in enumerate(bot_classes)]
+    bots = [cls(seat, bot_seed(seed, seat)) for seat, cls in enumerate(bot_classes)]
     views = [view(state, seat) for seat in range(players)]
     observers = [(seat, bot) for seat, bot in enumerate(bots) if type(bot).observes()]
     illegal = [0] * players

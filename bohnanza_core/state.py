@@ -81,6 +81,7 @@ class GameState:
         "result",
         "ruleset",
         "runs_out",
+        "salt",
         "seats",
         "seed",
         "seed_commitment",
@@ -90,11 +91,13 @@ class GameState:
         "turned_over",
     )
 
-    def __init__(self, ruleset: Ruleset, seats: tuple[str, ...], seed: str, commitment: str):
+    def __init__(self, ruleset: Ruleset, seats: tuple[str, ...], seed: str, salt: str,
+                 commitment: str):
         n = len(seats)
         self.ruleset = ruleset
         self.seats = seats
         self.seed = seed
+        self.salt = salt
         self.seed_commitment = commitment
         self.kinds: tuple[BeanKind, ...] = deck_kinds(ruleset.beans)
         self.draw_pile: list[Card] = []

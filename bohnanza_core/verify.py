@@ -4,14 +4,20 @@
 already in memory (the web audit page); both give a :class:`Verdict` made of five
 checks, in the order an arbiter would ask:
 
-1. **file**: the export reads back (docs/export.md) and holds the full record;
+1. **file**: the export reads back (docs/export.md); whose view it holds;
 2. **chain**: every entry carries the hash of the one before, and the last one
    hashes to the head (the header's, or one a player was shown: ``expected_head``);
-3. **seed**: the seed hashes to the commitment made in the first event, and the
-   last event reveals that same seed;
+   every hidden value the file shows opens its salted commitment in the chain;
+3. **seed**: the seed and the game's salt hash to the commitment made in the first
+   event, and the last event reveals that same seed and salt;
 4. **shuffles**: every shuffle and reshuffle is recomputed from the seed;
 5. **rules**: every decision is replayed through the rules and the result compared
    with the record, event by event (:func:`bohnanza_core.rederive.rederive`).
+
+A seat's or a spectator's file is checked as far as it can be: the file, the chain
+(whose hidden values it holds only as commitments) and, once the game has ended,
+the seed; the shuffles and the rules need the full record, and are reported as not
+checked (``Verdict.complete`` is false).
 
 The verdict names the first bad event. A change that breaks the chain but not the
 rules (say, a timestamp edited) is pinned on the entry before the break; a change
@@ -24,25 +30,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bohnanza_core.commitments import seed_commitment
 from bohnanza_core.events import DeckShuffled, DiscardPileReshuffled, GameEnded, GameStarted
-from bohnanza_core.export import ExportError, read_jsonl
+from bohnanza_core.export import ExportError, GameFile, read_jsonl
 from bohnanza_core.record import Entry, check_chain
 from bohnanza_core.rederive import rederive
-from bohnanza_core.shuffle import seed_commitment
+
+FULL_RECORD_NEEDED = "needs the full record (the 'everything' export of a finished game)"
 
 
 @dataclass(frozen=True)
 class Check:
-    """One question of the audit and its answer. ``first_bad`` is 1-based."""
+    """One question of the audit and its answer. ``first_bad`` is 1-based. A check
+    that the file cannot answer (a seat's view holds no shuffle orders) is
+    ``skipped``: not failed, but not passed either."""
 
     name: str
     ok: bool
     detail: str
     first_bad: int | None = None
+    skipped: bool = False
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """``ok``: no check failed. ``complete``: every check was made (the full record);
+    a seat's or a spectator's file is at best ok and incomplete."""
+
     ok: bool
     first_bad: int | None
     summary: str
@@ -50,12 +64,14 @@ class Verdict:
     events: int
     finished: bool
     head: str | None
+    complete: bool = True
 
     def report(self) -> str:
         """The verdict as the ``bohnanza verify`` command prints it."""
-        lines = [("VALID: " if self.ok else "INVALID: ") + self.summary]
+        word = ("VALID" if self.complete else "VALID AS FAR AS IT GOES") if self.ok else "INVALID"
+        lines = [f"{word}: {self.summary}"]
         for check in self.checks:
-            mark = "ok  " if check.ok else "FAIL"
+            mark = "skip" if check.skipped else "ok  " if check.ok else "FAIL"
             lines.append(f"  [{mark}] {check.name:<8} {check.detail}")
         return "\n".join(lines)
 
@@ -71,31 +87,79 @@ def verify_text(text: str, expected_head: str | None = None) -> Verdict:
     except ExportError as exc:
         return _refused(f"the file cannot be read: {exc}", Check("file", False, str(exc)))
     if game.perspective != "everything":
-        detail = (
-            f"this is the {game.perspective} view, with the hidden cards left out; "
-            "an audit needs the full record (the 'everything' export of a finished game)"
-        )
-        return _refused(detail, Check("file", False, detail))
+        return verify_view(game, expected_head=expected_head)
     return verify_record(game.entries, game.head, expected_head=expected_head)
 
 
+def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
+    """Audit a seat's or a spectator's file as far as it goes: the chain (hidden values
+    enter it only as commitments, so it re-hashes from any perspective's file) and,
+    once the game has ended, the seed revealed against its commitment."""
+    entries = game.entries
+    if not entries:
+        check = Check("file", False, "#1: a game begins with GameStarted", 1)
+        return _refused("this is not a game record", check)
+    hidden = sum(1 for entry in entries for name in entry.event.SECRET
+                 if getattr(entry.event, name) is None)
+    checks = [Check("file", True, f"{len(entries)} events, the {game.perspective} view: "
+                    f"{hidden} hidden value(s) appear only as commitments")]
+    chain, head = _chain_check(entries, game.head, expected_head)
+    seed = _seed_check(entries)
+    checks += [chain, seed]
+    for name in ("shuffles", "rules"):
+        checks.append(Check(name, True, f"not checked: {FULL_RECORD_NEEDED}", skipped=True))
+    bad = [c.first_bad for c in (chain, seed) if not c.ok and c.first_bad is not None]
+    ok = chain.ok and seed.ok
+    if ok:
+        summary = (f"{len(entries)} events; as far as the {game.perspective} view can see, "
+                   "the chain is intact" + (" and the seed revealed at the end matches its "
+                                            "commitment" if not seed.skipped else "")
+                   + f"; the shuffles and the rules {FULL_RECORD_NEEDED}")
+    else:
+        failed = ", ".join(c.name for c in checks if not c.ok)
+        summary = f"the first bad event is #{min(bad) if bad else 1} ({failed} failed)"
+    last = entries[-1].event
+    return Verdict(ok, min(bad) if bad else None, summary, tuple(checks), len(entries),
+                   isinstance(last, GameEnded), head, complete=False)
+
+
+def _chain_check(entries: Sequence[Entry], head: str | None,
+                 expected_head: str | None) -> tuple[Check, str]:
+    """The chain check against the file's head and, if given, the one a player was
+    shown; with the head the entries hash to."""
+    chain = check_chain(entries, head)
+    if chain.ok and expected_head is not None and chain.head != expected_head:
+        chain = check_chain(entries, expected_head)
+    return Check("chain", chain.ok, chain.reason, chain.broken_at), chain.head
+
+
 def _seed_check(entries: Sequence[Entry]) -> Check:
+    """The seed and the game's salt against the commitment of the first event: from
+    the first event where the record holds them (the full record), and from the
+    last where the game has ended and revealed them (any perspective)."""
     start = entries[0].event
     assert isinstance(start, GameStarted)
-    if start.seed is None:
-        return Check("seed", False, "the first event does not hold the seed", 1)
-    if seed_commitment(start.seed) != start.seed_commitment:
-        return Check("seed", False, "#1: the seed does not match the commitment "
-                     f"{start.seed_commitment[:12]}... made at the start", 1)
     last = entries[-1].event
+    if start.seed is not None and start.salt is not None:
+        if seed_commitment(start.seed, start.salt) != start.seed_commitment:
+            return Check("seed", False, "#1: the seed does not match the commitment "
+                         f"{start.seed_commitment[:12]}... made at the start", 1)
+        if isinstance(last, GameEnded):
+            if (last.seed, last.salt) != (start.seed, start.salt):
+                return Check("seed", False, f"#{len(entries)}: the seed revealed at the end "
+                             "is not the one committed to at the start", len(entries))
+            return Check("seed", True, "the seed revealed at the end matches the commitment "
+                         "made at the start")
+        return Check("seed", True, "the seed matches its commitment (the game has not "
+                     "ended, so it is not revealed yet)")
     if isinstance(last, GameEnded):
-        if last.seed != start.seed:
-            return Check("seed", False, f"#{len(entries)}: the seed revealed at the end is "
-                         "not the one committed to at the start", len(entries))
+        if seed_commitment(last.seed, last.salt) != start.seed_commitment:
+            return Check("seed", False, f"#{len(entries)}: the seed revealed at the end does "
+                         "not match the commitment made at the start", len(entries))
         return Check("seed", True, "the seed revealed at the end matches the commitment "
                      "made at the start")
-    return Check("seed", True, "the seed matches its commitment (the game has not ended, "
-                 "so it is not revealed yet)")
+    return Check("seed", True, "not checked: the seed is revealed when the game ends",
+                 skipped=True)
 
 
 def verify_record(
@@ -106,6 +170,10 @@ def verify_record(
     if not entries or not isinstance(entries[0].event, GameStarted):
         check = Check("file", False, "#1: a game begins with GameStarted", 1)
         return _refused("this is not a game record", check)
+    if entries[0].event.seed is None:
+        check = Check("file", False, "#1: the seed is not in this record: an audit of the "
+                      f"rules {FULL_RECORD_NEEDED}", 1)
+        return _refused("this is not the full record", check)
     checks = [Check("file", True, f"{len(entries)} events, full record")]
 
     chain = check_chain(entries, head)
@@ -152,4 +220,4 @@ def verify_record(
                    chain.head)
 
 
-__all__ = ["Check", "Verdict", "verify_record", "verify_text"]
+__all__ = ["Check", "Verdict", "verify_record", "verify_text", "verify_view"]

@@ -47,6 +47,10 @@ class GameSummary(models.Model):
     events = models.PositiveIntegerField(help_text="events stored so far (the last step)")
     tournament = models.CharField(max_length=200, blank=True)
     private = models.BooleanField(default=False)
+    seed_commitment = models.CharField(
+        max_length=64, blank=True, db_index=True,
+        help_text="GameStarted.seed_commitment (public, salted): two records of the same "
+                  "game share it, so an import finds a copy already stored")
 
     objects = GameSummaryQuerySet.as_manager()
 

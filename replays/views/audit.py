@@ -83,6 +83,7 @@ class CheckRow:
     detail: str
     first_bad: int | None
     link: str | None
+    skipped: bool = False
 
 
 def verdict_rows(verdict: Verdict, game: Game | None = None,
@@ -91,7 +92,7 @@ def verdict_rows(verdict: Verdict, game: Game | None = None,
     return [
         CheckRow(c.name, QUESTIONS.get(c.name, c.name), c.ok, c.detail, c.first_bad,
                  replay_url(game, c.first_bad, token)
-                 if game is not None and c.first_bad is not None else None)
+                 if game is not None and c.first_bad is not None else None, c.skipped)
         for c in verdict.checks
     ]
 

@@ -25,6 +25,11 @@ to ``imported:<the file's actor>`` (or ``imported:<seat name>`` where the file h
 none), and the import itself is credited to the account that uploaded it (the first
 event's actor). Importing needs an account for that reason.
 
+The file's seed and salt carry over too (both are public once a game has ended), so
+the stored game commits to its seed exactly as the file's did; and a file whose game
+is already stored (the same events from the same seed commitment: :func:`stored_copy`)
+is not stored again: the import links to the stored game.
+
 Nothing is stored for a bad file: the game is first replayed into a throwaway
 in-memory store and compared with the file event by event; only a file that replays
 exactly is then played into the platform's store.
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -45,7 +51,8 @@ from bohnanza_core.events import GameStarted
 from bohnanza_core.export import ExportError, GameFile, export_record, read_jsonl
 from bohnanza_core.games import Game, Games
 from bohnanza_core.verify import Verdict, verify_text
-from replays.store import games, perspective_name
+from replays.models import GameSummary
+from replays.store import access, games, perspective_name
 from replays.views.viewer import answers_refusals, open_game
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -138,8 +145,10 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
     an audited file, first on a throwaway store (:func:`import_file`)."""
     started = game_file.events[0]
     assert isinstance(started, GameStarted) and started.seed is not None
-    game = store.start(started.ruleset, started.seats, started.seed, players=players,
-                       private=private, actor=importer)
+    # The file's seed and salt: the game has ended, so both are public, and with them
+    # the stored game commits to its seed exactly as the file's did.
+    game = store.start(started.ruleset, started.seats, started.seed, salt=started.salt,
+                       players=players, private=private, actor=importer)
     events = game_file.events
     index = game.version  # the deal and everything else that happens by itself
     while index < len(events):
@@ -151,6 +160,30 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
                                      "and does not follow from the one before.")
         index += len(store.play_on(game, command, players[command.seat]))
     return game
+
+
+COPIES_COMPARED = 20
+"""At most this many stored games with the file's seed commitment and length are read
+to find a copy (more only if someone imported the same deal with other decisions over
+and over: offline games of one seed)."""
+
+
+def stored_copy(game_file: GameFile) -> Game | None:
+    """The stored game that is the file's game, event for event, if there is one: its
+    seed commitment (salted, so one game's) and length narrow the game list down, and
+    the events decide (two offline games of one seed share the commitment)."""
+    started = game_file.events[0]
+    assert isinstance(started, GameStarted)
+    candidates = GameSummary.objects.filter(
+        seed_commitment=started.seed_commitment, events=len(game_file.events),
+        status=GameSummary.Status.FINISHED,
+    ).values_list("game_id", flat=True)[:COPIES_COMPARED]
+    store = games()
+    for game_id in candidates:
+        entries = store.record(game_id)
+        if tuple(entry.event for entry in entries) == game_file.events:
+            return store.game(game_id)
+    return None
 
 
 def import_file(game_file: GameFile, importer: str, private: bool) -> Game:
@@ -199,7 +232,17 @@ def import_game(request: HttpRequest) -> HttpResponse:
                                      f"files up to {MAX_IMPORT_BYTES // 1024 // 1024} MB "
                                      "are accepted.")
         _, game_file = read_upload(upload.read(MAX_IMPORT_BYTES + 1))
-        game = import_file(game_file, f"user:{request.user.get_username()}", private)
+        username = request.user.get_username()
+        game = stored_copy(game_file)
+        if game is not None:
+            if not access(game, username, is_staff=request.user.is_staff).allowed:
+                raise ImportRefused(409, "This game is already stored here, as a private "
+                                         "game: ask its players for its share link.")
+            messages.info(request, "This game was already stored here: this is its replay. "
+                                   "Nothing new was stored.")
+            return HttpResponseRedirect(reverse("replays:replay",
+                                                kwargs={"game_id": str(game.id)}))
+        game = import_file(game_file, f"user:{username}", private)
     except ImportRefused as refused:
         return _form(request, refused.status, error=refused.message, verdict=refused.verdict,
                      filename=filename, private=private)

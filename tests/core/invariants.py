@@ -505,18 +505,23 @@ def house_rules() -> list[tuple[Ruleset, int]]:
 # ---------------------------------------------------------------------------
 
 
+SALT = "0123456789abcdef0123456789abcdef"
+"""The game salt of the sample events."""
+
+
 def sample_events() -> dict[type[Event], Event]:
     """One instance of every event type (unredacted), for tests that must cover
     them all; secret fields hold values, owners are seat 1."""
     from bohnanza_core import events as ev
+    from bohnanza_core.commitments import seed_commitment
     from bohnanza_core.rulesets import ruleset_for
-    from bohnanza_core.shuffle import seed_commitment
     from bohnanza_core.state import Phase as P
 
     ruleset = ruleset_for("classic", 3)
     return {
         ev.GameStarted: ev.GameStarted(ruleset=ruleset, seats=("Ann", "Bob", "Cy"),
-                                       seed_commitment=seed_commitment("s3cret"), seed="s3cret"),
+                                       seed_commitment=seed_commitment("s3cret", SALT),
+                                       seed="s3cret", salt=SALT),
         ev.DeckShuffled: ev.DeckShuffled(order=tuple(range(104))[::-1]),
         ev.CardDealt: ev.CardDealt(seat=1, card=17),
         ev.TurnStarted: ev.TurnStarted(seat=1, turn=2),
@@ -542,7 +547,7 @@ def sample_events() -> dict[type[Event], Event]:
         ev.TurnEnded: ev.TurnEnded(seat=1),
         ev.GameEnded: ev.GameEnded(coins=(3, 5, 5), winners=(2,), ranks=(3, 2, 1),
                                    hand_sizes=(1, 2, 4), tie_break=TieBreak.MOST_CARDS_IN_HAND,
-                                   seed="s3cret"),
+                                   seed="s3cret", salt=SALT),
     }
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bohnanza_core import Phase, command_for, seed_commitment, seeded_shuffle
+from bohnanza_core.commitments import commit, value_salt
 from bohnanza_core.events import EVENT_TYPES, Event
 from bohnanza_core.export import FORMAT, VERSION
 from tests.core.invariants import sample_events
@@ -108,6 +109,10 @@ def test_every_phase_is_documented() -> None:
 # -- shuffle.md --------------------------------------------------------------------
 
 
+DOC_SALT = "00112233445566778899aabbccddeeff"
+"""The salt of docs/shuffle.md's worked example."""
+
+
 def _javascript() -> str:
     text = SHUFFLE_MD.read_text(encoding="utf-8")
     found = re.search(r"```javascript\n(.*?)```", text, re.DOTALL)
@@ -117,7 +122,7 @@ def _javascript() -> str:
 
 def test_shuffle_doc_states_the_pinned_numbers() -> None:
     text = SHUFFLE_MD.read_text(encoding="utf-8")
-    assert seed_commitment("table-42") in text
+    assert seed_commitment("table-42", DOC_SALT) in text
     assert "**`[5, 2, 4, 7, 1, 3, 6, 0]`**" in text
     assert "**`[5, 12, 33, 7, 40]`**" in text
     assert "`11, 32, 18, 7, 100, 45, 6, 35, 20,\n99`" in text
@@ -148,7 +153,9 @@ def test_javascript_reference_agrees_with_python(tmp_path: Path) -> None:
         f"const cases = {json.dumps(cases)};\n"
         "console.log(JSON.stringify({\n"
         "  shuffles: cases.map(([items, seed, index]) => s.seededShuffle(items, seed, index)),\n"
-        '  commitment: s.seedCommitment("table-42"),\n'
+        f'  commitment: s.seedCommitment("table-42", "{DOC_SALT}"),\n'
+        f'  valueSalt: s.valueSalt("{DOC_SALT}", 3, "card"),\n'
+        '  commit: s.commit("7429959253b84b358db3bf1cf9cbabd5", "[11,32,18]"),\n'
         "}));\n",
         encoding="utf-8",
     )
@@ -157,7 +164,9 @@ def test_javascript_reference_agrees_with_python(tmp_path: Path) -> None:
     result = json.loads(out.stdout)
     expected = [list(seeded_shuffle(items, seed, index)) for items, seed, index in cases]
     assert result["shuffles"] == expected
-    assert result["commitment"] == seed_commitment("table-42")
+    assert result["commitment"] == seed_commitment("table-42", DOC_SALT)
+    assert result["valueSalt"] == value_salt(DOC_SALT, 3, "card")
+    assert result["commit"] == commit("7429959253b84b358db3bf1cf9cbabd5", "[11,32,18]")
 
 
 # -- export.md ---------------------------------------------------------------------

@@ -20,6 +20,7 @@ from bohnanza_core import (
     seeded_shuffle,
 )
 from bohnanza_core.cards import deck_kinds
+from bohnanza_core.commitments import offline_salt
 from bohnanza_core.engine import evolve
 from bohnanza_core.events import (
     CardDealt,
@@ -103,7 +104,7 @@ def test_every_event_kind_round_trips_alone() -> None:
 def test_the_header_and_seq() -> None:
     events = _game((ruleset_for("duel", 2), 2))
     lines = export_jsonl(events, 1).splitlines()
-    assert json.loads(lines[0]) == {"format": "bohnanza-game", "version": 2,
+    assert json.loads(lines[0]) == {"format": "bohnanza-game", "version": 3,
                                     "perspective": "seat 1", "events": len(events),
                                     "head": chain(events)[-1].hash}
     assert [json.loads(line)["seq"] for line in lines[1:]] == list(range(1, len(events) + 1))
@@ -150,8 +151,8 @@ def test_redacted_exports_hold_no_secret(band: tuple[Ruleset, int]) -> None:
                 if kind in ("DeckShuffled", "DiscardPileReshuffled"):
                     assert obj["order"] is None
                 if kind == "GameStarted":
-                    assert obj["seed"] is None
-                    assert obj["seed_commitment"] == seed_commitment(SEED)
+                    assert obj["seed"] is None and obj["salt"] is None
+                    assert obj["seed_commitment"] == seed_commitment(SEED, offline_salt(SEED))
             # No trace of the seed before GameEnded, and no run of a secret order.
             body = text.splitlines()
             before_end = "\n".join(body[:-1]) if finished else text
@@ -287,8 +288,8 @@ def test_the_good_file_reads() -> None:
 
 def test_shuffle_known_answers() -> None:
     """The worked example of docs/shuffle.md."""
-    assert seed_commitment("table-42") == (
-        "e60523b3ce805c53afad8c9220445ecb65d24282d3e7775c6f53e26940732639"
+    assert seed_commitment("table-42", "00112233445566778899aabbccddeeff") == (
+        "4a51d7fdbb08ffb1a9006ef327837f5eb3ad51ce34d6bfe52c224d369fec6211"
     )
     assert seeded_shuffle(range(8), "table-42", 0) == (5, 2, 4, 7, 1, 3, 6, 0)
     assert seeded_shuffle([12, 5, 40, 7, 33], "table-42", 1) == (5, 12, 33, 7, 40)
@@ -333,7 +334,7 @@ def test_a_spectator_can_audit_the_deck_after_the_game() -> None:
     start, end = public[0], public[-1]
     assert isinstance(start, GameStarted) and isinstance(end, GameEnded)
     assert start.seed is None
-    assert seed_commitment(end.seed) == start.seed_commitment
+    assert seed_commitment(end.seed, end.salt) == start.seed_commitment
     deck = list(seeded_shuffle(range(start.ruleset.deck_size), end.seed, 0))
     taken = 0
     for event in public:

@@ -314,7 +314,7 @@ def test_an_inserted_event_is_caught_where_it_was_put(game: tuple[str, int, str]
         insertions.append((i, GameEnded(coins=(0,) * len(start.seats), winners=(0,),
                                         ranks=(1,) * len(start.seats),
                                         hand_sizes=(0,) * len(start.seats), tie_break=None,
-                                        seed=start.seed or "")))
+                                        seed=start.seed or "", salt=start.salt or "")))
     for i in _spread(_where(events, lambda e: isinstance(e, CardDealt | CardDrawn)), 4):
         insertions.append((i, events[i - 1]))  # the previous event once more
     for i in _spread(_where(events, lambda e: isinstance(e, OfferMade)), 3):

@@ -296,6 +296,6 @@ def test_the_end_reveals_the_committed_seed():
     end, so anyone can recompute every shuffle.'"""
     state = last_turn("classic", 3, runs_out=2, draw=["blue", "blue"])
     (ended,) = of_type(finish_turn(state), GameEnded)
-    assert ended.seed == "end"
-    assert seed_commitment(ended.seed) == state.seed_commitment
-    assert GameStarted.SECRET == ("seed",)
+    assert ended.seed == "end" and ended.salt == state.salt
+    assert seed_commitment(ended.seed, ended.salt) == state.seed_commitment
+    assert GameStarted.SECRET == ("seed", "salt")

@@ -16,6 +16,7 @@ from bohnanza_core import (
     seed_commitment,
     seeded_shuffle,
 )
+from bohnanza_core.commitments import offline_salt
 from bohnanza_core.events import CardDealt, DeckShuffled, GameStarted, TurnStarted
 from tests.core.table import SEATS, assert_conserved, assert_illegal, draw_top, names, start
 
@@ -78,7 +79,8 @@ def test_game_starts_with_the_first_seat_and_a_seed_commitment():
     state, events = new_game(ruleset_for("classic", 4), SEATS[:4], "start")
     started = events[0]
     assert isinstance(started, GameStarted)
-    assert started.seed_commitment == seed_commitment("start") == state.seed_commitment
+    assert started.seed_commitment == seed_commitment("start", offline_salt("start"))
+    assert started.seed_commitment == state.seed_commitment
     assert isinstance(events[1], DeckShuffled)
     assert events[-1] == TurnStarted(seat=0, turn=1)
     assert state.active == 0 and state.phase is Phase.PLANTING and state.turn == 1

@@ -9,6 +9,7 @@ import hashlib
 import pytest
 
 from bohnanza_core import new_game, ruleset_for, seed_commitment, seeded_shuffle
+from bohnanza_core.commitments import offline_salt
 from tests.core.table import SEATS
 
 
@@ -77,11 +78,18 @@ def test_the_deal_uses_stream_0_of_the_seed():
 
 
 def test_seed_commitment():
-    assert seed_commitment("known-answer") == (
-        "581b8832b57b7131565d87e01b3118e29930640549981956c7933f82df21183a")
+    """The seed's commitment is salted (docs/shuffle.md): with the seed alone it cannot
+    be checked, so a guessable seed is not confirmed by its commitment."""
+    salt = "0123456789abcdef0123456789abcdef"
+    assert seed_commitment("known-answer", salt) == (
+        "6e34298425eee2f748fe506ac9b4d57840b9e7be76019e15c0b0a5e574720f89")
     for seed in ("known-answer", "x", "β"):
-        assert seed_commitment(seed) == hashlib.sha256(
-            ("bohnanza-seed-v1:" + seed).encode("utf-8")).hexdigest()
-    assert seed_commitment("a") != seed_commitment("b")
+        assert seed_commitment(seed, salt) == hashlib.sha256(
+            f"bohnanza-seed-v2:{salt}:{seed}".encode()).hexdigest()
+    assert seed_commitment("a", salt) != seed_commitment("b", salt)
+    assert seed_commitment("a", salt) != seed_commitment("a", "f" * 32)
+    # Offline (a simulation), the salt follows from the seed: the same file every time.
     state, events = new_game(ruleset_for("classic", 3), SEATS[:3], "known-answer")
-    assert events[0].seed_commitment == state.seed_commitment == seed_commitment("known-answer")
+    assert events[0].seed_commitment == state.seed_commitment == seed_commitment(
+        "known-answer", offline_salt("known-answer"))
+    assert offline_salt("known-answer") == "63408c175fa0e56008597448d609557a"

@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from bohnanza_core import ruleset_for
+from bohnanza_core import SPECTATOR, ruleset_for
 from bohnanza_core.cli import main
+from bohnanza_core.commitments import value_salt
 from bohnanza_core.events import CardDrawn, GameEnded, OfferMade
-from bohnanza_core.export import event_from_json, export_jsonl
-from bohnanza_core.record import GENESIS, Entry, chain
+from bohnanza_core.export import RECORD_KEYS, event_from_json, export_jsonl
+from bohnanza_core.record import GENESIS, Entry, chain, commitments_for
 from bohnanza_core.simulator import bot_classes, play_game
 from bohnanza_core.verify import verify_text
 from tests.core.invariants import sample_events
@@ -35,20 +36,29 @@ def _lines(events: list[Any]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
+def _parse(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
 def _text(lines: list[dict[str, Any]]) -> str:
     return "\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n"
 
 
 def _careful(lines: list[dict[str, Any]]) -> str:
-    """What a careful cheat does after editing: renumber, re-chain, new head."""
+    """What a careful cheat does after editing: renumber, re-salt and re-commit every
+    hidden value (the full record holds the game's salt), re-chain, new head."""
     header, body = lines[0], lines[1:]
+    salt = body[0]["salt"]
     previous = GENESIS
     for seq, line in enumerate(body, start=1):
         line["seq"] = seq
         line["previous_hash"] = previous
         event = event_from_json({k: v for k, v in line.items()
-                                 if k not in ("seq", "actor", "at", "previous_hash")})
-        previous = Entry(seq, event, line["actor"], line["at"], previous).hash
+                                 if k == "type" or k not in RECORD_KEYS})
+        if event.SECRET:
+            line["salts"] = {name: value_salt(salt, seq, name) for name in event.SECRET}
+        previous = Entry(seq, event, line["actor"], line["at"], previous,
+                         commitments_for(event, seq, salt)).hash
     header = {**header, "events": len(body), "head": previous}
     return _text([header, *body])
 
@@ -183,9 +193,59 @@ def test_a_shuffle_that_does_not_follow_from_the_seed(game: list[Any]) -> None:
     assert verdict.first_bad == 2
 
 
-def test_a_seat_file_and_a_malformed_file_are_refused_clearly(game: list[Any]) -> None:
-    seat = verify_text(export_jsonl(game, 1))
-    assert not seat.ok and "seat 1 view" in seat.summary and "everything" in seat.summary
+def test_a_seat_file_is_audited_as_far_as_it_goes(game: list[Any]) -> None:
+    """A seat's file re-hashes (its hidden values are there as commitments) and, the
+    game over, its seed is checked; the shuffles and the rules are not checked."""
+    shown = chain(game)[-1].hash
+    seat = verify_text(export_jsonl(game, 1), expected_head=shown)
+    assert seat.ok and not seat.complete, seat.report()
+    assert "seat 1 view" in seat.summary and "everything" in seat.summary
+    assert seat.report().startswith("VALID AS FAR AS IT GOES: ")
+    checks = {c.name: c for c in seat.checks}
+    assert checks["chain"].ok and checks["seed"].ok and not checks["seed"].skipped
+    assert checks["shuffles"].skipped and checks["rules"].skipped
+    assert "[skip] rules" in seat.report()
+    # A game in progress: no seed to check yet.
+    running = verify_text(export_jsonl(game[:300], SPECTATOR))
+    assert running.ok and {c.name: c for c in running.checks}["seed"].skipped
+    # One of seat 1's own cards changed: it no longer opens its commitment.
+    lines = _parse(export_jsonl(game, 1))
+    i = next(n for n, line in enumerate(lines) if line.get("type") == "CardDrawn"
+             and line["seat"] == 1 and n > 100)
+    lines[i]["card"] = (lines[i]["card"] + 1) % 104
+    bad = verify_text(_text(lines))
+    assert not bad.ok and bad.first_bad == i + 1, bad.report()
+    # Another seat's commitment changed: the chain breaks there too.
+    lines = _parse(export_jsonl(game, 1))
+    j = next(n for n, line in enumerate(lines) if line.get("type") == "CardDrawn"
+             and line["seat"] == 2 and n > 100)
+    lines[j]["commitments"]["card"] = "0" * 64
+    assert verify_text(_text(lines)).first_bad == j + 1
+    # The seed revealed at the end, altered: the commitment made at the start catches it.
+    lines = _parse(export_jsonl(game, SPECTATOR))
+    lines[-1]["seed"] = "guess"
+    assert not {c.name: c for c in verify_text(_text(lines)).checks}["seed"].ok
+
+
+def test_a_file_with_salts_and_commitments_wrong_is_refused(game: list[Any]) -> None:
+    lines = _parse(export_jsonl(game, 1))
+    i = next(n for n, line in enumerate(lines) if line.get("type") == "CardDealt"
+             and line["seat"] == 1)
+    for change, message in (
+        (lambda line: line.pop("salts"), "the shown 'card' needs its salt"),
+        (lambda line: line.update(salts={"card": "xyz"}), "the shown 'card' needs its salt"),
+        (lambda line: line.update(card=None), "the hidden 'card' needs its commitment"),
+        (lambda line: line.update(salts={"card": "0" * 32, "seat": "0" * 32}),
+         "CardDealt hides no field(s) seat"),
+        (lambda line: line.update(salts=[1]), "'salts' must be an object"),
+    ):
+        edited = [dict(line) for line in lines]
+        change(edited[i])
+        verdict = verify_text(_text(edited))
+        assert not verdict.ok and f"line {i + 1}: {message}" in verdict.summary, message
+
+
+def test_a_malformed_file_is_refused_clearly(game: list[Any]) -> None:
     broken = verify_text("{nope\n")
     assert not broken.ok and "line 1: not JSON" in broken.summary
     empty = verify_text("")

@@ -23,7 +23,7 @@ PERSPECTIVES = {"owner": OWNER_SEAT, "other seat": 0, "third seat": 2, "spectato
 
 # What must be secret, written out so that a change to events.py is noticed here.
 SECRET = {
-    "GameStarted": (("seed",), None),
+    "GameStarted": (("seed", "salt"), None),
     "DeckShuffled": (("order",), None),
     "CardDealt": (("card",), "seat"),
     "CardDrawn": (("card",), "seat"),
@@ -80,7 +80,9 @@ def test_the_revealed_seed_is_public_but_the_starting_seed_is_not() -> None:
     started, ended = SAMPLES[EVENT_TYPES[0]], SAMPLES[EVENT_TYPES[-1]]
     for perspective in (0, 1, 2, SPECTATOR):
         assert redact(started, perspective).seed is None  # type: ignore[attr-defined]
+        assert redact(started, perspective).salt is None  # type: ignore[attr-defined]
         assert redact(ended, perspective).seed == "s3cret"  # type: ignore[attr-defined]
+        assert redact(ended, perspective).salt == started.salt  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("name,players", [("classic", 4), ("finnish", 3), ("duel", 2),

@@ -13,6 +13,7 @@ from bohnanza_core.games import Game
 from bohnanza_core.verify import verify_record
 from play.management.commands.demo import ACCOUNTS, BOT_GAMES
 from replays.store import games, reset_games
+from tests.core.attack import seed_guesses
 
 
 @pytest.fixture
@@ -44,6 +45,10 @@ def test_demo_fills_an_empty_platform_once(fresh_store: None) -> None:
     assert any("user:ann" in g.players for g in finished)
     for game in stored:
         assert verify_record(games().record(game.id), game.head_hash).ok
+        # Issue 8: seeds of 128 secret bits, commitments no guess confirms.
+        assert len(game.table.seed) == 32 and len(game.table.salt) == 32
+        assert seed_guesses(game.table.seed_commitment) == []
+    assert len({g.table.seed for g in stored}) == len(stored)
     users = get_user_model().objects
     assert {u.username for u in users.all()} >= {name for name, _ in ACCOUNTS}
     assert users.get(username="arbiter").is_staff

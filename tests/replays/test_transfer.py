@@ -12,13 +12,16 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from bohnanza_core import ruleset_for
 from bohnanza_core.events import BeanPlanted, GameStarted
-from bohnanza_core.export import export_record, read_jsonl
+from bohnanza_core.export import export_jsonl, export_record, read_jsonl
 from bohnanza_core.games import Game, Games
+from bohnanza_core.record import chain, command_actors
+from bohnanza_core.simulator import bot_classes, play_game
 from bohnanza_core.verify import verify_record, verify_text
 from bohnanza_core.views import EVERYTHING
 from replays.views.transfer import MAX_IMPORT_BYTES
-from tests.factories import bot_game, running_game
+from tests.factories import LINEUP, bot_game, running_game
 
 IMPORT = "/replays/import/"
 
@@ -47,6 +50,15 @@ def finished(store: Games) -> Game:
 @pytest.fixture
 def everything_file(client: Client, finished: Game) -> str:
     return client.get(export_url(finished), {"perspective": "everything"}).content.decode()
+
+
+SIMULATED = play_game(ruleset_for("classic", 3), bot_classes(list(LINEUP)), "transfer-foreign")
+
+
+@pytest.fixture
+def foreign_file() -> str:
+    """The full record of a game played elsewhere (offline): not stored here."""
+    return export_jsonl(SIMULATED.events)
 
 
 def upload(client: Client, text: str | bytes, name: str = "game.jsonl",
@@ -98,7 +110,8 @@ def test_export_spectator_leaves_the_secrets_out(
     start = game_file.events[0]
     assert isinstance(start, GameStarted) and start.seed is None
     assert '"order":null' in text
-    assert not verify_text(text).ok
+    verdict = verify_text(text)  # as far as a spectator can see: not the shuffles and rules
+    assert verdict.ok and not verdict.complete and verdict.head == finished.head_hash
 
 
 def test_export_of_a_running_game_follows_the_perspective_rules(
@@ -152,23 +165,21 @@ def test_import_page_shows_the_form(ann_client: Client, store: Games) -> None:
 
 
 def test_import_replays_a_valid_game_into_the_store(
-    ann_client: Client, store: Games, finished: Game, everything_file: str
+    ann_client: Client, store: Games, foreign_file: str
 ) -> None:
     before = stored_events(store)
-    response = upload(ann_client, everything_file)
+    response = upload(ann_client, foreign_file)
     assert response.status_code == 302  # type: ignore[attr-defined]
     location = response["Location"]  # type: ignore[index]
     match = re.fullmatch(r"/replays/games/([0-9a-f-]{36})/", location)
     assert match, location
     imported = store.game(UUID(match.group(1)))
-    assert imported.id != finished.id
-    assert stored_events(store) == before + finished.version
+    assert stored_events(store) == before + len(SIMULATED.events)
     record = store.record(imported.id)
-    assert [e.event for e in record] == [e.event for e in store.record(finished.id)]
+    assert [e.event for e in record] == SIMULATED.events  # seed and salt included
     assert verify_record(record, imported.head_hash).ok
-    assert imported.head_hash != finished.head_hash  # a new chain: new times, new actors
-    assert tuple(imported.players) == ("imported:bot:heuristic", "imported:bot:nontrading",
-                                       "imported:bot:random")
+    assert imported.head_hash != read_jsonl(foreign_file).head  # a new chain: times, actors
+    assert tuple(imported.players) == tuple(f"imported:{seat}" for seat in SIMULATED.seats)
     assert record[0].actor == "user:ann"  # who imported it
     assert not imported.private
     page = ann_client.get(location)
@@ -177,9 +188,9 @@ def test_import_replays_a_valid_game_into_the_store(
 
 
 def test_import_private_redirects_with_the_share_token(
-    ann_client: Client, store: Games, everything_file: str
+    ann_client: Client, store: Games, foreign_file: str
 ) -> None:
-    response = upload(ann_client, everything_file, private=True)
+    response = upload(ann_client, foreign_file, private=True)
     assert response.status_code == 302  # type: ignore[attr-defined]
     location = response["Location"]  # type: ignore[index]
     match = re.fullmatch(r"/replays/games/([0-9a-f-]{36})/\?token=(.+)", location)
@@ -194,13 +205,47 @@ def test_imported_seats_are_never_credited_to_local_accounts(
     ann_client: Client, store: Games
 ) -> None:
     """A file may name any account; the import must not seat that account."""
-    game = bot_game("transfer-people", players=["user:ann", "user:bob", "bot:random"])
-    text = export_record(store.record(game.id), EVERYTHING)
+    people = ["user:ann", "user:bob", "bot:random"]
+    actors = [None if actor is None else people[SIMULATED.seats.index(actor)]
+              for actor in command_actors(SIMULATED.events, SIMULATED.seats)]
+    text = export_record(chain(SIMULATED.events, actors=actors), EVERYTHING)
     response = upload(ann_client, text)
     location = response["Location"]  # type: ignore[index]
     imported = store.game(UUID(location.split("/")[3]))
     assert tuple(imported.players) == ("imported:user:ann", "imported:user:bob",
                                        "imported:bot:random")
+
+
+def test_a_game_already_stored_is_linked_not_stored_again(
+    ann_client: Client, store: Games, finished: Game, everything_file: str,
+    foreign_file: str,
+) -> None:
+    before = stored_events(store)
+    response = upload(ann_client, everything_file)
+    assert response["Location"] == f"/replays/games/{finished.id}/"  # type: ignore[index]
+    assert stored_events(store) == before
+    page = ann_client.get(response["Location"])  # type: ignore[index]
+    assert "This game was already stored here" in page.content.decode()
+    # Imported once, a foreign file is then linked to its first import.
+    first = upload(ann_client, foreign_file)["Location"]  # type: ignore[index]
+    after_first = stored_events(store)
+    again = upload(ann_client, foreign_file)
+    assert again["Location"] == first and stored_events(store) == after_first  # type: ignore[index]
+
+
+def test_a_private_game_already_stored_is_not_shown_to_a_stranger(
+    ann_client: Client, store: Games
+) -> None:
+    game = bot_game("transfer-private", players=["user:bob", "bot:random", "bot:random"],
+                    private=True)
+    text = export_record(store.record(game.id), EVERYTHING)
+    before = stored_events(store)
+    response = upload(ann_client, text)
+    assert response.status_code == 409  # type: ignore[attr-defined]
+    html = response.content.decode()  # type: ignore[attr-defined]
+    assert "already stored here, as a private game" in html
+    assert str(game.id) not in html and game.share_token not in html
+    assert stored_events(store) == before
 
 
 # -- import: bad files store nothing ----------------------------------------------------

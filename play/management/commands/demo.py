@@ -21,7 +21,6 @@ from replays.store import games
 
 PASSWORD = "bohnanza"
 ACCOUNTS = (("ann", False), ("bob", False), ("cy", False), ("arbiter", True))
-DEMO_MARK = "demo"
 
 # (ruleset, bots, who sits, private)
 BOT_GAMES: tuple[tuple[str, tuple[str, ...], tuple[str, ...] | None, bool], ...] = (
@@ -53,17 +52,17 @@ class Command(BaseCommand):
         if store.recorder.max_notification_id():
             self.stdout.write("demo: the store already holds games; nothing added")
             return
-        for i, (name, bots, players, private) in enumerate(BOT_GAMES):
+        for name, bots, players, private in BOT_GAMES:
             ruleset = ruleset_for(name, len(bots))
             seats = None
             if players is not None:
                 seats = [p.split(":", 1)[1].capitalize() if p.startswith("user:")
                          else f"{p.split(':', 1)[1]} {n + 1}" for n, p in enumerate(players)]
-            game = play_bot_game(store, ruleset, list(bots), f"{DEMO_MARK}-{i}", seats=seats,
-                                 players=players, private=private)
+            game = play_bot_game(store, ruleset, list(bots), seats=seats, players=players,
+                                 private=private)
             self.stdout.write(f"demo: stored {name} game {game.id} ({game.version} events)")
         running = store.start(ruleset_for("classic", 3), seat_names(["player"] * 3),
-                              f"{DEMO_MARK}-running", players=["user:ann", "user:bob", "user:cy"])
+                              players=["user:ann", "user:bob", "user:cy"])
         for _ in range(25):
             seat = awaiting(running.table)[0]
             move = next(m for m in legal_commands(running.table, seat)

@@ -514,9 +514,9 @@ def _d_plant_from_hand(s: GameState, c: PlantFromHand) -> list[Event]:
     if not hand:
         raise IllegalMove("your hand is empty")
     if s.planted >= s.ruleset.planting_from_hand:
-        raise IllegalMove(
-            f"at most {s.ruleset.planting_from_hand} cards are planted from the hand"
-        )
+        limit = s.ruleset.planting_from_hand
+        raise IllegalMove(f"you may plant at most {limit} card{'s' if limit != 1 else ''} "
+                          "from the hand")
     _check_field_fits(s, c.seat, c.field, hand[0])
     return [BeanPlanted(seat=c.seat, card=hand[0], field=c.field, source=CardSource.HAND)]
 

@@ -4,7 +4,8 @@
 already in memory (the web audit page); both give a :class:`Verdict` made of five
 checks, in the order an arbiter would ask:
 
-1. **file**: the export reads back (docs/export.md) and holds the full record;
+1. **file**: the export reads back (docs/export.md) and holds the full record, under
+   a ruleset that names a preset only for its exact rules (:func:`_file_check`);
 2. **chain**: every entry carries the hash of the one before, and the last one
    hashes to the head (the header's, or one a player was shown: ``expected_head``);
 3. **seed**: the seed hashes to the commitment made in the first event, and the
@@ -28,6 +29,7 @@ from bohnanza_core.events import DeckShuffled, DiscardPileReshuffled, GameEnded,
 from bohnanza_core.export import ExportError, read_jsonl
 from bohnanza_core.record import Entry, check_chain
 from bohnanza_core.rederive import rederive
+from bohnanza_core.rulesets import preset_mismatch
 from bohnanza_core.shuffle import seed_commitment
 
 
@@ -98,6 +100,18 @@ def _seed_check(entries: Sequence[Entry]) -> Check:
                  "so it is not revealed yet)")
 
 
+def _file_check(entries: Sequence[Entry]) -> Check:
+    """The record's account of itself: a ruleset named after a preset must carry
+    exactly its rules or list what it changes as house rules, even where the change
+    alters no event (docs/rulesets.md, "Presets named honestly")."""
+    start = entries[0].event
+    assert isinstance(start, GameStarted)
+    mismatch = preset_mismatch(start.ruleset)
+    if mismatch is not None:
+        return Check("file", False, f"#1: {mismatch}", 1)
+    return Check("file", True, f"{len(entries)} events, full record")
+
+
 def verify_record(
     entries: Sequence[Entry], head: str | None = None, *, expected_head: str | None = None
 ) -> Verdict:
@@ -106,7 +120,7 @@ def verify_record(
     if not entries or not isinstance(entries[0].event, GameStarted):
         check = Check("file", False, "#1: a game begins with GameStarted", 1)
         return _refused("this is not a game record", check)
-    checks = [Check("file", True, f"{len(entries)} events, full record")]
+    checks = [_file_check(entries)]
 
     chain = check_chain(entries, head)
     if chain.ok and expected_head is not None and chain.head != expected_head:
@@ -129,7 +143,7 @@ def verify_record(
                             "recomputed from the seed and equal"))
     checks.append(Check("rules", rules.ok, rules.reason, rules.first_bad))
 
-    candidates = [c.first_bad for c in (seed,) if c.first_bad is not None]
+    candidates = [c.first_bad for c in (checks[0], seed) if c.first_bad is not None]
     if rules.first_bad is not None and (chain.ok or rules.first_bad <= (chain.broken_at or 0)):
         candidates.append(rules.first_bad)
     elif not chain.ok and chain.broken_at is not None:

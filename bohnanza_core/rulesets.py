@@ -4,8 +4,14 @@ A :class:`Ruleset` is every parameter a game is played under, for one band of pl
 counts. A preset name (``classic``, ``amigo-en``, ``rio-grande``, ``finnish``,
 ``duel``) may have several bands: ``rio-grande`` differs for 3, 4-5 and 6-7 players.
 The engine reads only these values; nowhere does it ask which preset it plays.
-House rules are a preset plus overrides (:func:`customize`), checked for
-consistency by :meth:`Ruleset.validate`.
+House rules are a preset plus overrides (:func:`customize`).
+
+Every value is checked when it is made (:meth:`Ruleset.validate`): each parameter
+within its bounds (:data:`BOUNDS`, docs/rulesets.md "Bounds"), which keep every game
+finite and small (:func:`event_bounds`), and consistent with the others. Parsing a
+file or a form (:meth:`Ruleset.from_parameters`) bounds sizes before it loops.
+:func:`preset_mismatch` tells a ruleset that uses a preset's name for other rules,
+:func:`display_name` the name to show it under.
 """
 
 from __future__ import annotations

@@ -7,12 +7,16 @@
 
 Mistakes (an unknown bot or ruleset, an unsupported player count, a file that cannot
 be opened) are reported on stderr with exit code 2, like argparse's own usage errors.
-``verify`` exits 0 for a valid record and 1 for an invalid one.
+``verify`` exits 0 for a valid record and 1 for an invalid one. Output piped into a
+reader that stops early (``| head``) ends quietly with :data:`BROKEN_PIPE`.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -163,8 +167,36 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+BROKEN_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
+"""The exit code when the reader of our output went away (``bohnanza verify F | head``):
+the one a shell reports for a process ended by SIGPIPE, so it is not taken for a
+verdict (0 valid, 1 invalid) or a usage error (2)."""
+
+
+def _reader_gone() -> int:
+    """Stdout's reader has closed the pipe: stop writing, quietly.
+
+    Python's signal docs ("Note on SIGPIPE"): point stdout at devnull, so that the
+    interpreter's last flush at exit does not fail again with a second traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # no real file under stdout
+        pass
+    return BROKEN_PIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: the process's); return the exit code."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+    except BrokenPipeError:
+        return _reader_gone()
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))

@@ -505,12 +505,16 @@ def _check_field_fits(s: GameState, seat: int, field: object, card: Card) -> Non
         )
 
 
-def _check_received_planted_first(s: GameState) -> None:
+def _check_received_planted_first(s: GameState, doing: str = "") -> None:
+    """Under ``received_cards_planted`` = at once, trading pauses while any trade area
+    holds beans: 004 (fi) 'Vaihdetut pavut on pelattava peltoihin heti kaupan
+    vahvistamisen jälkeen' (planted right after the trade is confirmed)."""
     if s.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
         for seat, area in enumerate(s.trade_areas):
             if area:
                 raise IllegalMove(
-                    f"{s.seats[seat]} must first plant the beans received in the last trade"
+                    f"{doing}{s.seats[seat]} must first plant the beans received in the "
+                    "last trade: under these rules traded beans are planted at once"
                 )
 
 
@@ -523,9 +527,9 @@ def _d_plant_from_hand(s: GameState, c: PlantFromHand) -> list[Event]:
     if not hand:
         raise IllegalMove("your hand is empty")
     if s.planted >= s.ruleset.planting_from_hand:
-        raise IllegalMove(
-            f"at most {s.ruleset.planting_from_hand} cards are planted from the hand"
-        )
+        limit = s.ruleset.planting_from_hand
+        raise IllegalMove(f"you may plant at most {limit} card{'s' if limit != 1 else ''} "
+                          "from the hand")
     _check_field_fits(s, c.seat, c.field, hand[0])
     return [BeanPlanted(seat=c.seat, card=hand[0], field=c.field, source=CardSource.HAND)]
 
@@ -814,6 +818,7 @@ def _d_end_trading(s: GameState, c: EndTrading) -> list[Event]:
     if s.phase is not Phase.TRADING:
         raise IllegalMove(f"there is no trading to end during {s.phase}")
     _check_active(s, c.seat, "end trading")
+    _check_received_planted_first(s, "trading cannot end yet: ")
     return [TradingEnded(seat=c.seat)]
 
 

@@ -4,7 +4,8 @@
 already in memory (the web audit page); both give a :class:`Verdict` made of five
 checks, in the order an arbiter would ask:
 
-1. **file**: the export reads back (docs/export.md); whose view it holds;
+1. **file**: the export reads back (docs/export.md); whose view it holds; a ruleset
+   that names a preset only for its exact rules (:func:`_file_check`);
 2. **chain**: every entry carries the hash of the one before, and the last one
    hashes to the head (the header's, or one a player was shown: ``expected_head``);
    every hidden value the file shows opens its salted commitment in the chain;
@@ -35,6 +36,7 @@ from bohnanza_core.events import DeckShuffled, DiscardPileReshuffled, GameEnded,
 from bohnanza_core.export import ExportError, GameFile, read_jsonl
 from bohnanza_core.record import Entry, check_chain
 from bohnanza_core.rederive import rederive
+from bohnanza_core.rulesets import preset_mismatch
 
 FULL_RECORD_NEEDED = "needs the full record (the 'everything' export of a finished game)"
 
@@ -101,15 +103,15 @@ def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
         return _refused("this is not a game record", check)
     hidden = sum(1 for entry in entries for name in entry.event.SECRET
                  if getattr(entry.event, name) is None)
-    checks = [Check("file", True, f"{len(entries)} events, the {game.perspective} view: "
-                    f"{hidden} hidden value(s) appear only as commitments")]
+    file = _file_check(entries, f"{len(entries)} events, the {game.perspective} view: "
+                       f"{hidden} hidden value(s) appear only as commitments")
     chain, head = _chain_check(entries, game.head, expected_head)
     seed = _seed_check(entries)
-    checks += [chain, seed]
+    checks = [file, chain, seed]
     for name in ("shuffles", "rules"):
         checks.append(Check(name, True, f"not checked: {FULL_RECORD_NEEDED}", skipped=True))
-    bad = [c.first_bad for c in (chain, seed) if not c.ok and c.first_bad is not None]
-    ok = chain.ok and seed.ok
+    bad = [c.first_bad for c in (file, chain, seed) if not c.ok and c.first_bad is not None]
+    ok = file.ok and chain.ok and seed.ok
     if ok:
         summary = (f"{len(entries)} events; as far as the {game.perspective} view can see, "
                    "the chain is intact" + (" and the seed revealed at the end matches its "
@@ -162,6 +164,18 @@ def _seed_check(entries: Sequence[Entry]) -> Check:
                  skipped=True)
 
 
+def _file_check(entries: Sequence[Entry], detail: str) -> Check:
+    """The record's account of itself: a ruleset named after a preset must carry
+    exactly its rules or list what it changes as house rules, even where the change
+    alters no event (docs/rulesets.md, "Presets named honestly")."""
+    start = entries[0].event
+    assert isinstance(start, GameStarted)
+    mismatch = preset_mismatch(start.ruleset)
+    if mismatch is not None:
+        return Check("file", False, f"#1: {mismatch}", 1)
+    return Check("file", True, detail)
+
+
 def verify_record(
     entries: Sequence[Entry], head: str | None = None, *, expected_head: str | None = None
 ) -> Verdict:
@@ -174,7 +188,7 @@ def verify_record(
         check = Check("file", False, "#1: the seed is not in this record: an audit of the "
                       f"rules {FULL_RECORD_NEEDED}", 1)
         return _refused("this is not the full record", check)
-    checks = [Check("file", True, f"{len(entries)} events, full record")]
+    checks = [_file_check(entries, f"{len(entries)} events, full record")]
 
     chain = check_chain(entries, head)
     if chain.ok and expected_head is not None and chain.head != expected_head:
@@ -197,7 +211,7 @@ def verify_record(
                             "recomputed from the seed and equal"))
     checks.append(Check("rules", rules.ok, rules.reason, rules.first_bad))
 
-    candidates = [c.first_bad for c in (seed,) if c.first_bad is not None]
+    candidates = [c.first_bad for c in (checks[0], seed) if c.first_bad is not None]
     if rules.first_bad is not None and (chain.ok or rules.first_bad <= (chain.broken_at or 0)):
         candidates.append(rules.first_bad)
     elif not chain.ok and chain.broken_at is not None:

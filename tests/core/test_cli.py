@@ -1,8 +1,14 @@
-"""The ``bohnanza`` command, run in-process through :func:`main`."""
+"""The ``bohnanza`` command, run in-process through :func:`main` (and in a subprocess
+where a pipe to a reader that stops early matters)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,3 +107,46 @@ def test_export_writes_byte_identical_games(tmp_path, capsys):
     game = read_jsonl(text)
     assert game.events[0].seats == ("random 1", "nontrading 2", "heuristic 3", "heuristic 4")
     assert rederive(game.events).ok
+
+
+# -- a reader that stops early (``bohnanza verify FILE | head``) ---------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKEN_PIPE = 128 + 13  # SIGPIPE
+
+
+def _cli(*argv: str, stdout: Any) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "bohnanza_core.cli", *argv], cwd=ROOT,
+                            stdout=stdout, stderr=subprocess.PIPE)
+
+
+@pytest.fixture(scope="module")
+def exported_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("pipe")
+    assert main([*SIM, "--bots", "heuristic", "--export", str(folder)]) == 0
+    return folder / "game-00000.jsonl"
+
+
+def test_verify_into_a_reader_that_has_gone_ends_quietly(exported_game: Path) -> None:
+    """`bohnanza verify FILE | head`, with the reader gone before the verdict is
+    printed: no traceback, the exit code of a process ended by SIGPIPE (128 + 13), as
+    Python's signal docs ("Note on SIGPIPE") advise."""
+    read, write = os.pipe()
+    os.close(read)
+    with os.fdopen(write, "wb") as pipe:
+        process = _cli("verify", str(exported_game), stdout=pipe)
+    _, err = process.communicate(timeout=60)
+    assert err.decode() == ""
+    assert process.returncode == BROKEN_PIPE
+
+
+def test_a_long_log_into_a_reader_that_stops_after_one_line_ends_quietly() -> None:
+    """`bohnanza simulate --log ... | head -1`: more than a pipe holds, read one line."""
+    process = _cli("simulate", "--ruleset", "classic", "--players", "4", "--bots", "random",
+                   "--games", "5", "--seed", "pipe", "--log", stdout=subprocess.PIPE)
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith(b"== game 0")
+    process.stdout.close()
+    _, err = process.communicate(timeout=120)
+    assert err.decode() == ""
+    assert process.returncode == BROKEN_PIPE

@@ -15,11 +15,13 @@ from bohnanza_core import (
     Phase,
     PlantCard,
     PlantFromHand,
+    customize,
     seed_commitment,
     seeded_shuffle,
 )
 from bohnanza_core.events import (
     CardDrawn,
+    CardTakenFromDiscard,
     DiscardPileReshuffled,
     DrawPileRanOut,
     FieldHarvested,
@@ -299,3 +301,34 @@ def test_the_end_reveals_the_committed_seed():
     assert ended.seed == "end" and ended.salt == state.salt
     assert seed_commitment(ended.seed, ended.salt) == state.seed_commitment
     assert GameStarted.SECRET == ("seed", "salt")
+
+
+@pytest.mark.parametrize(("timing", "taken"), [
+    ("finish phases 2 and 3, then end", ["soy", "soy"]),
+    ("end at once", []),
+])
+def test_duel_step_3_takes_matching_discards_after_the_last_run_out(timing, taken):
+    """000 (hu), Babpárbaj step 3: 'A dobott pakli legfölső lapja megegyezik valamelyik
+    húzott lappal, akkor azt negyedikként az asztalra kell tenni.' Under "finish phases
+    2 and 3" (a house rule for the duel) step 3 is finished after the run-out, taking
+    the matching discards included (docs/events.md, "The end of the game"); under "end
+    at once" (the preset) the final harvest comes first and nothing is taken."""
+    ruleset = customize("duel", 2, {"run_out_while_turning_over": timing})
+    state = start("duel", 2, seed="end", ruleset=ruleset)
+    arrange(state, hands={0: ["blue"], 1: ["red"]}, fields={0: [[], []], 1: [[], []]},
+            draw=["soy"], discard=["green", "soy", "soy"], rest="box")
+    soy = draw_top(state)[0]
+    discard = list(state.discard_pile)
+    events = run(state, PlantFromHand(0, 0))  # the hand is empty: step 2 ends by itself
+    game_end = GameEnd.AFTER_THIS_TURN if taken else GameEnd.NOW
+    rest = after(events, DrawPileRanOut(times=1, game_end=game_end))
+    assert [state.kinds[e.card].value for e in of_type(rest, CardTakenFromDiscard)] == taken
+    if taken:
+        assert state.face_up == [soy, discard[2], discard[1]]
+        assert rest[-1] == PhaseStarted(Phase.PLANTING_RECEIVED) and state.ending
+        for card in list(state.face_up):
+            run(state, PlantCard(0, card, 1))
+        assert state.phase is Phase.GAME_OVER
+        assert of_type(rest, CardDrawn) == []
+    else:
+        assert names(rest)[-1] == "GameEnded" and state.face_up == [soy]

@@ -164,17 +164,17 @@ def test_unknown_ruleset():
 
 @pytest.mark.parametrize(("preset", "players", "overrides", "message"), [
     # The duel has no trading because a harvest is only allowed in one's own turn.
-    ("duel", 2, {"trading": True}, "harvest_out_of_turn=False needs trading=False"),
-    ("classic", 4, {"harvest_out_of_turn": False}, "harvest_out_of_turn=False needs"),
+    ("duel", 2, {"trading": True}, "harvest_out_of_turn=false needs trading=false"),
+    ("classic", 4, {"harvest_out_of_turn": False}, "harvest_out_of_turn=false needs"),
     ("classic", 4, {"third_field_cost": None}, "no way to get the extra field"),
     ("amigo-en", 3, {"third_field_cost": 3}, "no field to buy"),
     ("classic", 4, {"leftover_face_up": "they stay on the table for the next player"},
-     "needs trading=False"),
+     "needs trading=false"),
     ("duel", 2, {"received_cards_planted": "at once, before trading goes on"},
      "needs trading"),
-    ("classic", 4, {"planting_from_hand": 0}, "front card must always be planted"),
-    ("classic", 4, {"ends_on_run_out": 0}, "ends_on_run_out must be at least 1"),
-    ("classic", 5, {"deal": [30]}, "too small to deal"),
+    ("classic", 4, {"planting_from_hand": 0}, "planting_from_hand must be between 1 and 10, not 0"),
+    ("classic", 4, {"ends_on_run_out": 0}, "ends_on_run_out must be between 1 and 5, not 0"),
+    ("classic", 5, {"deal": [10], "beans": ["blue", "chili"]}, "too small to deal"),
     ("classic", 4, {"beans": ["blue", "blue"]}, "at most once"),
     ("classic", 4, {"tie_break": "coin toss"}, "not a valid"),
     ("classic", 4, {"draw_cards": "3"}, "not a valid"),

@@ -16,6 +16,7 @@ from bohnanza_core import (
     PlantCard,
     WithdrawOffer,
     awaiting,
+    legal_commands,
 )
 from bohnanza_core.events import (
     BeanPlanted,
@@ -369,3 +370,36 @@ def test_finnish_traded_beans_are_planted_at_once():
     assert state.phase is Phase.TRADING
     assert run(state, AcceptOffer(2, 2)) == [OfferAccepted(2, 2, ())]
 
+
+
+def test_finnish_trading_cannot_end_while_traded_beans_wait():
+    """004 (fi), "3. Vaihtokauppa ja lahjoitukset": 'Vaihdetut pavut on pelattava
+    peltoihin heti kaupan vahvistamisen jälkeen.' (Traded beans must be planted in the
+    fields right after the trade is confirmed.) So the active player may not end
+    trading while either side of the last trade still holds beans in its trade area:
+    EndTrading is refused, with a reason naming who must plant, and not offered."""
+    state = trading_table("finnish")
+    soy = state.face_up[0]
+    red = card(state, state.hands[1], "red")
+    run(state, MakeOffer(0, gives=(soy,), wants=((RED, 1),), to=1), AcceptOffer(1, 1, (red,)))
+    assert state.trade_areas[0] == [red] and state.trade_areas[1] == [soy]
+    assert_illegal(state, EndTrading(0), "Ann must first plant the beans received")
+    assert not any(isinstance(m, EndTrading) for seat in range(4)
+                   for m in legal_commands(state, seat))
+    run(state, PlantCard(0, red, fitting_field(state, 0, red)))
+    assert_illegal(state, EndTrading(0), "Bob must first plant the beans received")
+    assert EndTrading(0) not in legal_commands(state, 0)
+    run(state, PlantCard(1, soy, fitting_field(state, 1, soy)))
+    assert EndTrading(0) in legal_commands(state, 0)
+    assert run(state, EndTrading(0)) == [TradingEnded(0)]
+
+
+def test_classic_trading_may_end_with_traded_beans_waiting_for_phase_3():
+    """000 (hu): traded beans are planted in phase 3, so trading may end before."""
+    state = trading_table("classic")
+    soy = state.face_up[0]
+    red = card(state, state.hands[1], "red")
+    run(state, MakeOffer(0, gives=(soy,), wants=((RED, 1),), to=1), AcceptOffer(1, 1, (red,)))
+    assert EndTrading(0) in legal_commands(state, 0)
+    assert run(state, EndTrading(0)) == [TradingEnded(0)]
+    assert state.trade_areas[1] == [soy] and state.phase is Phase.PLANTING_RECEIVED

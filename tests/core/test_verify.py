@@ -16,7 +16,7 @@ import pytest
 from bohnanza_core import SPECTATOR, ruleset_for
 from bohnanza_core.cli import main
 from bohnanza_core.commitments import value_salt
-from bohnanza_core.events import CardDrawn, GameEnded, OfferMade
+from bohnanza_core.events import CardDrawn, GameEnded, OfferMade, ThirdFieldBought
 from bohnanza_core.export import RECORD_KEYS, event_from_json, export_jsonl
 from bohnanza_core.record import GENESIS, Entry, chain, commitments_for
 from bohnanza_core.simulator import bot_classes, play_game
@@ -296,3 +296,52 @@ def test_cli_verify_reads_stdin(game: list[Any], monkeypatch: Any, capsys: Any) 
     monkeypatch.setattr("sys.stdin", io.StringIO(export_jsonl(game)))
     assert main(["verify", "-"]) == 0
     assert isinstance(game[-1], GameEnded)
+
+
+@pytest.fixture(scope="module")
+def quiet_game() -> list[Any]:
+    """A game in which no field is bought and nobody ties."""
+    return play_game(ruleset_for("classic", 4), bot_classes(["nontrading"] * 4),
+                     "honest:0").events
+
+
+def _with_ruleset(game: list[Any], **changes: Any) -> str:
+    """The game with its ruleset changed, re-chained as a careful cheat would."""
+    lines = _lines(game)
+    lines[1]["ruleset"] = {**lines[1]["ruleset"], **changes}
+    return _careful(lines)
+
+
+CLOCKWISE = "seated furthest clockwise from the starting player"
+
+
+def test_a_preset_name_over_other_rules_is_refused(quiet_game: list[Any]) -> None:
+    """Issue 8, item 7: a record named classic, without house rules, whose third field
+    costs 9 coins and whose tie-break is clockwise, passed; the difference changes no
+    event of this game (no field bought, no tie), so only the name can tell."""
+    game = quiet_game
+    assert not any(isinstance(e, ThirdFieldBought) for e in game)
+    assert game[-1].tie_break is None
+    verdict = verify_text(_with_ruleset(game, third_field_cost=9, tie_break=CLOCKWISE))
+    assert not verdict.ok and verdict.first_bad == 1, verdict.report()
+    file = verdict.checks[0]
+    assert (file.name, file.ok, file.first_bad) == ("file", False, 1)
+    assert "#1: ruleset 'classic' differs from classic (3-5 players)" in file.detail
+    assert "third_field_cost=9 (classic: 3)" in file.detail
+    assert f"tie_break={CLOCKWISE} (classic: more cards in hand)" in file.detail
+    assert [c.name for c in verdict.checks if not c.ok] == ["file"]
+    assert "the first bad event is #1 (file failed)" in verdict.report()
+
+
+def test_house_rules_that_say_what_they_change_pass(quiet_game: list[Any]) -> None:
+    game = quiet_game
+    honest = _with_ruleset(game, third_field_cost=9, tie_break=CLOCKWISE,
+                           name="classic (house rules)",
+                           house_rules=["third_field_cost", "tie_break"])
+    assert verify_text(honest).ok
+    half = _with_ruleset(game, third_field_cost=9, tie_break=CLOCKWISE,
+                         name="classic (house rules)", house_rules=["tie_break"])
+    verdict = verify_text(half)
+    assert not verdict.ok
+    assert "house_rules lists tie_break, but what differs from classic (3-5 players) is: " \
+           "third_field_cost, tie_break" in verdict.checks[0].detail

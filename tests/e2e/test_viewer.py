@@ -14,9 +14,11 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from bohnanza_core import ruleset_for
 from bohnanza_core.events import BeanPlanted, TurnStarted
-from bohnanza_core.export import export_record
+from bohnanza_core.export import export_jsonl, export_record
 from bohnanza_core.games import Game
+from bohnanza_core.simulator import bot_classes, play_game
 from bohnanza_core.views import EVERYTHING
 from replays.store import games, reset_games
 from tests.factories import bot_game
@@ -196,12 +198,24 @@ def test_import_through_the_form(page: Page, live_server: LiveServer, game: Game
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "import.png"), full_page=True)
 
-    # The real file: imported, and opened as a replay of a new game.
+    # The real file of a game stored here: linked, not stored twice.
     page.locator("#import-file").set_input_files(files=[{
         "name": "game.jsonl", "mimeType": "application/x-ndjson", "buffer": text.encode()}])
+    page.get_by_role("button", name="Check and import").click()
+    expect(page).to_have_url(f"{live_server.url}/replays/games/{game.id}/")
+    expect(page.locator(".messages")).to_contain_text("already stored here")
+
+    # A game played elsewhere: imported, and opened as a replay of a new game.
+    foreign = play_game(ruleset_for("classic", 3), bot_classes(["heuristic", "random",
+                                                                  "nontrading"]), "e2e-import")
+    page.goto(f"{live_server.url}/replays/import/")
+    page.locator("#import-file").set_input_files(files=[{
+        "name": "game.jsonl", "mimeType": "application/x-ndjson",
+        "buffer": export_jsonl(foreign.events).encode()}])
     page.get_by_role("button", name="Check and import").click()
     expect(page).to_have_url(re.compile(r"/replays/games/[0-9a-f-]{36}/$"))
     new_id = page.url.rstrip("/").split("/")[-1]
     assert new_id != str(game.id)
-    expect(page.locator("#replay-table .rt")).to_have_attribute("data-step", str(game.version))
-    expect(page.locator(".rt-player").first).to_have_text("imported:bot:heuristic")
+    expect(page.locator("#replay-table .rt")).to_have_attribute("data-step",
+                                                                str(len(foreign.events)))
+    expect(page.locator(".rt-player").first).to_have_text(f"imported:{foreign.seats[0]}")

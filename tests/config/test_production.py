@@ -45,10 +45,15 @@ def read_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]
     return runpy.run_path(str(SETTINGS_FILE))
 
 
+TEST_ONLY = ("DJANGO_ALLOW_ASYNC_UNSAFE",)
+"""Variables the test run may have set (tests/e2e/conftest.py) that production never has."""
+
+
 def production_env(tmp_path: Path, **env: str) -> dict[str, str]:
     """The environment of a production process: debug off, a real secret key, its own
     database file, and ``env``."""
-    base = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+    base = {name: value for name, value in os.environ.items()
+            if name not in VARIABLES + TEST_ONLY}
     return {**base, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": get_random_secret_key(),
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": f"sqlite:///{tmp_path / 'production.sqlite3'}", **env}

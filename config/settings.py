@@ -6,6 +6,7 @@ environment (see README.md).
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -97,6 +98,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "replays",
     "play",
     "tournaments",
@@ -117,6 +119,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -194,7 +198,7 @@ if not CELERY_BROKER_URL:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 
-# --- Passwords ----------------------------------------------------------------
+# --- Passwords and sign-in ----------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -233,6 +237,28 @@ WHITENOISE_USE_FINDERS = True
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "replays:game_list"
 LOGOUT_REDIRECT_URL = "play:home"
+
+# Sign-in throttling (django-axes): after BOHNANZA_LOGIN_FAILURE_LIMIT failed sign-ins
+# for one username from one address, that pair is refused (429, the sign-in page says
+# why) until BOHNANZA_LOGIN_COOLOFF_MINUTES pass without another try. Keyed on the pair,
+# so a stranger cannot lock a player out from elsewhere. Behind a proxy, the address is
+# the client's only if the ASGI server takes it from the proxy (daphne --proxy-headers).
+# AxesStandaloneBackend comes first and only checks the lockout; it needs `request` in
+# authenticate(): tests use force_login, or client.login(request=HttpRequest(), ...).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("BOHNANZA_LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("BOHNANZA_LOGIN_COOLOFF_MINUTES", default=15,
+                                              minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.signin.lockout_response"
+# Only failures are kept (to count them), not a row for every sign-in.
+AXES_DISABLE_ACCESS_LOG = True
+# No start-up banner, and failures logged with only the (masked) lockout parameters.
+AXES_VERBOSE = False
 
 # --- Event store (replays/store.py) --------------------------------------------------
 
@@ -292,7 +318,7 @@ LOGGING = {
         # No handlers of their own: records go up to the root's, where pytest's caplog
         # sees them too. Naming "django" drops Django's debug-only console handler.
         **{name: {"handlers": [], "level": LOG_LEVEL}
-           for name in ("django", "daphne", "config", "bohnanza_core", "replays",
+           for name in ("django", "daphne", "axes", "config", "bohnanza_core", "replays",
                         "play", "tournaments")},
         "django.db.backends": {"handlers": [], "level": _SQL_LOG_LEVEL},
     },

@@ -33,6 +33,7 @@ VARIABLES = (
     "DJANGO_SECURE_HSTS_SECONDS", "DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS",
     "DJANGO_SECURE_HSTS_PRELOAD", "DJANGO_SECURE_PROXY_SSL_HEADER",
     "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_LOG_LEVEL", "BOHNANZA_MAX_UPLOAD_BYTES",
+    "BOHNANZA_LOGIN_FAILURE_LIMIT", "BOHNANZA_LOGIN_COOLOFF_MINUTES",
 )
 
 
@@ -101,6 +102,7 @@ def test_each_part_can_be_overridden(monkeypatch: pytest.MonkeyPatch) -> None:
         DJANGO_SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto",
         DJANGO_CSRF_TRUSTED_ORIGINS="https://bohnanza.example, https://www.bohnanza.example",
         DJANGO_LOG_LEVEL="warning", BOHNANZA_MAX_UPLOAD_BYTES="1048576",
+        BOHNANZA_LOGIN_FAILURE_LIMIT="3", BOHNANZA_LOGIN_COOLOFF_MINUTES="60",
     )
 
     assert names["SECURE_SSL_REDIRECT"] is False
@@ -115,6 +117,8 @@ def test_each_part_can_be_overridden(monkeypatch: pytest.MonkeyPatch) -> None:
     assert names["LOGGING"]["loggers"]["django.db.backends"]["level"] == "WARNING"
     assert names["BOHNANZA_MAX_REQUEST_BYTES"] == 1048576 + 64 * 1024
     assert names["DATA_UPLOAD_MAX_MEMORY_SIZE"] == names["BOHNANZA_MAX_REQUEST_BYTES"]
+    assert names["AXES_FAILURE_LIMIT"] == 3
+    assert names["AXES_COOLOFF_TIME"].total_seconds() == 3600
 
 
 def test_sql_is_never_logged_with_its_parameters(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,6 +131,7 @@ def test_sql_is_never_logged_with_its_parameters(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.parametrize(("name", "value", "complaint"), [
     ("DJANGO_LOG_LEVEL", "LOUD", "DJANGO_LOG_LEVEL must be DEBUG, INFO"),
     ("BOHNANZA_MAX_UPLOAD_BYTES", "5MB", "BOHNANZA_MAX_UPLOAD_BYTES must be a whole number"),
+    ("BOHNANZA_LOGIN_FAILURE_LIMIT", "0", "BOHNANZA_LOGIN_FAILURE_LIMIT must be at least 1"),
     ("DJANGO_SECURE_HSTS_SECONDS", "-1", "DJANGO_SECURE_HSTS_SECONDS must be at least 0"),
 ])
 def test_bad_values_stop_the_settings(monkeypatch: pytest.MonkeyPatch, name: str, value: str,

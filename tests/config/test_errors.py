@@ -128,3 +128,12 @@ def test_error_pages_render_without_request_or_database() -> None:
         assert title in page
         assert "/static/css/site.css" in page
         assert 'href="/"' in page
+
+
+@pytest.mark.parametrize("accept", ["", ",", ";;;", "text/html;q=abc", "application/json;q=nan",
+                                    "a/b/c", "*/*;q=2", "\t", "application/json;q=inf"])
+def test_odd_accept_headers_get_an_answer_not_a_server_error(client: Client,
+                                                             accept: str) -> None:
+    response = client.get("/no-such-page/", HTTP_ACCEPT=accept)
+
+    assert response.status_code == 404

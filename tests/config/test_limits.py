@@ -175,3 +175,19 @@ def store(db: None) -> Games:
 
     reset_games()
     return games()
+
+
+@pytest.mark.parametrize("length", ["abc", "-5", "1e9", "", " 12 "])
+def test_odd_content_lengths_are_not_refused_or_a_server_error(client: Any, length: str) -> None:
+    response = client.post("/no-such-page/", data=b"", content_type="text/plain",
+                           CONTENT_LENGTH=length)
+
+    assert response.status_code == 404
+
+
+def test_odd_content_length_under_asgi_counts_the_body_instead() -> None:
+    client = FiftyMegabyteClient()
+    status, _, _ = call_asgi("/replays/import/", [(b"content-length", b"lots")], client)
+
+    assert status == 413
+    assert client.chunks_asked == settings.BOHNANZA_MAX_REQUEST_BYTES // CHUNK + 1

@@ -1,6 +1,8 @@
 """ASGI entry point: the application Daphne (and ``manage.py runserver``) serves.
 
 Only HTTP is routed for now; websocket routes for live tables join this router later.
+HTTP requests pass :class:`config.limits.AsgiBodySizeLimit` first, so an oversized
+body is refused before Django's handler reads it.
 """
 
 import os
@@ -14,4 +16,6 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from config.limits import AsgiBodySizeLimit  # noqa: E402
+
+application = ProtocolTypeRouter({"http": AsgiBodySizeLimit(django_asgi_app)})

@@ -6,6 +6,7 @@ environment (see README.md).
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -31,6 +32,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """Read a whole-number environment variable; a typo stops the settings from loading
+    rather than silently falling back to the default."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        number = int(value.strip().replace("_", ""))
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {number}.")
+    return number
+
+
 # --- Security -----------------------------------------------------------------
 
 DEBUG = env_flag("DJANGO_DEBUG", default=True)
@@ -45,6 +61,31 @@ if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 
+# HTTPS. DJANGO_SECURE=1 turns on the production set that `manage.py check --deploy`
+# asks for; each DJANGO_<SETTING> below overrides its part. It is off by default because
+# the redirect and secure cookies break plain-HTTP use (`run.py start` on 127.0.0.1).
+# HSTS is on whenever debug is off: SecurityMiddleware sends it only on HTTPS requests,
+# so it cannot break plain-HTTP use, and a site reached over HTTPS should stay on it.
+_secure = env_flag("DJANGO_SECURE", default=False)
+SECURE_SSL_REDIRECT = env_flag("DJANGO_SECURE_SSL_REDIRECT", default=_secure)
+SESSION_COOKIE_SECURE = env_flag("DJANGO_SESSION_COOKIE_SECURE", default=_secure)
+CSRF_COOKIE_SECURE = env_flag("DJANGO_CSRF_COOKIE_SECURE", default=_secure)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS",
+                              default=0 if DEBUG and not _secure else 365 * 24 * 3600)
+# includeSubDomains and preload commit every subdomain to HTTPS (preload: for as long
+# as browsers ship the list), so only DJANGO_SECURE, not debug being off, implies them.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS",
+                                          default=_secure)
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_SECURE_HSTS_PRELOAD", default=_secure)
+# Behind a TLS proxy: the header the proxy sets to "https" (e.g. X-Forwarded-Proto).
+# Set it only if the proxy always sets or strips that header: a client could forge it.
+_PROXY_SSL_HEADER = os.environ.get("DJANGO_SECURE_PROXY_SSL_HEADER", "").strip()
+if _PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _PROXY_SSL_HEADER.upper().replace("-", "_"), "https")
+# Origins (scheme and host, e.g. https://bohnanza.example) allowed to post forms when
+# they differ from the Host the server sees, as behind some proxies.
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
 # --- Applications -------------------------------------------------------------
 
 INSTALLED_APPS = [
@@ -57,6 +98,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "replays",
     "play",
     "tournaments",
@@ -64,12 +106,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files before anything touches sessions or the database.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads the body (CSRF reads POST): 413 from Content-Length alone.
+    # Under ASGI config/asgi.py has already refused such requests before Django ran.
+    "config.limits.BodySizeLimitMiddleware",
+    # Outside every middleware that may answer an error (CSRF, method checks).
+    "config.errors.JsonErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -147,7 +198,7 @@ if not CELERY_BROKER_URL:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 
-# --- Passwords ----------------------------------------------------------------
+# --- Passwords and sign-in ----------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -167,13 +218,47 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Where `manage.py collectstatic` puts the files for a proxy or CDN to serve; WhiteNoise
+# serves it too. Created here so WhiteNoise does not warn about a missing folder.
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
+
+# WhiteNoise serves /static/ from the app server, debug or not (daphne's runserver
+# serves static files only in debug). It finds files the way `runserver` does, through
+# the staticfiles finders, read once at start-up: no collectstatic step to forget or
+# to leave stale after a deploy, and `run.py start` with DJANGO_DEBUG=0 is styled. The
+# price is no precompressed or content-hashed copies (so a short cache lifetime), which
+# these few small files do not need; a manifest storage would also make every
+# {% static %} fail until collectstatic had run, tests included.
+WHITENOISE_USE_FINDERS = True
 
 # --- Accounts -------------------------------------------------------------------
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "replays:game_list"
 LOGOUT_REDIRECT_URL = "play:home"
+
+# Sign-in throttling (django-axes): after BOHNANZA_LOGIN_FAILURE_LIMIT failed sign-ins
+# for one username from one address, that pair is refused (429, the sign-in page says
+# why) until BOHNANZA_LOGIN_COOLOFF_MINUTES pass without another try. Keyed on the pair,
+# so a stranger cannot lock a player out from elsewhere. Behind a proxy, the address is
+# the client's only if the ASGI server takes it from the proxy (daphne --proxy-headers).
+# AxesStandaloneBackend comes first and only checks the lockout; it needs `request` in
+# authenticate(): tests use force_login, or client.login(request=HttpRequest(), ...).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("BOHNANZA_LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("BOHNANZA_LOGIN_COOLOFF_MINUTES", default=15,
+                                              minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.signin.lockout_response"
+# Only failures are kept (to count them), not a row for every sign-in.
+AXES_DISABLE_ACCESS_LOG = True
+# No start-up banner, and failures logged with only the (masked) lockout parameters.
+AXES_VERBOSE = False
 
 # --- Event store (replays/store.py) --------------------------------------------------
 
@@ -186,3 +271,55 @@ EVENT_STORE_DB_ALIAS = "default"
 # Catch the read models (the game list) up after every stored command, in the process
 # that stored it. Turn off where `manage.py run_projections` follows the store instead.
 READ_MODELS_CATCH_UP = env_flag("READ_MODELS_CATCH_UP", default=True)
+
+# --- Request bodies -------------------------------------------------------------
+
+# The largest file anyone uploads: a game export to import or verify (the views' own
+# limits are 5 MB and 2 MB). A request body may be that plus room for the form around
+# it; a larger one is answered 413 from its Content-Length before any of it is read
+# (config/limits.py: as ASGI middleware in config/asgi.py, as Django middleware for
+# WSGI). Django's own limits are set to the same number: nothing within it is refused
+# by Django, and an accepted upload stays in memory instead of going to a temp file.
+BOHNANZA_MAX_UPLOAD_BYTES = env_int("BOHNANZA_MAX_UPLOAD_BYTES", default=5 * 1024 * 1024,
+                                    minimum=1024)
+BOHNANZA_MAX_REQUEST_BYTES = BOHNANZA_MAX_UPLOAD_BYTES + 64 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = BOHNANZA_MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = BOHNANZA_MAX_REQUEST_BYTES
+
+# --- Logging --------------------------------------------------------------------
+
+# Everything goes to stderr, for the service manager or container to collect: Django's
+# request errors (500s with their traceback, 4xx as warnings), the apps' loggers and
+# the server's. DJANGO_LOG_LEVEL sets the level of those loggers (default INFO); other
+# libraries log warnings and worse. Nothing here logs request bodies, and the SQL
+# logger stays above DEBUG whatever the level.
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "").strip().upper() or "INFO"
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
+    )
+# The SQL logger's DEBUG records carry query parameters (stored events: hands, seeds).
+_SQL_LOG_LEVEL = "INFO" if LOG_LEVEL == "DEBUG" else LOG_LEVEL
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        # No handlers of their own: records go up to the root's, where pytest's caplog
+        # sees them too. Naming "django" drops Django's debug-only console handler.
+        **{name: {"handlers": [], "level": LOG_LEVEL}
+           for name in ("django", "daphne", "axes", "config", "bohnanza_core", "replays",
+                        "play", "tournaments")},
+        "django.db.backends": {"handlers": [], "level": _SQL_LOG_LEVEL},
+    },
+}

@@ -1,4 +1,8 @@
-"""Root URL configuration."""
+"""Root URL configuration.
+
+The error handlers answer JSON clients in JSON and people with the site's pages
+(config/errors.py); Django calls them only when debug is off.
+"""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -9,3 +13,8 @@ urlpatterns = [
     path("replays/", include("replays.urls")),
     path("", include("play.urls")),
 ]
+
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

@@ -1,4 +1,8 @@
-"""WSGI entry point, for plain HTTP servers (live play needs the ASGI application)."""
+"""WSGI entry point, for plain HTTP servers (live play needs the ASGI application).
+
+Oversized bodies are refused by ``config.limits.BodySizeLimitMiddleware`` (in
+MIDDLEWARE), from Content-Length, before anything reads them.
+"""
 
 import os
 

@@ -10,6 +10,7 @@ from uuid import uuid4
 
 import pytest
 from django.contrib.auth.models import User
+from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
 
@@ -292,7 +293,8 @@ def test_forged_disputes_are_refused(apps: Disputes, game: Game,
 def test_the_form_needs_the_csrf_token(apps: Disputes, game: Game,
                                        people: dict[str, User]) -> None:
     client = Client(enforce_csrf_checks=True)
-    client.login(username="ann", password="pw")
+    # django-axes throttles sign-ins by request: client.login must pass one.
+    assert client.login(request=HttpRequest(), username="ann", password="pw")
     response = client.post(new_url(game), {"event_seq": "3", "complaint": "x"})
     assert response.status_code == 403
     assert nothing_stored(apps)

@@ -1,0 +1,141 @@
+"""Error answers: a page for people, ``{"error": "..."}`` for JSON clients.
+
+Views answer their own refusals (``replays.views.viewer.answers_refusals``); this
+module answers what escapes them: Django's 400/403/404 for exceptions and unmatched
+URLs and the 500 for unhandled exceptions (the ``handler*`` views in config/urls.py),
+any other HTML error to a JSON client (:class:`JsonErrorsMiddleware`: 405 from a
+method check, the CSRF failure's 403, a 503), and the 413 of config/limits.py.
+
+A JSON client is a request for a ``.json`` path, or one whose Accept header prefers
+``application/json`` to ``text/html`` (``*/*``, or no header, gets the page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from http import HTTPStatus
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.views import defaults
+
+JSON = "application/json"
+
+MESSAGES = {
+    400: "Bad request: the server could not make sense of it.",
+    403: "Not allowed.",
+    405: "This address does not answer that method.",
+    413: "The request is too large.",
+    429: "Too many requests: try again later.",
+    500: "Server error: it has been logged. Try again later.",
+    503: "The service is unavailable for a moment: try again shortly.",
+}
+"""What a JSON client is told for each status: nothing about the request or the server
+beyond the status itself (404 adds the path, which the client sent)."""
+
+KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
+"""Headers of an error that still apply when its body is replaced by JSON."""
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """Whether the client of ``request`` should get errors as JSON (see the module)."""
+    if request.path.endswith(".json"):
+        return True
+    return bool(request.get_preferred_type(["text/html", JSON]) == JSON)
+
+
+def message_for(status: int) -> str:
+    """The sentence a JSON client gets for ``status``."""
+    if status in MESSAGES:
+        return MESSAGES[status]
+    try:
+        return f"{HTTPStatus(status).phrase}."
+    except ValueError:
+        return f"Error {status}."
+
+
+def json_error(request: HttpRequest, status: int, message: str | None = None) -> JsonResponse:
+    """``{"error": message}`` with ``status``; varies on Accept unless the path decided."""
+    response = JsonResponse({"error": message or message_for(status)}, status=status)
+    if not request.path.endswith(".json"):
+        patch_vary_headers(response, ("Accept",))
+    return response
+
+
+def html_error(request: HttpRequest, status: int, template: str,
+               context: dict[str, object]) -> HttpResponse:
+    """A standalone error page (no request context: it renders with the database down)."""
+    response = HttpResponse(render_to_string(template, context), status=status)
+    patch_vary_headers(response, ("Accept",))
+    return response
+
+
+def too_large(request: HttpRequest, limit_bytes: int) -> HttpResponse:
+    """The 413 answer for a request body over ``limit_bytes``."""
+    megabytes = limit_bytes / 1024 / 1024
+    if wants_json(request):
+        return json_error(request, 413, f"The request is larger than the {megabytes:.0f} MB "
+                                        "this site accepts.")
+    return html_error(request, 413, "413.html", {"limit_mb": f"{megabytes:.0f}"})
+
+
+# -- handlers (config/urls.py) -------------------------------------------------------
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """400, e.g. for a SuspiciousOperation or a malformed upload."""
+    if wants_json(request):
+        return json_error(request, 400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """403 for PermissionDenied raised anywhere."""
+    if wants_json(request):
+        return json_error(request, 403)
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """404 for an unmatched URL or Http404: the path, never the exception's text."""
+    if wants_json(request):
+        return json_error(request, 404, f"Nothing at {request.path}.")
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500 for an unhandled exception (logged by Django's ``django.request`` logger)."""
+    if wants_json(request):
+        return json_error(request, 500)
+    return defaults.server_error(request)
+
+
+# -- middleware ----------------------------------------------------------------------
+
+
+class JsonErrorsMiddleware:
+    """Give a JSON client a JSON body for any error answered as a page.
+
+    Covers errors that do not go through the handlers above: a view's
+    ``HttpResponseNotAllowed``, the CSRF failure view, a bare ``HttpResponseBadRequest``.
+    Answers already in JSON, streams and non-errors pass untouched.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (response.status_code < 400 or response.streaming
+                or response.get("Content-Type", "").startswith(JSON)
+                or not wants_json(request)):
+            return response
+        answer = json_error(request, response.status_code)
+        for header in KEPT_HEADERS:
+            if header in response:
+                answer[header] = response[header]
+        # Not response.close(): that would signal the end of the request (closing
+        # database connections) while it is still going on; a non-streaming error
+        # holds nothing to release.
+        return answer

@@ -1,0 +1,131 @@
+"""Request bodies bounded before they are read: 413 over ``BOHNANZA_MAX_REQUEST_BYTES``.
+
+Two layers, because the servers differ in when Django first sees a request:
+
+- Under ASGI, Django's handler reads the whole body (into memory up to
+  FILE_UPLOAD_MAX_MEMORY_SIZE, then a temp file) before any Django middleware runs, so
+  :class:`AsgiBodySizeLimit` wraps the application in config/asgi.py. It answers at
+  once from a Content-Length over the limit without asking for the body, and for a body
+  without one (chunked) counts what it passes on and stops once the limit is passed.
+  Daphne itself (Twisted) still receives a body before it calls the application: the
+  proxy in front of it should bound bodies too (see the README).
+- Under WSGI, :class:`BodySizeLimitMiddleware` checks Content-Length before anything
+  reads ``request.POST`` or ``request.body`` (Django reads no body without one).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from asgiref.typing import (
+    ASGI3Application,
+    ASGIReceiveCallable,
+    ASGIReceiveEvent,
+    ASGISendCallable,
+    ASGISendEvent,
+    HTTPScope,
+    Scope,
+)
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+from config.errors import too_large
+
+logger = logging.getLogger(__name__)
+
+
+def declared_length(value: str | bytes | None) -> int | None:
+    """A Content-Length header's value, or None when it is missing or not a number."""
+    if value is None:
+        return None
+    text = value.decode("latin-1") if isinstance(value, bytes) else value
+    text = text.strip()
+    return int(text) if text.isdigit() else None
+
+
+class BodySizeLimitMiddleware:
+    """Django middleware: 413 for a declared body over the limit, before it is read."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit: int = settings.BOHNANZA_MAX_REQUEST_BYTES
+        length = declared_length(request.META.get("CONTENT_LENGTH"))
+        if length is not None and length > limit:
+            return too_large(request, limit)
+        return self.get_response(request)
+
+
+class AsgiBodySizeLimit:
+    """ASGI middleware around Django's application: 413 for a body over the limit
+    without reading it (declared) or without reading past the limit (chunked).
+
+    For a chunked body, once the limit is passed Django is told the client went away
+    (``http.disconnect``: it stops reading and answers nothing) and the 413 is sent
+    here, unless the application had already started an answer.
+    """
+
+    def __init__(self, app: ASGI3Application) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable,
+                       send: ASGISendCallable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit: int = settings.BOHNANZA_MAX_REQUEST_BYTES
+        headers = dict(scope["headers"])
+        length = declared_length(headers.get(b"content-length"))
+        if length is not None and length > limit:
+            logger.warning("Refused a %d-byte request body for %s (limit %d bytes)",
+                           length, scope["path"], limit)
+            await self.send_too_large(scope, send, limit)
+            return
+
+        received = 0
+        cut_off = False
+        answered = False
+
+        async def counting_receive() -> ASGIReceiveEvent:
+            nonlocal received, cut_off
+            if cut_off:
+                return {"type": "http.disconnect"}
+            event = await receive()
+            if event["type"] == "http.request":
+                received += len(event.get("body", b""))
+                if received > limit:
+                    cut_off = True
+                    return {"type": "http.disconnect"}
+            return event
+
+        async def watching_send(event: ASGISendEvent) -> None:
+            nonlocal answered
+            answered = True
+            await send(event)
+
+        await self.app(scope, counting_receive, watching_send)
+        if cut_off and not answered:
+            logger.warning("Refused a request body over %d bytes for %s", limit,
+                           scope["path"])
+            await self.send_too_large(scope, send, limit)
+
+    @staticmethod
+    async def send_too_large(scope: HTTPScope, send: ASGISendCallable, limit: int) -> None:
+        """Send the same 413 as the Django middleware gives, built from the scope."""
+        request = HttpRequest()
+        request.path = request.path_info = scope["path"]
+        for name, value in scope["headers"]:
+            if name == b"accept":
+                request.META["HTTP_ACCEPT"] = value.decode("latin-1")
+        response = too_large(request, limit)
+        await send({
+            "type": "http.response.start",
+            "status": response.status_code,
+            "headers": [(name.encode("latin-1"), value.encode("latin-1"))
+                        for name, value in response.items()],
+            "trailers": False,
+        })
+        await send({"type": "http.response.body", "body": response.content,
+                    "more_body": False})

@@ -82,6 +82,23 @@ from bohnanza_core.state import GameState, Offer, Phase, Result
 # ---------------------------------------------------------------------------
 
 
+SEAT_NAME_MAX = 40
+"""The longest seat name: a name is shown on every table, list and log line."""
+SEED_MAX = 128
+"""The longest seed: the platform's are 32 hex digits, a simulation's ``SEED:i``."""
+
+
+def check_seat_name(name: object) -> None:
+    """Refuse a seat name that cannot be shown as one: not text, empty or blank, longer
+    than :data:`SEAT_NAME_MAX`, or holding control characters (a line break in a log)."""
+    if (not isinstance(name, str) or not name.strip() or len(name) > SEAT_NAME_MAX
+            or not name.isprintable()):
+        shown = repr(name[:SEAT_NAME_MAX]) + ("..." if len(name) > SEAT_NAME_MAX else "") \
+            if isinstance(name, str) else type(name).__name__
+        raise RulesetError(f"a seat name is 1 to {SEAT_NAME_MAX} printable characters, "
+                           f"not {shown}")
+
+
 def new_game(
     ruleset: Ruleset, seats: Sequence[str], seed: str, salt: str | None = None
 ) -> tuple[GameState, list[Event]]:
@@ -95,8 +112,10 @@ def new_game(
     event so far."""
     seats = tuple(seats)
     check_player_count(ruleset, len(seats))
-    if not isinstance(seed, str) or not seed:
-        raise RulesetError("the seed must be a non-empty string")
+    for name in seats:
+        check_seat_name(name)
+    if not isinstance(seed, str) or not seed or len(seed) > SEED_MAX:
+        raise RulesetError(f"the seed must be a string of 1 to {SEED_MAX} characters")
     if salt is None:
         salt = offline_salt(seed)
     elif not is_salt(salt):

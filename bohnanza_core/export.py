@@ -287,12 +287,19 @@ def _is_hash(value: Any) -> bool:
             and all(c in "0123456789abcdef" for c in value))
 
 
+RECORD_TEXT_MAX = 100
+"""The longest ``actor`` or ``at`` a file may give: an account or bot name, a time."""
+
+
 def _optional_str(obj: dict[str, Any], key: str, where: str) -> str | None:
     if key not in obj:
         raise ExportError(f"{where}: the line lacks its {key!r}")
     value = obj[key]
     if value is not None and not isinstance(value, str):
-        raise ExportError(f"{where}: {key!r} must be a string or null, got {value!r}")
+        raise ExportError(f"{where}: {key!r} must be a string or null, got {str(value)[:40]}")
+    if value is not None and (len(value) > RECORD_TEXT_MAX or not value.isprintable()):
+        raise ExportError(f"{where}: {key!r} must be at most {RECORD_TEXT_MAX} printable "
+                          f"characters, got {value[:40]!r}...")
     return value
 
 

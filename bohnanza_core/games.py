@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import hmac
 import json
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -46,7 +45,7 @@ from eventsourcing.utils import get_topic
 
 from bohnanza_core.cards import BeanKind, deck_kinds
 from bohnanza_core.commands import Command
-from bohnanza_core.commitments import SALT_HEX_DIGITS, new_salt, new_seed
+from bohnanza_core.commitments import new_salt, new_seed
 from bohnanza_core.engine import evolve, new_game, play
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
 from bohnanza_core.export import event_from_json, event_to_json
@@ -54,12 +53,12 @@ from bohnanza_core.record import _ENCODERS as _EVENT_ENCODERS
 from bohnanza_core.record import (
     GENESIS,
     Entry,
+    Sealer,
     _quote,
     canonical_entry,
     commitments_for,
     event_encoder,
     revealed,
-    secret_texts,
 )
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import GameState, Offer, Phase, Result
@@ -222,10 +221,10 @@ class Game(Aggregate):
         append = rows.append
         encoders = _EVENT_ENCODERS
         sha256 = hashlib.sha256
-        mac = hmac.digest
-        salt = self.table.salt
-        key = salt.encode()
-        cut = SALT_HEX_DIGITS
+        sealer = self.__dict__.get("_sealer")
+        if sealer is None:
+            sealer = self.__dict__["_sealer"] = Sealer(self.table.salt)
+        seal = sealer.seal
         previous: str = self.__dict__["head_hash"]
         for events, actor, now, version in waiting:
             # An ISO time needs no escaping, so it is quoted by hand (entry_prefix
@@ -242,18 +241,14 @@ class Game(Aggregate):
                 cls = type(event)
                 encode = encoders.get(cls) or event_encoder(cls)
                 if cls.SECRET:
-                    sealed = tuple([
-                        sha256(f"{mac(key, f'{version}:{name}'.encode(), 'sha256').hex()[:cut]}"
-                               f":{text}".encode()).hexdigest()
-                        for name, text in zip(cls.SECRET, secret_texts(event), strict=True)])
+                    sealed, values = seal(event, version)
                     body = encode(event, sealed)
                 else:
-                    sealed = ()
+                    sealed, values = (), ""
                     body = encode(event)
                 canonical = (f"{prefix}{body}"
                              f',"previous_hash":"{previous}","seq":{version}}}').encode()
-                stored = (canonical + b"\n" + revealed(event).encode() if sealed
-                          else canonical)
+                stored = canonical + b"\n" + values.encode() if values else canonical
                 append((version, event, actor if prefix is not table_prefix else None, now,
                         previous, stored, sealed))
                 previous = sha256(canonical).hexdigest()
@@ -318,7 +313,7 @@ _Row = tuple[int, Event, "str | None", datetime, str, bytes, tuple[str, ...]]
 (the canonical bytes, then, for an event with hidden values, a newline and the values
 as a JSON object: :func:`stored_form`) and the commitments to its hidden values."""
 
-_TRANSIENT = ("_snapshots_due", "_unsealed", "_sealed")
+_TRANSIENT = ("_snapshots_due", "_unsealed", "_sealed", "_sealer")
 """Aggregate attributes that live only between a command and its save."""
 
 

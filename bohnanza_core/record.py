@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bohnanza_core.commitments import commit, value_salt
+from bohnanza_core.commitments import SALT_HEX_DIGITS, commit, value_salt
 from bohnanza_core.engine import command_for, new_game, play
 from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.events import Event, GameStarted
@@ -177,6 +177,50 @@ def secret_texts(event: Event) -> tuple[str, ...]:
     return writer(event)
 
 
+class Sealer:
+    """Commits to the hidden values of one game's events (bohnanza_core.commitments),
+    fast: HMAC-SHA-256 keyed by the game's salt, with the two keyed SHA-256 states made
+    once per game and copied per value (RFC 2104 exactly: a test holds it to
+    ``commitments.value_salt``), because this runs for every card dealt or drawn while
+    a game is stored (bench/store.py, section record), where ``hmac.digest`` sets the
+    key up anew each time."""
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, game_salt: str) -> None:
+        key = game_salt.encode()
+        if len(key) > _HMAC_BLOCK:
+            key = hashlib.sha256(key).digest()
+        key = key.ljust(_HMAC_BLOCK, b"\0")
+        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+
+    def value_salt(self, seq: int, name: str) -> str:
+        inner = self._inner.copy()
+        inner.update(f"{seq}:{name}".encode())
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.hexdigest()[:SALT_HEX_DIGITS]
+
+    def seal(self, event: Event, seq: int) -> tuple[tuple[str, ...], str]:
+        """The commitments to ``event``'s hidden values (``SECRET`` order) and the values
+        as the store keeps them (:func:`revealed`); ``((), "")`` if it hides nothing."""
+        secret = event.SECRET
+        if not secret:
+            return (), ""
+        texts = secret_texts(event)
+        sha256 = hashlib.sha256
+        sealed = tuple([sha256(f"{self.value_salt(seq, name)}:{text}".encode()).hexdigest()
+                        for name, text in zip(secret, texts, strict=True)])
+        if len(secret) == 1:
+            return sealed, f'{{"{secret[0]}":{texts[0]}}}'
+        pairs = sorted(zip(secret, texts, strict=True))
+        return sealed, "{" + ",".join(f"{_quote(name)}:{text}" for name, text in pairs) + "}"
+
+
+_HMAC_BLOCK = 64  # SHA-256's block size in bytes
+
+
 def commitments_for(event: Event, seq: int, game_salt: str) -> tuple[str, ...]:
     """The commitments to the hidden values of ``event``, number ``seq`` of a game
     whose salt is ``game_salt`` (the values must be there: the full record)."""
@@ -315,9 +359,14 @@ def chain(
         actors = command_actors(events, seats)
     entries: list[Entry] = []
     previous = GENESIS
+    sealer = Sealer(salt)
     for index, event in enumerate(events):
         at = times[index] if times is not None else None
-        sealed = commitments_for(event, index + 1, salt) if event.SECRET else ()
+        sealed: tuple[str, ...] = ()
+        if event.SECRET:
+            if any(getattr(event, name) is None for name in event.SECRET):
+                raise ValueError(f"#{index + 1}: a redacted event cannot be chained")
+            sealed = sealer.seal(event, index + 1)[0]
         entry = Entry(index + 1, event, actors[index], at, previous, sealed)
         entries.append(entry)
         previous = entry.hash
@@ -362,6 +411,21 @@ def check_chain(entries: Sequence[Entry], expected_head: str | None = None) -> C
     return ChainCheck(True, None, f"{len(entries)} events chained, head {previous}", previous)
 
 
-__all__ = ["GENESIS", "ChainCheck", "Entry", "canonical_entry", "canonical_event", "chain",
-           "check_chain", "command_actors", "commitments_for", "decision_actor", "entry_prefix",
-           "event_encoder", "head_hash", "revealed", "secret_texts"]
+__all__ = [
+    "GENESIS",
+    "ChainCheck",
+    "Entry",
+    "Sealer",
+    "canonical_entry",
+    "canonical_event",
+    "chain",
+    "check_chain",
+    "command_actors",
+    "commitments_for",
+    "decision_actor",
+    "entry_prefix",
+    "event_encoder",
+    "head_hash",
+    "revealed",
+    "secret_texts",
+]

@@ -755,3 +755,20 @@ def display_name(ruleset: Ruleset) -> str:
     if not ruleset.house_rules and preset_mismatch(ruleset) is None:
         return preset
     return f"{preset} (house rules)"
+
+
+def listed_name(ruleset: Ruleset) -> str:
+    """The name a list of games files ``ruleset`` under: the preset's name for exactly
+    that preset, else "<preset> (house rules)" for the preset it claims or, under a
+    name of its own, the one it is closest to (fewest differing rules). So a list's
+    ruleset menu holds presets and their house rules only, whatever names uploaded
+    files bring; the ruleset's own name is shown with the game itself."""
+    preset = _named_preset(ruleset.name)
+    if preset is not None:
+        return display_name(ruleset)
+    bands = [band for bands in PRESETS.values() for band in bands]
+    nearest = min(bands, key=lambda band: (len(differing_parameters(ruleset, band)),
+                                            band.players != ruleset.players))
+    if not differing_parameters(ruleset, nearest):
+        return nearest.name
+    return f"{nearest.name} (house rules)"

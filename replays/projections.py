@@ -48,6 +48,7 @@ from eventsourcing.projection import Projection, ProjectionRunner
 
 from bohnanza_core.events import GameEnded, GameStarted
 from bohnanza_core.games import Game, Games
+from bohnanza_core.rulesets import listed_name
 from bohnanza_core.views import SPECTATOR, redact
 from replays.models import GameSummary, SeatSummary
 from replays.persistence import DjangoDatastore, DjangoTrackingRecorder
@@ -109,7 +110,8 @@ class _Batch:
         assert isinstance(started, GameStarted)
         at: datetime = stored.timestamp
         row = GameSummary(
-            game_id=game_id, ruleset=started.ruleset.name, player_count=len(started.seats),
+            game_id=game_id, ruleset=listed_name(started.ruleset),
+            player_count=len(started.seats),
             status=GameSummary.Status.RUNNING, winners="", started_at=at, ended_at=None,
             last_event_at=at, events=stored.originator_version,
             tournament=stored.tournament or "", private=stored.private,

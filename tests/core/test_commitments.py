@@ -16,7 +16,7 @@ from bohnanza_core.commitments import commit, new_salt, offline_salt, seed_commi
 from bohnanza_core.events import CardDealt, CardDrawn, GameStarted
 from bohnanza_core.export import export_record, read_jsonl
 from bohnanza_core.games import Games, play_bot_game
-from bohnanza_core.record import _CANONICAL, GENESIS, chain
+from bohnanza_core.record import _CANONICAL, GENESIS, Sealer, chain, commitments_for, revealed
 from bohnanza_core.simulator import bot_classes, play_game
 from tests.core.attack import GUESSABLE_SEEDS, recover, seed_guesses
 from tests.core.invariants import ruleset_bands
@@ -137,3 +137,19 @@ def test_salts_are_128_bits_and_fresh() -> None:
     assert len(salts) == 100 and all(len(s) == 32 for s in salts)
     assert len(offline_salt("x")) == 32 and offline_salt("x") == offline_salt("x")
     assert seed_commitment("x", offline_salt("x")) != seed_commitment("x", new_salt())
+
+
+def test_the_fast_sealer_is_the_reference_hmac() -> None:
+    """record.Sealer (keyed SHA-256 states made once per game) writes exactly what
+    commitments.value_salt (the standard library's HMAC) and commitments_for do."""
+    events = _running((ruleset_bands()[0][0], 3), "sealer")
+    for salt in (new_salt(), "0" * 32, offline_salt("x"), "ü" * 40):
+        sealer = Sealer(salt)
+        for seq in (1, 7, 123456):
+            for name in ("card", "order", "seed", "salt"):
+                assert sealer.value_salt(seq, name) == value_salt(salt, seq, name)
+        for seq, event in enumerate(events, start=1):
+            if event.SECRET:
+                sealed, values = sealer.seal(event, seq)
+                assert sealed == commitments_for(event, seq, salt)
+                assert values == revealed(event)

@@ -196,3 +196,18 @@ def test_consistent_house_rules_are_named_and_recorded():
     assert ruleset_for("classic", 4).house_rules == ()
     state = start("classic", 4, ruleset=ruleset)
     assert state.ruleset is ruleset
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41, "a\nb", "tab\there", 7, None])
+def test_seat_names_are_bounded(name: object) -> None:
+    """Issue 8: a seat name comes from tables and uploaded files and is shown on every
+    list and log line: 1 to 40 printable characters."""
+    with pytest.raises(RulesetError, match="a seat name is 1 to 40 printable characters"):
+        new_game(ruleset_for("classic", 3), ("Ann", "Bob", name), "s")  # type: ignore[arg-type]
+    new_game(ruleset_for("classic", 3), ("Ann", "Bob", "Ännä \"q\" ✓" + "x" * 30), "s")
+
+
+def test_seeds_are_bounded() -> None:
+    for seed in ("", "s" * 129):
+        with pytest.raises(RulesetError, match="the seed must be a string of 1 to 128"):
+            new_game(ruleset_for("classic", 3), ("A", "B", "C"), seed)

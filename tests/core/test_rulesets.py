@@ -32,6 +32,7 @@ from bohnanza_core.rulesets import (
     customize,
     display_name,
     event_bounds,
+    listed_name,
     preset_mismatch,
     ruleset_for,
 )
@@ -433,3 +434,15 @@ def test_rule_parameters_are_the_fields_that_make_rules():
     rules = [name for name in fields if name not in ("name", "description", "source",
                                                      "house_rules")]
     assert list(RULE_PARAMETERS) == rules
+
+
+def test_a_list_files_every_ruleset_under_a_preset_or_its_house_rules():
+    """Issue 8, item 4: whatever name a file brings, a list's ruleset menu holds only
+    presets and "<preset> (house rules)"; the exact preset keeps its own name."""
+    assert listed_name(PRESETS["classic"][0]) == "classic"
+    club = customize("rio-grande", 4, {"draw_cards": 4}, name="Club rules 2027")
+    assert display_name(club) == "Club rules 2027"
+    assert listed_name(club) == "rio-grande (house rules)"
+    assert listed_name(customize("classic", 4, {"draw_cards": 4})) == "classic (house rules)"
+    renamed = dataclasses.replace(PRESETS["duel"][0], name="Friday duel")
+    assert listed_name(renamed) == "duel"

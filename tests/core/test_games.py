@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bohnanza_core import IllegalMove, PlantFromHand, awaiting, legal_commands, ruleset_for
-from bohnanza_core.engine import OfferShape, evolve
+from bohnanza_core.engine import OfferShape, evolve, is_decision
 from bohnanza_core.events import Event, GameEnded
 from bohnanza_core.games import (
     SNAPSHOT_INTERVAL,
@@ -217,3 +217,25 @@ def test_events_look_the_same_however_the_library_collects_them(app: Games) -> N
         for snapshot in (app.snapshots.get(game.id) if app.snapshots else []):
             assert not {"_unsealed", "_sealed", "_snapshots_due"} & set(snapshot.state)
     assert records[0] == records[1]
+
+
+def test_automatic_events_are_credited_to_no_one(app: Games) -> None:
+    """Issue 15, item 5: a planting that ends because the hand is empty (right after
+    TurnStarted) happens by itself: no actor, in the store and in a simulation's record
+    (docs/export.md: the actor is null for what the table does by itself). Only the
+    event that opens a command is its issuer's."""
+    from bohnanza_core import customize
+    from bohnanza_core.events import PlantingEnded, TurnStarted
+
+    ruleset = customize("classic", 3, {"draw_cards": 0})
+    game = play_bot_game(app, ruleset, LINEUP[:3], "empty-hands", save_each_command=False)
+    stored = app.record(game.id)
+    simulated = chain(play_game(ruleset, bot_classes(LINEUP[:3]), "empty-hands").events)
+    for entries in (stored, simulated):
+        automatic = [e for before, e in zip(entries, entries[1:], strict=False)
+                     if isinstance(e.event, PlantingEnded)
+                     and isinstance(before.event, TurnStarted)]
+        assert len(automatic) >= 3
+        assert {e.actor for e in automatic} == {None}
+        openings = [e for e in entries if e.actor is not None]
+        assert all(is_decision(e.event) for e in openings)

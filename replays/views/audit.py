@@ -27,6 +27,7 @@ from bohnanza_core.games import Game, GameNotFound
 from bohnanza_core.verify import Verdict, verify_record, verify_text
 from replays.disputes import person
 from replays.store import access, games, parse_game_id
+from replays.views.viewer import shown
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 """An exported game is about 150 kB; ten times the longest game is still well inside."""
@@ -105,7 +106,7 @@ def finished_game(request: HttpRequest, game_id: str) -> Game:
     try:
         game = games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refusal(404, "No such game", f"There is no game {game_id!r}.") from None
+        raise Refusal(404, "No such game", f"There is no game {shown(game_id)}.") from None
     user = request.user
     allowed = access(game, user.get_username() if user.is_authenticated else None,
                      is_staff=user.is_staff, token=request_token(request))

@@ -22,6 +22,7 @@ leave the server. A running game shows only the steps recorded so far.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -55,11 +56,22 @@ from replays.store import (
 SPEEDS = (0.5, 1, 2, 4, 8)
 """Playback speeds offered; at 1x the viewer shows about one event a second."""
 
+STEP = re.compile(r"-?[0-9]{1,12}")
+"""A step as URLs write it: ASCII digits only (``int`` also reads "٣" and "1_0"), few
+enough that ``int`` is cheap; out of range is then a 404 like any other missing step."""
+
 STACK_LAYERS = 6
 """At most this many card edges drawn under a field's top card."""
 
 
 # -- refusals ---------------------------------------------------------------------
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """A value from the request, quoted for an error message and cut to ``limit``
+    characters: a 100 kB query string is not echoed back whole."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
 
 
 class Refused(Exception):
@@ -138,7 +150,7 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
     try:
         game = games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refused(404, f"There is no game {game_id!r}: check the link.") from None
+        raise Refused(404, f"There is no game {shown(game_id)}: check the link.") from None
     username = _username(request)
     token = request.GET.get("token") or None
     allowed = access(game, username, is_staff=request.user.is_staff, token=token)
@@ -157,7 +169,7 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
         parsed = parse_perspective(text, len(game.players))
         if parsed is None:
             names = ", ".join(perspective_name(p) for p in allowed.perspectives)
-            raise Refused(400, f"There is no perspective {text!r} at this table; "
+            raise Refused(400, f"There is no perspective {shown(text)} at this table; "
                                f"you may choose: {names}.")
         if not allowed.may_view(parsed):
             raise _refuse_perspective(parsed, game)
@@ -170,10 +182,9 @@ def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
     if text in (None, ""):
         return steps
     assert text is not None
-    try:
-        step = int(text)
-    except ValueError:
-        raise Refused(400, f"The step must be a whole number, not {text!r}.") from None
+    if not STEP.fullmatch(text):
+        raise Refused(400, f"The step must be a whole number, not {shown(text)}.")
+    step = int(text)
     if not 1 <= step <= steps:
         so_far = "" if finished else " so far"
         raise Refused(404, f"There is no step {step}: this game has steps 1 to {steps}{so_far}.")

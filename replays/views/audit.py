@@ -26,7 +26,7 @@ from bohnanza_core.export import ExportError, read_jsonl
 from bohnanza_core.games import Game, GameNotFound
 from bohnanza_core.verify import Verdict, verify_record, verify_text
 from replays.disputes import person
-from replays.store import access, games, parse_game_id
+from replays.store import access, games, parse_game_id, token_matches
 from replays.views.viewer import shown
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
@@ -99,6 +99,14 @@ def verdict_rows(verdict: Verdict, game: Game | None = None,
 
 def request_token(request: HttpRequest) -> str | None:
     return request.GET.get("token") or None
+
+
+def carried_token(request: HttpRequest, game: Game) -> str | None:
+    """The request's token, for the page's links, only if it is the game's share token:
+    any other value is of no use in a link, and a long one, repeated in every link,
+    made a page many times the size of its URL."""
+    token = request_token(request)
+    return token if token is not None and token_matches(token, game.share_token) else None
 
 
 def finished_game(request: HttpRequest, game_id: str) -> Game:
@@ -181,7 +189,8 @@ def verify_upload(request: HttpRequest, game: Game | None) -> tuple[Upload, int]
     if game is None:
         return Upload(name, verdict, verdict_rows(verdict)), 200
     differs = first_difference(text, game)
-    link = replay_url(game, min(differs, game.version), request_token(request)) if differs else None
+    link = (replay_url(game, min(differs, game.version), carried_token(request, game))
+            if differs else None)
     return Upload(name, verdict, verdict_rows(verdict), differs is None, differs, link), 200
 
 
@@ -193,7 +202,7 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
         upload, status = verify_upload(request, game) if request.method == "POST" else (None, 200)
     except Refusal as refusal:
         return refused(request, refusal)
-    token = request_token(request)
+    token = carried_token(request, game)
     verdict = verify_record(games().record(game.id), game.head_hash)
     first_bad_link = (replay_url(game, verdict.first_bad, token)
                       if verdict.first_bad is not None else None)

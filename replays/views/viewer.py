@@ -51,6 +51,7 @@ from replays.store import (
     parse_perspective,
     perspective_name,
     seats_of,
+    token_matches,
 )
 
 SPEEDS = (0.5, 1, 2, 4, 8)
@@ -116,7 +117,7 @@ def answers_refusals(as_json: bool) -> Callable[[Callable[..., HttpResponse]],
 @dataclass(frozen=True)
 class Opened:
     """A game as this request may see it: the game now, what access allows, the
-    perspective chosen, and the share token the request carried (if any)."""
+    perspective chosen, and the request's share token if it is the game's (for links)."""
 
     game: Game
     access: Access
@@ -174,7 +175,10 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
         if not allowed.may_view(parsed):
             raise _refuse_perspective(parsed, game)
         perspective = parsed
-    return Opened(game, allowed, perspective, token)
+    # Links carry the token only when it is the game's: any other is of no use there,
+    # and a long one, repeated in every link of the log, made pages of megabytes.
+    carried = token if token is not None and token_matches(token, game.share_token) else None
+    return Opened(game, allowed, perspective, carried)
 
 
 def parse_step(text: str | None, steps: int, finished: bool = True) -> int:

@@ -225,3 +225,26 @@ def test_a_running_games_seat_view_stays_its_players(client: Client, store: Game
     response = client.get(game_urls(game)[0], {"perspective": "seat-0", "token": "é"})
     assert response.status_code == 403
 
+
+
+# -- a token is carried in links only when it is the game's -------------------------
+
+
+def test_a_long_wrong_token_is_not_repeated_in_every_link(client: Client, store: Games) -> None:
+    """It was: a 100 kB ?token= on a finished game's page made a 50 MB page (the token
+    in each of the log's links); now only the game's own token is carried."""
+    game = bot_game("hostile-long-token", players=PLAYERS)
+    token = "T0KEN" + "t" * 100_000
+    for url in game_urls(game):
+        response = client.get(url, {"token": token})
+        assert response.status_code == 200, url
+        assert len(response.content) < 1_000_000, url
+        assert response.content.count(b"T0KEN") <= 1, url  # the sign-in link's ?next=
+
+
+def test_the_games_own_token_is_still_carried(client: Client, store: Games) -> None:
+    game = bot_game("hostile-own-token", players=PLAYERS, private=True)
+    html = client.get(game_urls(game)[0], {"token": game.share_token}).content.decode()
+    assert html.count(f"token={game.share_token}") > 10
+    audit = client.get(game_urls(game)[4], {"token": game.share_token}).content.decode()
+    assert f"token={game.share_token}" in audit

@@ -198,6 +198,14 @@ def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
 # -- what the templates and the JSON answers show ----------------------------------
 
 
+def short_name(name: str, limit: int = 40) -> str:
+    """A seat's name cut to ``limit`` characters where a whole one cannot be shown: the
+    page's title, the perspective menu, the log's lines and the offers. Names come
+    from players and files; a 1000-character one made the menu as wide and every line
+    of the log a paragraph. The seats' own panels show names whole (in a title)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def _short(kind: str | BeanKind) -> str:
     """ "Chili", "Black-eyed": a kind as printed on a small card. """
     return str(BeanKind(kind).value).capitalize()
@@ -260,12 +268,12 @@ def table_context(opened: Opened, at: Game) -> dict[str, Any]:
         counterparty = offer["counterparty"]
         offers.append({
             "number": offer["offer"],
-            "proposer": names[offer["proposer"]],
-            "to": "everyone" if counterparty is None else names[counterparty],
+            "proposer": short_name(names[offer["proposer"]]),
+            "to": "everyone" if counterparty is None else short_name(names[counterparty]),
             "gives": _cards(offer["gives"], kinds),
             "wants": ", ".join(beans(BeanKind(k), n) for k, n in offer["wants"]),
             "gift": not offer["wants"],
-            "declined_by": [names[s] for s in offer["declined_by"]],
+            "declined_by": [short_name(names[s]) for s in offer["declined_by"]],
         })
     discard = data["discard_pile"]
     draw_pile = data.get("draw_pile")
@@ -309,7 +317,9 @@ def log_lines(opened: Opened) -> list[LogLine]:
     entries = games().record(opened.game_id)[: opened.steps]
     first = entries[0].event
     assert isinstance(first, GameStarted)  # every record begins so (Games.start)
-    narrator = Narrator(first.ruleset, first.seats)
+    # Names cut to 40 characters: a log line tells what happened, and a 1000-character
+    # seat name made every line of it a paragraph (the seats show names whole).
+    narrator = Narrator(first.ruleset, tuple(short_name(seat) for seat in first.seats))
     turn = 0
     lines = []
     for entry in entries:
@@ -382,7 +392,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
     perspectives: list[dict[str, Any]] = [
         {"value": perspective_name(p),
          "name": ("Everything" if p == EVERYTHING else "Spectator" if p == SPECTATOR
-                  else f"Seat {p + 1}: {seats[p]}"),
+                  else f"Seat {p + 1}: {short_name(seats[p])}"),
          "what": (" (all hands, the draw pile)" if p == EVERYTHING
                   else " (only what is public)" if p == SPECTATOR else ""),
          "selected": p == opened.perspective}
@@ -408,7 +418,8 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "embed": embed,
         "game": opened.game,
         "game_id": game_id,
-        "title": " vs ".join(seats),
+        "title": " vs ".join(short_name(seat) for seat in seats),
+        "full_title": " vs ".join(seats),
         "ruleset": opened.game.table.ruleset.name,
         "t": table,
         "step": step,

@@ -156,9 +156,16 @@ def first_difference(text: str, game: Game) -> int | None:
     return None
 
 
+def _declared_length(request: HttpRequest) -> int:
+    """The Content-Length the client declared, 0 if it declared none that is a number
+    (as Django's own request parsing reads it; ``int`` alone raised on "abc")."""
+    text = request.META.get("CONTENT_LENGTH") or "0"
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else 0
+
+
 def read_upload(request: HttpRequest) -> str:
     """The uploaded export as text (Refusal: missing, too big, not UTF-8)."""
-    declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    declared = _declared_length(request)
     if declared > MAX_UPLOAD_BYTES + 64 * 1024:
         raise Refusal(413, "File too large", f"An exported game is at most "
                       f"{MAX_UPLOAD_BYTES // 1024 // 1024} MB; this upload is "

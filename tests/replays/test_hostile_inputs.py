@@ -248,3 +248,14 @@ def test_the_games_own_token_is_still_carried(client: Client, store: Games) -> N
     assert html.count(f"token={game.share_token}") > 10
     audit = client.get(game_urls(game)[4], {"token": game.share_token}).content.decode()
     assert f"token={game.share_token}" in audit
+
+
+@pytest.mark.parametrize("length", ["abc", "-5", "1e9", "\u0663", "9" * 5000])
+def test_a_content_length_that_is_no_number_is_no_500(client: Client, store: Games,
+                                                      length: str) -> None:
+    game = bot_game("hostile-length", players=PLAYERS)
+    text = _everything(store, game)
+    for url in (reverse("replays:verify"),
+                reverse("replays:audit", kwargs={"game_id": str(game.id)})):
+        response = client.post(url, {"record": _upload(text)}, CONTENT_LENGTH=length)
+        assert response.status_code < 500, (url, length[:20])

@@ -37,6 +37,7 @@ from bohnanza_core.cards import BeanKind
 from bohnanza_core.commitments import commit, is_salt, value_salt
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
+from bohnanza_core.jsonlimits import check_line_count, loads_line
 from bohnanza_core.record import GENESIS, Entry, chain, head_hash, secret_texts
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, may_see, redact
@@ -341,12 +342,13 @@ def _sealed(event: Event, obj: dict[str, Any], where: str) -> tuple[str, ...]:
 def read_jsonl(text: str) -> GameFile:
     """Parse an export; raise :class:`ExportError` on anything malformed. Blank
     lines are ignored; errors name the line as an editor numbers it."""
+    check_line_count(text, ExportError)
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise ExportError("the file is empty")
     first, header_line = lines[0]
     try:
-        header = json.loads(header_line)
+        header = loads_line(header_line, f"line {first}", ExportError)
     except json.JSONDecodeError as exc:
         raise ExportError(f"line {first}: not JSON ({exc.msg})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -372,7 +374,7 @@ def read_jsonl(text: str) -> GameFile:
     for seq, (number, line) in enumerate(lines[1:], start=1):
         where = f"line {number}"
         try:
-            obj = json.loads(line)
+            obj = loads_line(line, where, ExportError)
         except json.JSONDecodeError as exc:
             raise ExportError(f"{where}: not JSON ({exc.msg})") from None
         if not isinstance(obj, dict):

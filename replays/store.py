@@ -115,13 +115,24 @@ def access(game: Game, username: str | None, *, is_staff: bool = False,
     public to anyone who may open it.
     """
     mine = seats_of(game, username)
-    token_ok = token is not None and hmac.compare_digest(token, game.share_token)
+    token_ok = token is not None and token_matches(token, game.share_token)
     if game.private and not (mine or is_staff or token_ok):
         return Access(False, (), "this game is private: open it with its share link")
     seats = range(len(game.players))
     if game.finished:
         return Access(True, (EVERYTHING, SPECTATOR, *seats))
     return Access(True, (*mine, SPECTATOR))
+
+
+def token_matches(given: str, share_token: str) -> bool:
+    """Whether a token from a URL is the game's share token, in constant time.
+
+    ``hmac.compare_digest`` refuses ``str`` holding anything but ASCII (a TypeError,
+    which was a 500 for ``?token=é``), so both sides are compared as UTF-8 bytes; lone
+    surrogates (which no share token holds) are encoded as they are rather than refused.
+    """
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                               share_token.encode("utf-8", "surrogatepass"))
 
 
 def perspective_name(perspective: Perspective) -> str:
@@ -139,11 +150,17 @@ def parse_perspective(text: str | None, players: int) -> Perspective | None:
         return SPECTATOR
     if text == "everything":
         return EVERYTHING
-    if text is not None and text.startswith("seat-") and text[5:].isdigit():
+    if text is not None and text.startswith("seat-") and _is_seat_number(text[5:]):
         seat = int(text[5:])
         if seat < players:
             return seat
     return None
+
+
+def _is_seat_number(text: str) -> bool:
+    """ASCII digits, a few of them: ``str.isdigit`` also says yes to "²" and "٣", which
+    ``int`` refuses or reads, and ``int`` refuses more than 4,300 digits."""
+    return 0 < len(text) <= 3 and text.isascii() and text.isdigit()
 
 
 def default_perspective(game: Game, username: str | None) -> Perspective:

@@ -26,7 +26,8 @@ from bohnanza_core.export import ExportError, read_jsonl
 from bohnanza_core.games import Game, GameNotFound
 from bohnanza_core.verify import Verdict, verify_record, verify_text
 from replays.disputes import person
-from replays.store import access, games, parse_game_id
+from replays.store import access, games, parse_game_id, token_matches
+from replays.views.viewer import shown
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 """An exported game is about 150 kB; ten times the longest game is still well inside."""
@@ -101,12 +102,20 @@ def request_token(request: HttpRequest) -> str | None:
     return request.GET.get("token") or None
 
 
+def carried_token(request: HttpRequest, game: Game) -> str | None:
+    """The request's token, for the page's links, only if it is the game's share token:
+    any other value is of no use in a link, and a long one, repeated in every link,
+    made a page many times the size of its URL."""
+    token = request_token(request)
+    return token if token is not None and token_matches(token, game.share_token) else None
+
+
 def finished_game(request: HttpRequest, game_id: str) -> Game:
     """The game the URL names, if this request may audit it (else a Refusal)."""
     try:
         game = games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refusal(404, "No such game", f"There is no game {game_id!r}.") from None
+        raise Refusal(404, "No such game", f"There is no game {shown(game_id)}.") from None
     user = request.user
     allowed = access(game, user.get_username() if user.is_authenticated else None,
                      is_staff=user.is_staff, token=request_token(request))
@@ -148,9 +157,16 @@ def first_difference(text: str, game: Game) -> int | None:
     return None
 
 
+def _declared_length(request: HttpRequest) -> int:
+    """The Content-Length the client declared, 0 if it declared none that is a number
+    (as Django's own request parsing reads it; ``int`` alone raised on "abc")."""
+    text = request.META.get("CONTENT_LENGTH") or "0"
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else 0
+
+
 def read_upload(request: HttpRequest) -> str:
     """The uploaded export as text (Refusal: missing, too big, not UTF-8)."""
-    declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    declared = _declared_length(request)
     if declared > MAX_UPLOAD_BYTES + 64 * 1024:
         raise Refusal(413, "File too large", f"An exported game is at most "
                       f"{MAX_UPLOAD_BYTES // 1024 // 1024} MB; this upload is "
@@ -181,7 +197,8 @@ def verify_upload(request: HttpRequest, game: Game | None) -> tuple[Upload, int]
     if game is None:
         return Upload(name, verdict, verdict_rows(verdict)), 200
     differs = first_difference(text, game)
-    link = replay_url(game, min(differs, game.version), request_token(request)) if differs else None
+    link = (replay_url(game, min(differs, game.version), carried_token(request, game))
+            if differs else None)
     return Upload(name, verdict, verdict_rows(verdict), differs is None, differs, link), 200
 
 
@@ -193,7 +210,7 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
         upload, status = verify_upload(request, game) if request.method == "POST" else (None, 200)
     except Refusal as refusal:
         return refused(request, refusal)
-    token = request_token(request)
+    token = carried_token(request, game)
     verdict = verify_record(games().record(game.id), game.head_hash)
     first_bad_link = (replay_url(game, verdict.first_bad, token)
                       if verdict.first_bad is not None else None)

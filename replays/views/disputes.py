@@ -51,6 +51,7 @@ from replays.disputes import (
 )
 from replays.store import games, parse_game_id
 from replays.views.audit import Refusal, refused, replay_url, url_or_none, verdict_rows
+from replays.views.viewer import shown
 
 CONTEXT_BEFORE = 8
 CONTEXT_AFTER = 4
@@ -230,7 +231,7 @@ def _game(game_id: str) -> Game:
     try:
         return games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refusal(404, "No such game", f"There is no game {game_id!r}.") from None
+        raise Refusal(404, "No such game", f"There is no game {shown(game_id)}.") from None
 
 
 def _event_text(game: Game, seq: int | None) -> str | None:
@@ -242,7 +243,9 @@ def _event_text(game: Game, seq: int | None) -> str | None:
 
 def _initial_seq(request: HttpRequest, game: Game) -> int | None:
     text = request.GET.get("seq", "")
-    if text.isdigit() and 1 <= int(text) <= game.version:
+    # ASCII digits, few of them: str.isdigit() says yes to "²", which int() refuses,
+    # and int() refuses more than 4,300 digits.
+    if len(text) <= 9 and text.isascii() and text.isdigit() and 1 <= int(text) <= game.version:
         return int(text)
     return None
 

@@ -4,7 +4,7 @@ the list costs two queries however long the games were)."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django import forms
@@ -103,10 +103,10 @@ class GameFilters(forms.Form):
             games = games.filter(Exists(SeatSummary.objects.filter(
                 Q(name__icontains=text) | Q(player__icontains=text),
                 game=OuterRef("pk"), winner=True)))
-        if data["started_from"]:
-            games = games.filter(started_at__gte=_day_start(data["started_from"]))
-        if data["started_to"]:
-            games = games.filter(started_at__lt=_day_start(data["started_to"] + timedelta(1)))
+        if data["started_from"] and (start := _day_start(data["started_from"])) is not None:
+            games = games.filter(started_at__gte=start)
+        if data["started_to"] and (end := _day_after(data["started_to"])) is not None:
+            games = games.filter(started_at__lt=end)
         return games
 
     @property
@@ -114,9 +114,24 @@ class GameFilters(forms.Form):
         return self.is_valid() and any(v not in (None, "") for v in self.cleaned_data.values())
 
 
-def _day_start(day: date) -> datetime:
-    """Midnight at the start of ``day`` in the site's time zone."""
-    return datetime.combine(day, time.min, tzinfo=timezone.get_current_timezone())
+def _day_start(day: date) -> datetime | None:
+    """Midnight at the start of ``day`` in the site's time zone; None where that instant
+    is outside what a datetime holds once moved to UTC, as the database stores it (the
+    calendar's first day east of UTC): no game can start before it, so no bound."""
+    start = datetime.combine(day, time.min, tzinfo=timezone.get_current_timezone())
+    try:
+        start.astimezone(UTC)
+    except OverflowError:
+        return None
+    return start
+
+
+def _day_after(day: date) -> datetime | None:
+    """Midnight at the end of ``day``; None for the calendar's last day (9999-12-31 has
+    no day after it, and no game starts after it: no bound)."""
+    if day == date.max:
+        return None
+    return _day_start(day + timedelta(days=1))
 
 
 @require_safe

@@ -22,6 +22,7 @@ leave the server. A running game shows only the steps recorded so far.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -50,16 +51,28 @@ from replays.store import (
     parse_perspective,
     perspective_name,
     seats_of,
+    token_matches,
 )
 
 SPEEDS = (0.5, 1, 2, 4, 8)
 """Playback speeds offered; at 1x the viewer shows about one event a second."""
+
+STEP = re.compile(r"-?[0-9]{1,12}")
+"""A step as URLs write it: ASCII digits only (``int`` also reads "٣" and "1_0"), few
+enough that ``int`` is cheap; out of range is then a 404 like any other missing step."""
 
 STACK_LAYERS = 6
 """At most this many card edges drawn under a field's top card."""
 
 
 # -- refusals ---------------------------------------------------------------------
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """A value from the request, quoted for an error message and cut to ``limit``
+    characters: a 100 kB query string is not echoed back whole."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
 
 
 class Refused(Exception):
@@ -104,7 +117,7 @@ def answers_refusals(as_json: bool) -> Callable[[Callable[..., HttpResponse]],
 @dataclass(frozen=True)
 class Opened:
     """A game as this request may see it: the game now, what access allows, the
-    perspective chosen, and the share token the request carried (if any)."""
+    perspective chosen, and the request's share token if it is the game's (for links)."""
 
     game: Game
     access: Access
@@ -138,7 +151,7 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
     try:
         game = games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refused(404, f"There is no game {game_id!r}: check the link.") from None
+        raise Refused(404, f"There is no game {shown(game_id)}: check the link.") from None
     username = _username(request)
     token = request.GET.get("token") or None
     allowed = access(game, username, is_staff=request.user.is_staff, token=token)
@@ -157,12 +170,15 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
         parsed = parse_perspective(text, len(game.players))
         if parsed is None:
             names = ", ".join(perspective_name(p) for p in allowed.perspectives)
-            raise Refused(400, f"There is no perspective {text!r} at this table; "
+            raise Refused(400, f"There is no perspective {shown(text)} at this table; "
                                f"you may choose: {names}.")
         if not allowed.may_view(parsed):
             raise _refuse_perspective(parsed, game)
         perspective = parsed
-    return Opened(game, allowed, perspective, token)
+    # Links carry the token only when it is the game's: any other is of no use there,
+    # and a long one, repeated in every link of the log, made pages of megabytes.
+    carried = token if token is not None and token_matches(token, game.share_token) else None
+    return Opened(game, allowed, perspective, carried)
 
 
 def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
@@ -170,10 +186,9 @@ def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
     if text in (None, ""):
         return steps
     assert text is not None
-    try:
-        step = int(text)
-    except ValueError:
-        raise Refused(400, f"The step must be a whole number, not {text!r}.") from None
+    if not STEP.fullmatch(text):
+        raise Refused(400, f"The step must be a whole number, not {shown(text)}.")
+    step = int(text)
     if not 1 <= step <= steps:
         so_far = "" if finished else " so far"
         raise Refused(404, f"There is no step {step}: this game has steps 1 to {steps}{so_far}.")
@@ -181,6 +196,14 @@ def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
 
 
 # -- what the templates and the JSON answers show ----------------------------------
+
+
+def short_name(name: str, limit: int = 40) -> str:
+    """A seat's name cut to ``limit`` characters where a whole one cannot be shown: the
+    page's title, the perspective menu, the log's lines and the offers. Names come
+    from players and files; a 1000-character one made the menu as wide and every line
+    of the log a paragraph. The seats' own panels show names whole (in a title)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def _short(kind: str | BeanKind) -> str:
@@ -245,12 +268,12 @@ def table_context(opened: Opened, at: Game) -> dict[str, Any]:
         counterparty = offer["counterparty"]
         offers.append({
             "number": offer["offer"],
-            "proposer": names[offer["proposer"]],
-            "to": "everyone" if counterparty is None else names[counterparty],
+            "proposer": short_name(names[offer["proposer"]]),
+            "to": "everyone" if counterparty is None else short_name(names[counterparty]),
             "gives": _cards(offer["gives"], kinds),
             "wants": ", ".join(beans(BeanKind(k), n) for k, n in offer["wants"]),
             "gift": not offer["wants"],
-            "declined_by": [names[s] for s in offer["declined_by"]],
+            "declined_by": [short_name(names[s]) for s in offer["declined_by"]],
         })
     discard = data["discard_pile"]
     draw_pile = data.get("draw_pile")
@@ -294,7 +317,9 @@ def log_lines(opened: Opened) -> list[LogLine]:
     entries = games().record(opened.game_id)[: opened.steps]
     first = entries[0].event
     assert isinstance(first, GameStarted)  # every record begins so (Games.start)
-    narrator = Narrator(first.ruleset, first.seats)
+    # Names cut to 40 characters: a log line tells what happened, and a 1000-character
+    # seat name made every line of it a paragraph (the seats show names whole).
+    narrator = Narrator(first.ruleset, tuple(short_name(seat) for seat in first.seats))
     turn = 0
     lines = []
     for entry in entries:
@@ -367,7 +392,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
     perspectives: list[dict[str, Any]] = [
         {"value": perspective_name(p),
          "name": ("Everything" if p == EVERYTHING else "Spectator" if p == SPECTATOR
-                  else f"Seat {p + 1}: {seats[p]}"),
+                  else f"Seat {p + 1}: {short_name(seats[p])}"),
          "what": (" (all hands, the draw pile)" if p == EVERYTHING
                   else " (only what is public)" if p == SPECTATOR else ""),
          "selected": p == opened.perspective}
@@ -393,7 +418,8 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "embed": embed,
         "game": opened.game,
         "game_id": game_id,
-        "title": " vs ".join(seats),
+        "title": " vs ".join(short_name(seat) for seat in seats),
+        "full_title": " vs ".join(seats),
         "ruleset": opened.game.table.ruleset.name,
         "t": table,
         "step": step,

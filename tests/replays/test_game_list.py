@@ -65,7 +65,7 @@ def test_every_game_is_listed_with_its_result(client: Client, table: dict[str, G
     for coins in result.coins:
         assert f'<span class="coins" title="coins">{coins}</span>' in row
     winners = GameSummary.objects.get(pk=classic.id).winners
-    assert f'<span class="winner-names">{winners}</span>' in row
+    assert f'<span class="winner-names cut" title="{winners}">{winners}</span>' in row
     assert "finished" in row
     assert f">{classic.version}<" in row
     running = page.split(f'data-game-id="{table["running"].id}"')[1].split("</tr>")[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -232,7 +233,7 @@ def test_automatic_events_are_credited_to_no_one(app: Games) -> None:
     stored = app.record(game.id)
     simulated = chain(play_game(ruleset, bot_classes(LINEUP[:3]), "empty-hands").events)
     for entries in (stored, simulated):
-        automatic = [e for before, e in zip(entries, entries[1:], strict=False)
+        automatic = [e for before, e in pairwise(entries)
                      if isinstance(e.event, PlantingEnded)
                      and isinstance(before.event, TurnStarted)]
         assert len(automatic) >= 3

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 SALT_HEX_DIGITS = 32
@@ -73,10 +74,12 @@ def commit(salt: str, canonical_value: str) -> str:
     return hashlib.sha256(f"{salt}:{canonical_value}".encode()).hexdigest()
 
 
+_SALT = re.compile(f"[0-9a-f]{{{SALT_HEX_DIGITS}}}")
+
+
 def is_salt(value: object) -> bool:
     """Whether ``value`` is written as a salt is: 32 lowercase hex digits."""
-    return (isinstance(value, str) and len(value) == SALT_HEX_DIGITS
-            and all(c in "0123456789abcdef" for c in value))
+    return isinstance(value, str) and _SALT.fullmatch(value) is not None
 
 
 __all__ = ["SALT_HEX_DIGITS", "commit", "is_salt", "new_salt", "new_seed", "offline_salt",

@@ -77,14 +77,15 @@ def count_lines(text: str) -> int:
     return breaks + (1 if text and not text.endswith(_LINE_BREAKS) else 0)
 
 
-def check_line_count(text: str, error: ErrorType = JSONLimitError) -> None:
-    """Refuse a file of more than :data:`MAX_LINES` lines, before it is split."""
-    if len(text) <= MAX_LINES:  # fewer characters than the bound: fewer lines too
+def check_line_count(text: str, error: ErrorType = JSONLimitError,
+                     limit: int = MAX_LINES) -> None:
+    """Refuse a file of more than ``limit`` lines, before it is split."""
+    if len(text) <= limit:  # fewer characters than the bound: fewer lines too
         return
     lines = count_lines(text)
-    if lines > MAX_LINES:
-        raise error(f"the file has {lines:,} lines, more than the {MAX_LINES:,} a game "
-                    "file may have")
+    if lines > limit:
+        raise error(f"the file has {lines:,} lines, more than the {limit:,} a game "
+                    "file may have here")
 
 
 def nesting_depth(line: str) -> int:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from bohnanza_core.commitments import seed_commitment
 from bohnanza_core.events import DeckShuffled, DiscardPileReshuffled, GameEnded, GameStarted
 from bohnanza_core.export import ExportError, GameFile, read_jsonl
+from bohnanza_core.jsonlimits import MAX_LINES
 from bohnanza_core.record import Entry, check_chain
 from bohnanza_core.rederive import rederive
 from bohnanza_core.rulesets import preset_mismatch
@@ -84,10 +85,24 @@ def _refused(summary: str, check: Check) -> Verdict:
 
 def verify_text(text: str, expected_head: str | None = None) -> Verdict:
     """Audit an exported game file (the JSON Lines of docs/export.md)."""
+    return read_and_verify(text, expected_head)[1]
+
+
+def read_and_verify(text: str, expected_head: str | None = None, *,
+                    max_lines: int = MAX_LINES) -> tuple[GameFile | None, Verdict]:
+    """The file read (None if it cannot be) and its verdict, the file read once (an
+    upload is also compared with a stored game, or imported); ``max_lines`` bounds an
+    upload tighter than the file format does."""
     try:
-        game = read_jsonl(text)
+        game = read_jsonl(text, max_lines=max_lines)
     except ExportError as exc:
-        return _refused(f"the file cannot be read: {exc}", Check("file", False, str(exc)))
+        return None, _refused(f"the file cannot be read: {exc}",
+                              Check("file", False, str(exc)))
+    return game, verify_file(game, expected_head)
+
+
+def verify_file(game: GameFile, expected_head: str | None = None) -> Verdict:
+    """Audit a file already read (:func:`bohnanza_core.export.read_jsonl`)."""
     if game.perspective != "everything":
         return verify_view(game, expected_head=expected_head)
     return verify_record(game.entries, game.head, expected_head=expected_head)
@@ -234,4 +249,5 @@ def verify_record(
                    chain.head)
 
 
-__all__ = ["Check", "Verdict", "verify_record", "verify_text", "verify_view"]
+__all__ = ["Check", "Verdict", "read_and_verify", "verify_file", "verify_record",
+           "verify_text", "verify_view"]

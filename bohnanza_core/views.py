@@ -15,7 +15,7 @@ from bohnanza_core.cards import BeanKind, Card
 from bohnanza_core.commands import Command
 from bohnanza_core.engine import OfferShape, awaiting, harvest_refusal, legal_commands
 from bohnanza_core.events import Event
-from bohnanza_core.rulesets import Ruleset
+from bohnanza_core.rulesets import Ruleset, display_name
 from bohnanza_core.state import GameState, Offer, Phase
 
 Perspective = int
@@ -210,7 +210,7 @@ class TableView:
             seats_out.append(entry)
         out: dict[str, Any] = {
             "perspective": self.perspective,
-            "ruleset": s.ruleset.name,
+            "ruleset": display_name(s.ruleset),
             "phase": s.phase.value,
             "turn": s.turn,
             "active": s.active,

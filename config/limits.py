@@ -35,13 +35,21 @@ from config.errors import too_large
 logger = logging.getLogger(__name__)
 
 
+_DIGITS = 18
+"""A Content-Length of more digits than this is taken as 10**18 bytes: over any limit."""
+
+
 def declared_length(value: str | bytes | None) -> int | None:
     """A Content-Length header's value, or None when it is missing or not a number."""
     if value is None:
         return None
     text = value.decode("latin-1") if isinstance(value, bytes) else value
     text = text.strip()
-    return int(text) if text.isdigit() else None
+    if not (text.isascii() and text.isdigit()):
+        return None
+    # More digits than any body could have: no need to build (or refuse to build,
+    # past 4,300 digits) the number to know it is over every limit.
+    return int(text) if len(text) <= _DIGITS else 10**_DIGITS
 
 
 class BodySizeLimitMiddleware:

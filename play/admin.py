@@ -1,4 +1,4 @@
-"""The admin's pages of accounts (``django.contrib.auth``'s users and groups), bounded
+"""The admin's pages (accounts, groups, the login throttle's records), bounded
 like every other page of the site: no input answers 500, and none is echoed into a
 page many times over.
 
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.admin import AccessAttemptAdmin, AccessFailureLogAdmin, AccessLogAdmin
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin, messages
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, User
@@ -57,15 +59,13 @@ class BoundedAdmin(admin.ModelAdmin):
         return super().get_object(request, object_id, from_field or None)
 
 
-class BoundedUserAdmin(BoundedAdmin, UserAdmin):
-    pass
-
-
-class BoundedGroupAdmin(BoundedAdmin, GroupAdmin):
-    pass
-
-
-admin.site.unregister(User)
-admin.site.register(User, BoundedUserAdmin)
-admin.site.unregister(Group)
-admin.site.register(Group, BoundedGroupAdmin)
+# Every model the admin shows, bounded: the accounts, and django-axes' records of
+# sign-in attempts (the login throttle, config/settings.py), registered before this app.
+_BOUNDED: tuple[tuple[type[Model], type[admin.ModelAdmin]], ...] = (
+    (User, UserAdmin), (Group, GroupAdmin), (AccessAttempt, AccessAttemptAdmin),
+    (AccessLog, AccessLogAdmin), (AccessFailureLog, AccessFailureLogAdmin),
+)
+for _model, _admin in _BOUNDED:
+    if admin.site.is_registered(_model):
+        admin.site.unregister(_model)
+    admin.site.register(_model, type(f"Bounded{_admin.__name__}", (BoundedAdmin, _admin), {}))

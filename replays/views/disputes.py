@@ -31,6 +31,7 @@ from django.views.decorators.http import require_http_methods
 from bohnanza_core.cards import BeanKind, Card
 from bohnanza_core.games import Game, GameNotFound
 from bohnanza_core.narrate import Narrator
+from bohnanza_core.rulesets import display_name
 from bohnanza_core.verify import verify_record
 from bohnanza_core.views import EVERYTHING, TableView, view
 from replays.disputes import (
@@ -291,6 +292,7 @@ def open_dispute(request: HttpRequest, game_id: str) -> HttpResponse:
         "event_text": _event_text(game, seq),
         "events": game.version,
         "players": ", ".join(person(p) for p in game.players),
+        "ruleset": display_name(game.table.ruleset),
         "replay_link": replay_url(game, seq),
         "audit_link": url_or_none("replays:audit", game_id=str(game.id)),
         "max_complaint": MAX_COMPLAINT,
@@ -351,6 +353,7 @@ def dispute_detail(request: HttpRequest, dispute_id: UUID) -> HttpResponse:
         "opened_by": person(dispute.opened_by),
         "arbiter_name": person(dispute.arbiter) if dispute.arbiter else "",
         "players": ", ".join(person(p) for p in game.players),
+        "ruleset": display_name(game.table.ruleset),
         "event_text": _event_text(game, dispute.event_seq),
         "replay_link": replay_url(game, dispute.event_seq),
         "audit_link": url_or_none("replays:audit", game_id=str(game.id)),

@@ -48,11 +48,12 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from bohnanza_core.engine import command_for
 from bohnanza_core.events import GameStarted
-from bohnanza_core.export import ExportError, GameFile, export_record, read_jsonl
+from bohnanza_core.export import GameFile, export_record
 from bohnanza_core.games import Game, Games
-from bohnanza_core.verify import Verdict, verify_text
+from bohnanza_core.verify import Verdict, read_and_verify
 from replays.models import GameSummary
 from replays.store import access, games, perspective_name
+from replays.views.audit import UPLOAD_MAX_LINES
 from replays.views.viewer import answers_refusals, open_game
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -104,10 +105,9 @@ def read_upload(data: bytes) -> tuple[str, GameFile]:
     except UnicodeDecodeError as exc:
         raise ImportRefused(400, "The file is not UTF-8 text (byte "
                                  f"{exc.start}): is it a game export?") from None
-    try:
-        game_file = read_jsonl(text)
-    except ExportError as exc:
-        raise ImportRefused(400, f"The file cannot be read: {exc}.") from None
+    game_file, verdict = read_and_verify(text, max_lines=UPLOAD_MAX_LINES)
+    if game_file is None:
+        raise ImportRefused(400, f"The file cannot be read: {verdict.checks[0].detail}.")
     if game_file.perspective != "everything":
         raise ImportRefused(
             400,
@@ -115,7 +115,6 @@ def read_upload(data: bytes) -> tuple[str, GameFile]:
             "left out. Only the 'everything' export of a finished game can be checked and "
             "imported.",
         )
-    verdict = verify_text(text)
     if not verdict.ok:
         raise ImportRefused(400, f"The file fails its audit: {verdict.summary}.", verdict)
     if not verdict.finished:

@@ -41,6 +41,7 @@ from bohnanza_core.cards import BeanKind
 from bohnanza_core.events import GameStarted, TurnStarted
 from bohnanza_core.games import Game, GameNotFound
 from bohnanza_core.narrate import Narrator, beans
+from bohnanza_core.rulesets import display_name
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact, view
 from replays.store import (
     Access,
@@ -420,7 +421,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "game_id": game_id,
         "title": " vs ".join(short_name(seat) for seat in seats),
         "full_title": " vs ".join(seats),
-        "ruleset": opened.game.table.ruleset.name,
+        "ruleset": display_name(opened.game.table.ruleset),
         "t": table,
         "step": step,
         "steps": opened.steps,

@@ -197,9 +197,18 @@ SPECS: dict[str, Spec] = {
     "admin:auth_user_history": ADMIN_OBJECT,
     "admin:auth_user_delete": ADMIN_OBJECT,
     "admin:auth_user_change": USER_CHANGE,
+    # django-axes' records of sign-in attempts (read-only lists)
+    **{f"admin:axes_{model}_{page}": spec
+       for model in ("accessattempt", "accesslog", "accessfailurelog")
+       for page, spec in (("changelist", ADMIN_LIST), ("add", DJANGOS),
+                          ("history", ADMIN_OBJECT), ("delete", ADMIN_OBJECT),
+                          ("change", ADMIN_OBJECT))},
     # the admin's unnamed patterns, by route
     "admin/auth/group/<path:object_id>/": DJANGOS,
     "admin/auth/user/<path:object_id>/": DJANGOS,
+    "admin/axes/accessattempt/<path:object_id>/": DJANGOS,
+    "admin/axes/accesslog/<path:object_id>/": DJANGOS,
+    "admin/axes/accessfailurelog/<path:object_id>/": DJANGOS,
     "admin/(?P<url>.*)$": DJANGOS,
 }
 

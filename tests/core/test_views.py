@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bohnanza_core import EVERYTHING, SPECTATOR, play, redact, ruleset_for, view
+from bohnanza_core import EVERYTHING, SPECTATOR, new_game, play, redact, ruleset_for, view
 from bohnanza_core.events import EVENT_TYPES, Event
 from bohnanza_core.state import GameState
 from bohnanza_core.views import may_see
@@ -186,3 +186,12 @@ def test_a_view_refuses_a_seat_that_is_not_there() -> None:
     assert "state" not in public and "draw_pile" not in public and "seed" not in public
     assert table_view.draw_pile_size == len(state.draw_pile)
     assert table_view.seed_commitment == state.seed_commitment
+
+
+def test_a_view_never_shows_other_rules_under_a_presets_name() -> None:
+    """Issue 8, item 4: rules that differ from a preset are shown as its house rules."""
+    changed = dataclasses.replace(ruleset_for("classic", 3), deal=(6,))
+    state, _ = new_game(changed, ("A", "B", "C"), "named")
+    assert view(state, SPECTATOR).as_dict()["ruleset"] == "classic (house rules)"
+    state, _ = new_game(ruleset_for("classic", 3), ("A", "B", "C"), "named")
+    assert view(state, SPECTATOR).as_dict()["ruleset"] == "classic"

@@ -1,5 +1,6 @@
 """Names a file or a player brings in cannot break a page's layout (issue 8, item 4: a
-1000-character seat name made the game list 26,669 px wide).
+1000-character seat name made the game list 26,669 px wide). Names are now bounded
+where they come in; the longest allowed must still fit.
 
 Seat names, players (``imported:<the file's actor>``), a house ruleset's name and a
 tournament's name, each one long word without a space, on every page that shows them:
@@ -18,8 +19,10 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page
 from pytest_django.live_server_helper import LiveServer
 
+from bohnanza_core.engine import SEAT_NAME_MAX
+from bohnanza_core.export import RECORD_TEXT_MAX
 from bohnanza_core.games import Game, play_bot_game
-from bohnanza_core.rulesets import customize
+from bohnanza_core.rulesets import TEXT_LIMITS, customize
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 
@@ -27,10 +30,13 @@ pytestmark = pytest.mark.e2e
 
 SCREENSHOTS = settings.BASE_DIR / "var" / "screenshots"
 
-SEAT = "Annabel" + "l" * 993  # 1000 characters, no space to wrap at
-PLAYER = "imported:" + "x" * 491  # an actor named by an imported file
-RULESET = "Rules" + "r" * 295
-TOURNAMENT = "Cup" + "p" * 297
+# The longest each may be where it comes in (bohnanza_core.engine.SEAT_NAME_MAX,
+# export.RECORD_TEXT_MAX, rulesets.TEXT_LIMITS), as one word with no space to wrap at;
+# the seat at the bound, in wide letters, is far wider than a phone.
+SEAT = "W" * SEAT_NAME_MAX
+PLAYER = "imported:" + "x" * RECORD_TEXT_MAX  # an actor named by an imported file
+RULESET = "Rules" + "r" * (TEXT_LIMITS["name"] - 5)
+TOURNAMENT = "Cup" + "p" * 197  # the game list's column holds 200
 
 
 @dataclass
@@ -45,7 +51,7 @@ def long_names(transactional_db: None, django_user_model: type[User]) -> Iterato
     reset_games()
     reset_disputes()
     rules = customize("classic", 3, {"third_field_cost": 2}, name=RULESET)
-    seats = (SEAT, "B" * 100, "Cy")
+    seats = (SEAT, "B" * SEAT_NAME_MAX, "Cy")
     players = ["user:ann", PLAYER, "bot:random"]
     game = play_bot_game(games(), rules, ["random", "random", "random"], "e2e-long",
                          seats=seats, players=players, tournament=TOURNAMENT)
@@ -137,9 +143,11 @@ def test_the_list_cuts_long_names_and_keeps_them_in_titles(
     page.goto(f"{live_server.url}/replays/games/")
     row = page.locator(f'tr[data-game-id="{long_names.game.id}"]')
     for selector, text in ((".seat-name", SEAT), (".player", PLAYER),
-                           (".ruleset-name", RULESET), (".tournament", TOURNAMENT)):
+                           (".tournament", TOURNAMENT)):
         cell = row.locator(selector).filter(has_text=text[:20])
         assert cell.get_attribute("title") == text, selector
         box = cell.bounding_box()
         assert box is not None and box["width"] < 400, (selector, box)
+    # The list files a ruleset under its preset: a file's own name stays with the game.
+    assert row.locator(".ruleset-name").inner_text() == "classic (house rules)"
     page.screenshot(path=str(SCREENSHOTS / "long-names-game-list.png"), full_page=True)

@@ -287,3 +287,15 @@ def test_the_verify_page_checks_any_file(apps: Games, client: Client) -> None:
     assert "stored record of this game" not in html
     bad = client.post(url, {"record": upload("g.jsonl", b"nope")})
     assert bad.status_code == 400
+
+
+def test_an_upload_holds_at_most_so_many_events(client: Client) -> None:
+    """An upload is bounded tighter than the file format (bench/uploads.py: the worst
+    upload within the bounds is answered in well under 100 ms)."""
+    from replays.views.audit import UPLOAD_MAX_LINES
+
+    data = b"{}\n" * (UPLOAD_MAX_LINES + 1)
+    response = client.post("/replays/verify/", {"record": upload("long.jsonl", data)})
+    assert response.status_code == 400
+    assert f"more than the {UPLOAD_MAX_LINES:,} a game file may have here" in (
+        response.content.decode())

@@ -85,7 +85,7 @@ def check_line_count(text: str, error: ErrorType = JSONLimitError,
     lines = count_lines(text)
     if lines > limit:
         raise error(f"the file has {lines:,} lines, more than the {limit:,} a game "
-                    "file may have here")
+                    "file may have")
 
 
 def nesting_depth(line: str) -> int:

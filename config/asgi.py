@@ -2,7 +2,8 @@
 
 Only HTTP is routed for now; websocket routes for live tables join this router later.
 HTTP requests pass :class:`config.limits.AsgiBodySizeLimit` first, so an oversized
-body is refused before Django's handler reads it.
+body is refused before Django's handler reads it, and daphne itself refuses one while
+it arrives (:func:`config.limits.bound_daphne_requests`).
 """
 
 import os
@@ -16,6 +17,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-from config.limits import AsgiBodySizeLimit  # noqa: E402
+from config.limits import AsgiBodySizeLimit, bound_daphne_requests  # noqa: E402
 
+bound_daphne_requests()
 application = ProtocolTypeRouter({"http": AsgiBodySizeLimit(django_asgi_app)})

@@ -6,6 +6,7 @@ subprocesses, each on a throwaway SQLite file: the developer's var/ database is 
 touched.
 """
 
+import contextlib
 import json
 import os
 import runpy
@@ -310,11 +311,53 @@ def test_daphne_answers_json_errors_and_413(daphne: Daphne) -> None:
     from django.conf import settings
 
     size = settings.BOHNANZA_MAX_REQUEST_BYTES + 1
-    status, content_type, body = fetch(
-        daphne.url + "/replays/import/", data=b"x" * size,
-        headers={"Content-Type": "application/octet-stream", "Accept": "application/json"})
-    assert (status, content_type) == (413, "application/json")
+    answer = _raw(daphne.url, b"POST /replays/import/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                              b"Content-Type: application/octet-stream\r\n"
+                              b"Accept: application/json\r\n"
+                              b"Content-Length: %d\r\n\r\n" % size, b"x" * size)
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 413 ") and b"Content-Type: application/json" in head
     assert "5 MB" in json.loads(body)["error"]
-    # Answered by the ASGI layer, before Django's handler read the body.
-    assert (f"WARNING config.limits: Refused a {size}-byte request body for /replays/import/"
+    # Answered by daphne's request, before the body was received, let alone read.
+    assert (f"WARNING config.limits: Refused a {size}-byte request body while it arrived"
             in daphne.log.read_text())
+
+
+def _raw(url: str, request: bytes, then: bytes = b"") -> bytes:
+    """Send ``request`` (and ``then``, if the server is still listening) over a plain
+    socket and read the answer until the server closes the connection."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as connection:
+        connection.sendall(request)
+        if then:  # refused and closed before it was all sent, as it should be: no matter
+            with contextlib.suppress(OSError):
+                connection.sendall(then)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+        return answer
+
+
+def test_daphne_refuses_a_declared_oversize_body_before_it_arrives(daphne: Daphne) -> None:
+    """Issue 8, item 6: a 50 MB upload was received whole before the 413; one that
+    declares 50 MB and sends nothing held the connection. Now the headers are enough
+    (without the fix, this read times out waiting for a body that never comes)."""
+    answer = _raw(daphne.url, b"POST /replays/verify/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                              b"Content-Type: application/octet-stream\r\n"
+                              b"Content-Length: 52428800\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert b"5 MB" in answer
+    assert "while it arrived" in daphne.log.read_text()
+
+
+def test_daphne_stops_receiving_a_chunked_body_past_the_limit(daphne: Daphne) -> None:
+    from django.conf import settings
+
+    piece = b"x" * (1024 * 1024)
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece)
+                      for _ in range(settings.BOHNANZA_MAX_REQUEST_BYTES // len(piece) + 2))
+    answer = _raw(daphne.url, b"POST /replays/verify/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                              b"Accept: application/json\r\n"
+                              b"Transfer-Encoding: chunked\r\n\r\n", chunks + b"0\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"].startswith("The request is")

@@ -297,5 +297,5 @@ def test_an_upload_holds_at_most_so_many_events(client: Client) -> None:
     data = b"{}\n" * (UPLOAD_MAX_LINES + 1)
     response = client.post("/replays/verify/", {"record": upload("long.jsonl", data)})
     assert response.status_code == 400
-    assert f"more than the {UPLOAD_MAX_LINES:,} a game file may have here" in (
+    assert f"more than the {UPLOAD_MAX_LINES:,} a game file may have" in (
         response.content.decode())

@@ -379,7 +379,7 @@ def read_jsonl(text: str, *, max_lines: int = MAX_LINES) -> GameFile:
     head = header.get("head")
     if not _is_hash(head):
         raise ExportError(f"line {first}: the header's head must be a SHA-256 hex digest, "
-                          f"got {head!r}")
+                          f"got {_cut(head)}")
     count = header.get("events")
     if type(count) is not int or count != len(lines) - 1:
         raise ExportError(f"line {first}: the header announces {count!r} events, the file "
@@ -395,14 +395,14 @@ def read_jsonl(text: str, *, max_lines: int = MAX_LINES) -> GameFile:
         if not isinstance(obj, dict):
             raise ExportError(f"{where}: expected an object")
         if type(obj.get("seq")) is not int or obj.get("seq") != seq:  # not 1.0, not true
-            raise ExportError(f"{where}: sequence number {obj.get('seq')!r}, expected {seq}")
+            raise ExportError(f"{where}: sequence number {_cut(obj.get('seq'))}, expected {seq}")
         event = event_from_json(obj, where)
         actor = _optional_str(obj, "actor", where)
         at = _optional_str(obj, "at", where)
         previous = obj.get("previous_hash")
         if not _is_hash(previous):
             raise ExportError(f"{where}: 'previous_hash' must be a SHA-256 hex digest, "
-                              f"got {previous!r}")
+                              f"got {_cut(previous)}")
         sealed = _sealed(event, obj, where)
         events.append(event)
         entries.append(Entry(seq, event, actor, at, str(previous), sealed))

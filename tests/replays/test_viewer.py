@@ -6,7 +6,6 @@ from __future__ import annotations
 import html as html_module
 import json
 import re
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -174,7 +173,7 @@ def test_everything_shows_the_draw_pile_and_seed_of_a_finished_game(
 
 
 @pytest.mark.parametrize("suffix", ["", "embed/", "log.json", "steps/3.json", "export.jsonl"])
-@pytest.mark.parametrize("game_id", ["not-a-game", str(uuid.uuid4())])
+@pytest.mark.parametrize("game_id", ["not-a-game", "3b78f181-4d24-4d73-9e1d-4f87552f3f19"])
 def test_unknown_or_malformed_game_is_404_with_a_message(
     client: Client, store: Games, game_id: str, suffix: str
 ) -> None:

@@ -4,6 +4,7 @@ with the same application in tests/replays/."""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
@@ -232,7 +233,7 @@ def test_automatic_events_are_credited_to_no_one(app: Games) -> None:
     stored = app.record(game.id)
     simulated = chain(play_game(ruleset, bot_classes(LINEUP[:3]), "empty-hands").events)
     for entries in (stored, simulated):
-        automatic = [e for before, e in zip(entries, entries[1:], strict=False)
+        automatic = [e for before, e in itertools.pairwise(entries)
                      if isinstance(e.event, PlantingEnded)
                      and isinstance(before.event, TurnStarted)]
         assert len(automatic) >= 3

@@ -86,6 +86,7 @@ __all__ = [
     "DjangoSubscription",
     "DjangoTrackingRecorder",
     "Factory",
+    "OutOfSequenceError",
     "create_store_tables",
     "drop_store_tables",
 ]
@@ -126,6 +127,39 @@ def insert_chunks(n: int, largest: int = ROWS_PER_INSERT) -> Iterator[tuple[int,
         start += size
 
 
+def _first_versions(values: list[Any]) -> dict[Any, int]:
+    """The first version of each aggregate in rows given as flat values (four a row), after
+    checking that each aggregate's rows are consecutive versions (OutOfSequenceError).
+
+    A game's save is one aggregate's rows, numbered from a range: checked by comparing
+    lists, not row by row (bench/store.py, record)."""
+    originators, versions = values[0::4], values[1::4]
+    if len(set(originators)) == 1:
+        first = versions[0]
+        if versions != list(range(first, first + len(versions))):
+            raise OutOfSequenceError(f"events out of sequence, nothing stored: versions "
+                                     f"{versions} of one aggregate are not consecutive")
+        return {originators[0]: first}
+    firsts: dict[Any, int] = {}
+    last: dict[Any, int] = {}
+    for originator_id, version in zip(originators, versions, strict=True):
+        before = last.get(originator_id)
+        if before is None:
+            firsts[originator_id] = version
+        elif version != before + 1:
+            raise OutOfSequenceError(f"events out of sequence, nothing stored: version "
+                                     f"{version} follows {before} in one batch")
+        last[originator_id] = version
+    return firsts
+
+
+def _empty_stored(first: int) -> int:
+    """What stands for "nothing stored yet" when checking that events beginning at
+    ``first`` follow the last stored one (``first - 1``): that where an aggregate may
+    begin (versions 0 and 1), else something that does not."""
+    return first - 1 if first in (0, 1) else first - 2
+
+
 # --- errors -------------------------------------------------------------------------------
 
 # PEP 249 names, most specific first: Django's wrapped errors, sqlite3's and psycopg's all
@@ -143,6 +177,12 @@ _ERRORS_BY_NAME: dict[str, type[PersistenceError]] = {
 _DRIVER_ERRORS: tuple[type[Exception], ...] = (django_db_utils.Error, sqlite3.Error) + (
     (psycopg.Error,) if psycopg is not None else ()
 )
+
+
+class OutOfSequenceError(IntegrityError):
+    """Events refused because they do not follow their aggregate's last stored event: an
+    aggregate's first event is version 0 or 1 (the library's aggregates start at 1), and
+    each later one is one more than the one before. Nothing of the batch is stored."""
 
 
 def _persistence_error(error: Exception) -> PersistenceError:
@@ -556,7 +596,14 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         self._doorbell = _doorbell_for(datastore.database_name, events_table_name)
         # PostgreSQL subscribers are woken by NOTIFY; SQLite's by this, after each commit.
         self._after_commit = None if datastore.is_postgres else self._doorbell.ring
-        self._numbered_sql: dict[tuple[bool, int], str] = {}
+        self._numbered_sql: dict[tuple[bool, bool, int], str] = {}
+        ph = datastore.placeholder
+        self._last_stored_sql = (f"SELECT MAX(originator_version) FROM {self.events_table} "
+                                 f"WHERE originator_id = {ph}")
+        # The counter moves only if one aggregate's first event follows its last stored one
+        # (parameters: originator id, the last version where none is stored, first - 1).
+        self._follows_sql = (" AND (SELECT COALESCE(MAX(originator_version), %s) FROM "
+                             f"{self.events_table} WHERE originator_id = %s) = %s")
 
     def _events_schema(self) -> list[tuple[str, str]]:
         # No index on topic (as in the library's own recorders): a game's rows nearly all
@@ -615,8 +662,10 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             return []
         values = self._values(stored_events)
         n = len(values) // 4
+        firsts = _first_versions(values)
         ids: list[int] = []
         if not self.datastore.is_postgres:
+            self._check_sequence(cursor, firsts)
             # SQLite numbers the rows (see the table): each new row gets one more than the
             # largest so far, and the transaction holds the database's write lock from its
             # first statement, so nobody numbers in between: this batch's ids are the n
@@ -625,16 +674,26 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             cursor.execute("SELECT last_insert_rowid()")
             last = cursor.fetchone()[0]
             return list(range(last - n + 1, last + 1))
+        # One aggregate's events (every save of a game): the counter's statement checks
+        # where they begin, no round trip more; several aggregates': one SELECT first.
+        follows: tuple[Any, int, int] | None = None
+        if len(firsts) == 1:
+            [(originator_id, first)] = firsts.items()
+            follows = (_empty_stored(first), originator_id, first - 1)
+        else:
+            self._check_sequence(cursor, firsts)
         rows = list(zip(*[iter(values)] * 4, strict=True))
         if n >= PG_COPY_FROM:
-            return self._copy_events(cursor, rows)
+            return self._copy_events(cursor, rows, follows, firsts)
         (_, size), *rest = self.datastore.insert_chunks(n, COLUMNS_PER_EVENT)
         # One round trip: the counter update (which also queues the NOTIFY, sent at commit)
         # and the first chunk's insert share a statement. Ids are base + 1 .. base + n.
-        cursor.execute(self._pg_insert_sql(size, with_counter=True),
-                       [n, n, self.channel_name,
+        cursor.execute(self._pg_insert_sql(size, with_counter=True, follows=follows is not None),
+                       [n, *(follows or ()), n, self.channel_name,
                         *[v for i, row in enumerate(rows[:size], 1) for v in (*row, i)]])
         ids += sorted(row[0] for row in cursor.fetchall())
+        if not ids:  # the counter's WHERE refused: the events do not follow the stored ones
+            raise self._out_of_sequence(cursor, firsts)
         base = ids[0] - 1
         for start, size in rest:
             cursor.execute(
@@ -645,30 +704,38 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             ids += sorted(row[0] for row in cursor.fetchall())
         return ids
 
-    def _copy_events(self, cursor: Any, rows: list[tuple[Any, ...]]) -> list[int]:
+    def _copy_events(self, cursor: Any, rows: list[tuple[Any, ...]],
+                     follows: tuple[Any, int, int] | None, firsts: dict[Any, int]) -> list[int]:
         """A large batch on PostgreSQL: take its ids from the counter (the same row lock,
         the same NOTIFY at commit), then COPY the rows in, numbered. COPY stores a game's
         650 rows in about a quarter of the time of multi-row INSERTs, whose hundreds of
         placeholders psycopg parses afresh each time (bench/store.py, record)."""
         n = len(rows)
-        cursor.execute(f"UPDATE {self.counter_table} SET last = last + %s WHERE id = 1 "
-                       "RETURNING last - %s, pg_notify(%s, '')", [n, n, self.channel_name])
-        base = cursor.fetchone()[0]
+        cursor.execute(f"UPDATE {self.counter_table} SET last = last + %s WHERE id = 1"
+                       f"{self._follows_sql if follows else ''} "
+                       "RETURNING last - %s, pg_notify(%s, '')",
+                       [n, *(follows or ()), n, self.channel_name])
+        counted = cursor.fetchone()
+        if counted is None:
+            raise self._out_of_sequence(cursor, firsts)
+        base = counted[0]
         columns = "(originator_id, originator_version, topic, state, notification_id)"
         with cursor.copy(f"COPY {self.events_table} {columns} FROM STDIN") as copy:
             for i, row in enumerate(rows, base + 1):
                 copy.write_row((*row, i))
         return list(range(base + 1, base + n + 1))
 
-    def _pg_insert_sql(self, n: int, *, with_counter: bool) -> str:
-        """A multi-row INSERT ... RETURNING, numbered from the counter or given ids."""
-        statement = self._numbered_sql.get((with_counter, n))
+    def _pg_insert_sql(self, n: int, *, with_counter: bool, follows: bool = False) -> str:
+        """A multi-row INSERT ... RETURNING, numbered from the counter or given ids; with
+        ``follows``, only if one aggregate's events follow its last stored one."""
+        statement = self._numbered_sql.get((with_counter, follows, n))
         if statement is None:
             values = ",".join(["(%s,%s,%s,%s,%s)"] * n)
             columns = "(originator_id, originator_version, topic, state, notification_id)"
             if with_counter:
                 statement = (
-                    f"WITH c AS (UPDATE {self.counter_table} SET last = last + %s WHERE id = 1 "
+                    f"WITH c AS (UPDATE {self.counter_table} SET last = last + %s WHERE id = 1"
+                    f"{self._follows_sql if follows else ''} "
                     "RETURNING last - %s AS base, pg_notify(%s, '') AS notified) "
                     f"INSERT INTO {self.events_table} {columns} "
                     "SELECT v.o, v.v, v.t, v.s, c.base + v.i "
@@ -678,8 +745,32 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             else:
                 statement = (f"INSERT INTO {self.events_table} {columns} VALUES {values} "
                              "RETURNING notification_id")
-            self._numbered_sql[(with_counter, n)] = statement
+            self._numbered_sql[(with_counter, follows, n)] = statement
         return statement
+
+    def _check_sequence(self, cursor: Any, firsts: dict[Any, int]) -> None:
+        """Refuse (OutOfSequenceError) events that do not follow their aggregate's last
+        stored one. Inside the inserting transaction, so a writer that committed in
+        between makes the insert collide with its rows instead (IntegrityError)."""
+        for originator_id, first in firsts.items():
+            last = self._last_stored(cursor, originator_id)
+            if (_empty_stored(first) if last is None else last) != first - 1:
+                raise self._out_of_sequence(cursor, firsts)
+
+    def _last_stored(self, cursor: Any, originator_id: Any) -> int | None:
+        cursor.execute(self._last_stored_sql, [originator_id])
+        return cast("int | None", cursor.fetchone()[0])
+
+    def _out_of_sequence(self, cursor: Any, firsts: dict[Any, int]) -> OutOfSequenceError:
+        described = []
+        for originator_id, first in firsts.items():
+            last = self._last_stored(cursor, originator_id)
+            described.append(f"{self.datastore.decode_originator_id(originator_id)} from "
+                             f"version {first}, after "
+                             f"{'nothing' if last is None else f'version {last}'}")
+        return OutOfSequenceError(
+            f"events out of sequence, nothing stored: {'; '.join(described)} (an aggregate's "
+            "events must follow its last stored one, beginning at version 0 or 1)")
 
     def select_notifications(
         self,

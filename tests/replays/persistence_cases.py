@@ -362,6 +362,49 @@ class StoreBehaviour(StoreCase):
         assert [e.originator_version for e in recorder.select_events(game)] == list(
             range(1, 104))
 
+    def test_statements_pass_through_execute_wrappers(self) -> None:
+        # Issue 9: a query logger or APM agent installed with connection.execute_wrapper()
+        # sees the store's statements, as it sees the ORM's.
+        recorder = self.process_recorder()
+        seen: list[tuple[str, bool]] = []
+
+        def hook(execute: Any, sql: str, params: Any, many: bool,
+                 context: dict[str, Any]) -> Any:
+            seen.append((sql.split()[0].upper(), context["connection"] is connection))
+            return execute(sql, params, many, context)
+
+        game = uuid4()
+        connection = connections[self.alias]
+        with connection.execute_wrapper(hook):
+            recorder.insert_events([stored(game, 1)], tracking=Tracking("Upstream", 1))
+            recorder.insert_events([stored(game, v) for v in range(2, 102)])  # COPY on PG
+            assert len(recorder.select_events(game)) == 101
+            assert len(recorder.select_notifications(start=1, limit=10)) == 10
+            assert recorder.max_tracking_id("Upstream") == 1
+        kinds = [kind for kind, _ in seen]
+        assert all(ours for _, ours in seen)
+        assert kinds.count("COMMIT") == 2
+        assert {"BEGIN", "INSERT", "SELECT"} <= set(kinds)
+        assert ("COPY" if self.datastore.is_postgres else "INSERT") in kinds[kinds.index(
+            "COMMIT") + 1:]
+        seen.clear()
+        recorder.select_events(game)  # the hook is gone: the bare cursor again
+        assert seen == []
+
+    def test_the_query_log_sees_statements_but_never_their_values(self) -> None:
+        from django.test.utils import CaptureQueriesContext
+
+        recorder = self.application_recorder()
+        secret = StoredEvent(originator_id=uuid4(), originator_version=1, topic="topic",
+                             state=b'{"hand":"secret-card-57"}')
+        with CaptureQueriesContext(connections[self.alias]) as captured:
+            recorder.insert_events([secret])
+            assert recorder.select_events(secret.originator_id) == [secret]
+        statements = [query["sql"] for query in captured.captured_queries]
+        assert any("INSERT INTO" in sql for sql in statements)
+        assert any(sql.startswith("SELECT originator_id") for sql in statements)
+        assert not [sql for sql in statements if "secret" in sql]
+
     def test_events_tables_have_no_topic_index(self) -> None:
         # Nearly every row of a game has one topic: an index on it selects nothing and
         # slows every insert (bench/store.py); migration 0003 drops the old one.

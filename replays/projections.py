@@ -195,8 +195,16 @@ class _Batch:
         for game_id, fields in self.changed.items():
             self.rows[game_id].save(using=self.alias, update_fields=sorted(fields))
         old_seats = [s for gid in self.changed_seats - self.new for s in self.seats[gid].values()]
-        if old_seats:
-            seats_qs.bulk_update(old_seats, ["coins", "rank", "winner"])
+        if old_seats:  # one prepared UPDATE: bulk_update's CASE took 6 ms a game to build
+            meta = SeatSummary._meta
+            connection = connections[self.alias]
+            qn = connection.ops.quote_name
+            columns = [meta.get_field(name).column for name in ("coins", "rank", "winner")]
+            with connection.cursor() as cursor:
+                cursor.executemany(
+                    f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(c)} = %s' for c in columns)}"
+                    f" WHERE {qn(meta.pk.column)} = %s",
+                    [(s.coins, s.rank, s.winner, s.pk) for s in old_seats])
 
 
 def apply_events(events: Sequence[Any], alias: str) -> set[UUID]:

@@ -716,15 +716,18 @@ class Games(Application[UUID]):
         private: bool = False,
         tournament: str | None = None,
         actor: str | None = None,
+        save: bool = True,
     ) -> Game:
         """Set up a new table, deal, and store it. ``players`` says who sits in each
         seat (accounts, bots) where the seat names alone do not. ``seed`` defaults to
         a fresh secret one of 128 bits; pass one only for a deal several games share
         (and keep it secret until the last of them has ended). ``salt``, the game's
         secret salt, is always fresh, except where a finished game is brought in
-        (import), whose salt is already public."""
+        (import), whose salt is already public. With ``save=False`` nothing is stored
+        yet: play on the game (``Game.play``) and save it whole, in one transaction."""
         return self._start(ruleset, seats, seed, salt=salt, players=players,
-                           private=private, tournament=tournament, actor=actor)[0]
+                           private=private, tournament=tournament, actor=actor,
+                           save=save)[0]
 
     def _start(
         self,

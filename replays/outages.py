@@ -23,16 +23,21 @@ from __future__ import annotations
 
 import itertools
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from typing import TypeVar
 
+try:  # PostgreSQL is optional: the embedded default needs only SQLite.
+    import psycopg
+except ImportError:  # pragma: no cover
+    psycopg = None  # type: ignore[assignment]
 from django.db import connections
 from django.db import utils as django_db_utils
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from replays.persistence import ConnectionLost
+from replays.persistence import ConnectionLost, is_disconnect
 
 logger = logging.getLogger(__name__)
 
@@ -43,10 +48,12 @@ WAITS: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0)
 
 DATABASE_ERRORS: tuple[type[Exception], ...] = (
     django_db_utils.OperationalError, django_db_utils.InterfaceError,
-    OperationalError, InterfaceError,
+    OperationalError, InterfaceError, sqlite3.OperationalError, sqlite3.InterfaceError,
+    *((psycopg.OperationalError, psycopg.InterfaceError) if psycopg is not None else ()),
 )
-"""Errors that may mean the database went away: Django's (ORM, read models) and the
-event store's (the library's classes, which ``replays.persistence`` raises)."""
+"""Errors that may mean the database went away: Django's (ORM, read models), the event
+store's (the library's classes, which ``replays.persistence`` raises), and the drivers'
+own, from code on a driver's cursor."""
 
 
 def database_unavailable(error: BaseException, alias: str = "default") -> bool:
@@ -62,9 +69,8 @@ def database_unavailable(error: BaseException, alias: str = "default") -> bool:
     wrapper = connections[alias]
     if wrapper.in_atomic_block:
         return False
-    if wrapper.connection is None:  # never made, or closed by a failed rollback
-        return True
-    if wrapper.is_usable():
+    # By the error itself: an atomic() block that ended on it has reconnected already.
+    if wrapper.connection is not None and not is_disconnect(error) and wrapper.is_usable():
         return False
     wrapper.close()
     return True

@@ -99,6 +99,7 @@ __all__ = [
     "OutOfSequenceError",
     "create_store_tables",
     "drop_store_tables",
+    "is_disconnect",
 ]
 
 STORE_APPLICATIONS: tuple[str, ...] = ("Games", "Disputes")
@@ -220,15 +221,37 @@ class _Attempt:
     committing: bool = False
 
 
-def _connection_lost(wrapper: BaseDatabaseWrapper) -> bool:
-    """Whether the connection is gone (never made, or found unusable: then closed, as
-    Django does between requests), outside any ``atomic()`` block only."""
+_DISCONNECT_STATES = ("57P01", "57P02", "57P03")
+"""PostgreSQL's admin_shutdown (``pg_terminate_backend``, a fast shutdown),
+crash_shutdown and cannot_connect_now (starting up); and the class 08, connection
+exceptions."""
+
+
+def is_disconnect(error: BaseException) -> bool:
+    """Whether ``error`` (or an error it was raised from) says the connection itself was
+    lost or could not be made, as opposed to a statement failing on a working one.
+
+    Asking the connection afterwards is not enough: an ``atomic()`` block that ends on
+    such an error rolls back and reconnects (``set_autocommit``) on its way out, so the
+    connection then works."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if psycopg is not None and isinstance(seen, psycopg.OperationalError
+                                              | psycopg.InterfaceError):
+            state = seen.sqlstate
+            # No state: the client found the connection broken, closed, or not made.
+            return state is None or state.startswith("08") or state in _DISCONNECT_STATES
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _connection_lost(wrapper: BaseDatabaseWrapper, error: BaseException) -> bool:
+    """Whether the connection is gone (never made, broken, or found unusable: then
+    closed, as Django does between requests), outside any ``atomic()`` block only."""
     if wrapper.in_atomic_block:
         return False
-    if wrapper.connection is None:
-        return True
-    if wrapper.is_usable():  # SQLite's always is: "database is locked" is not an outage
-        return False
+    if wrapper.connection is not None and not is_disconnect(error) and wrapper.is_usable():
+        return False  # SQLite's always is usable: "database is locked" is not an outage
     with contextlib.suppress(Exception):
         wrapper.close()
     return True
@@ -248,7 +271,8 @@ def _translated_errors(wrapper: BaseDatabaseWrapper,
     except _DRIVER_ERRORS as error:
         wrapper.errors_occurred = True
         mapped = _persistence_error(error)
-        if isinstance(mapped, OperationalError | InterfaceError) and _connection_lost(wrapper):
+        if (isinstance(mapped, OperationalError | InterfaceError)
+                and _connection_lost(wrapper, error)):
             lost = ConnectionLost(str(error))
             lost.commit_unknown = attempt is not None and attempt.committing
             raise lost from error

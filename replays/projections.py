@@ -241,19 +241,18 @@ def apply_events(events: Sequence[Any], alias: str) -> set[UUID]:
 def _advance(alias: str, latest: Iterable[Game.Happened]) -> None:
     """Move each game's count and last-event time on to its latest event, never back.
 
-    Plain SQL on the driver's cursor: this runs after every stored command, and the
-    ORM's query building would cost more than the whole store write before it."""
+    Plain SQL: this runs after every stored command, and the ORM's query building would
+    cost more than the whole store write before it. On Django's cursor, not the
+    driver's: hooks see it, and a lost connection is an error Django knows (and
+    ``replays.outages`` too)."""
     connection = connections[alias]
     meta = GameSummary._meta
     key, events, last = (meta.get_field(name) for name in ("game_id", "events", "last_event_at"))
     qn = connection.ops.quote_name
-    ph = "%s" if connection.vendor == "postgresql" else "?"
-    statement = (f"UPDATE {qn(meta.db_table)} SET {qn(events.column)} = {ph}, "
-                 f"{qn(last.column)} = {ph} WHERE {qn(key.column)} = {ph} "
-                 f"AND {qn(events.column)} < {ph}")
-    connection.ensure_connection()
-    cursor = connection.connection.cursor()
-    try:
+    statement = (f"UPDATE {qn(meta.db_table)} SET {qn(events.column)} = %s, "
+                 f"{qn(last.column)} = %s WHERE {qn(key.column)} = %s "
+                 f"AND {qn(events.column)} < %s")
+    with connection.cursor() as cursor:
         for stored in latest:
             version = stored.originator_version
             cursor.execute(statement, [
@@ -262,8 +261,6 @@ def _advance(alias: str, latest: Iterable[Game.Happened]) -> None:
             if cursor.rowcount == 0 and not GameSummary.objects.using(alias).filter(
                     pk=stored.originator_id).exists():
                 _missing(stored)
-    finally:
-        cursor.close()
 
 
 _STARTED = get_topic(Game.Started)
@@ -565,7 +562,7 @@ class GameListRunner:
                     self._wait_out(error)
         except BaseException as error:
             self._error = error
-            logger.error("%s stopped on an error: %s", PROJECTION_NAME, error)
+            logger.exception("%s stopped on an error: %s", PROJECTION_NAME, error)
         finally:
             self._done.set()
             connections[self._alias].close()

@@ -99,6 +99,27 @@ def test_a_commit_whose_answer_is_lost_is_stored_once(
     app.close()
 
 
+def test_a_transaction_cut_off_is_an_outage_though_django_reconnected(alias: str) -> None:
+    """A read model's transaction (the ORM, in ``atomic()``) whose connection is
+    terminated: Django rolls back and reconnects on the way out of the block, so the
+    connection works again, but the transaction was lost: to be tried again."""
+    from django.db import transaction
+
+    from replays.outages import database_unavailable
+
+    connection = connections[alias]
+    with (pytest.raises(Exception, match="terminating connection") as cut,
+          transaction.atomic(using=alias), connection.cursor() as cursor):
+        cursor.execute("SELECT 1")
+        terminate(alias)
+        cursor.execute("SELECT 2")
+    assert database_unavailable(cut.value, alias)
+    with (pytest.raises(Exception, match=r"relation .* does not exist") as bug,
+          connection.cursor() as cursor):
+        cursor.execute("SELECT * FROM no_such_table")
+    assert not database_unavailable(bug.value, alias)  # a bug, not an outage
+
+
 @pytest.fixture
 def database(django_db_blocker: Any) -> Iterator[str]:
     """A database of this test's own, as an alias."""

@@ -27,6 +27,13 @@ Sections (all by default):
   p99 at most 5 ms.
 - ``verify``: a whole stored game audited (read, chain, seed, shuffles, rules) and the
   same from its exported file; target at most 20 ms.
+- ``follow``: two worker processes save bot games whole (a tournament's games), as fast
+  as they can, for ``FOLLOW_SECONDS`` x ``--seconds``, while the game list's runner
+  (``run_projections``'s, in this process) follows them. Prints the events saved and
+  listed per second, the share of the time the runner was busy, and the lag from each
+  game's save (its transaction committed) to the commit that lists it whole: p50, p99,
+  max; target p99 under 1 s. On a machine with two cores the workers, the runner and
+  PostgreSQL share them.
 
 Django runs as deployed (DEBUG off: no query log). Everything is made in a temporary
 SQLite file and a PostgreSQL schema of its own, both removed at the end.
@@ -38,6 +45,7 @@ pass) and list it in ``SECTIONS``; ``databases`` gives the Django aliases to use
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
@@ -470,11 +478,147 @@ def section_verify(args: argparse.Namespace, found: Databases) -> bool:
     return passed
 
 
+# --- following the store: the game list under a tournament's load ------------------------
+
+FOLLOW_SECONDS = 8.0
+FOLLOW_WORKERS = 2
+FOLLOW_LAG_P99 = 1.0
+
+
+def _save_games(alias: str, stop: Any, saved: Any) -> None:
+    """A worker process: bot games saved whole, one after another, until ``stop`` is
+    set; ``(game id, last version, time saved)`` of each on ``saved``."""
+    from bohnanza_core import ruleset_for
+    from bohnanza_core.games import play_bot_game
+
+    app = games_app(alias)
+    ruleset = ruleset_for("classic", len(LINEUP))
+    while not stop.is_set():
+        game = play_bot_game(app, ruleset, LINEUP, save_each_command=False)
+        saved.put((str(game.id), game.version, time.time()))
+    app.close()
+    connections.close_all()
+
+
+@dataclass
+class Followed:
+    """One run of the ``follow`` section on one database."""
+
+    games: int
+    events: int
+    saving: float  # seconds the workers saved
+    following: float  # seconds until the list had everything
+    busy: float  # seconds the runner spent on batches
+    batches: int
+    lags: list[float]  # per game, sorted
+
+
+def follow_once(alias: str, seconds: float) -> Followed:
+    """Two workers save for ``seconds`` while a GameListRunner follows, in this process."""
+    import multiprocessing
+    import queue
+
+    from replays import projections
+
+    app = games_app(alias)
+    listed_at: dict[str, float] = {}
+    busy = [0.0, 0.0]  # seconds processing, batches
+
+    def seen(notifications: Any, committed_at: float) -> None:
+        for n in notifications:
+            listed_at[str(n.originator_id)] = committed_at
+        busy[1] += 1
+
+    context = multiprocessing.get_context("fork")
+    previous_alias = settings.EVENT_STORE_DB_ALIAS
+    settings.EVENT_STORE_DB_ALIAS = alias
+    start_id = app.recorder.max_notification_id() or 0
+    connections.close_all()  # nothing shared with the forked workers
+    stop, saved = context.Event(), context.Queue()
+    workers = [context.Process(target=_save_games, args=(alias, stop, saved))
+               for _ in range(FOLLOW_WORKERS)]
+    runner = projections.GameListRunner(app, on_batch=seen)
+    process = runner._process
+
+    def timed(batch: Any) -> None:
+        started = time.perf_counter()
+        process(batch)
+        busy[0] += time.perf_counter() - started
+
+    runner._process = timed  # type: ignore[method-assign]
+    reported: list[tuple[str, int, float]] = []
+
+    def collect(wait: float) -> None:
+        with contextlib.suppress(queue.Empty):
+            reported.append(saved.get(timeout=wait))
+
+    began = time.perf_counter()
+    for worker in workers:  # before the runner opens connections a child could close
+        worker.start()
+    try:
+        with runner:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                collect(0.1)
+            stop.set()
+            while any(w.is_alive() for w in workers) or not saved.empty():
+                collect(0.1)
+            for worker in workers:
+                worker.join()
+            saving = time.perf_counter() - began
+            end_id = app.recorder.max_notification_id() or 0
+            runner.wait(end_id, timeout=300)
+            following = time.perf_counter() - began
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join()
+        settings.EVENT_STORE_DB_ALIAS = previous_alias
+        app.close()
+    lags = sorted(listed_at[game] - saved_at for game, _, saved_at in reported)
+    return Followed(len(reported), end_id - start_id, saving, following, busy[0],
+                    int(busy[1]), lags)
+
+
+def section_follow(args: argparse.Namespace, found: Databases) -> bool:
+    """The game list's runner against bot games saved at full speed by two processes."""
+    from django.core.management import call_command
+
+    seconds = FOLLOW_SECONDS * args.seconds
+    print(f"The game list following {FOLLOW_WORKERS} processes that save bot games whole as "
+          f"fast as they can, for {seconds:.0f} s; lag = from a game's save to the commit "
+          f"that lists it whole (target p99 < {FOLLOW_LAG_P99:.0f} s)\n")
+    header = (f"{'database':<11} {'games':>6} {'saved ev/s':>10} {'listed ev/s':>11} "
+              f"{'busy':>5} {'ev/batch':>8} {'lag p50':>8} {'p99':>6} {'max':>6} "
+              f"{'p99/target':>10}")
+    print(header)
+    print("-" * len(header))
+    passed = True
+    notes = []
+    for label, alias in found.aliases():
+        call_command("migrate", database=alias, verbosity=0)  # the game list's tables
+        run = follow_once(alias, seconds)
+        lags = run.lags
+        p50, p99 = lags[len(lags) // 2], lags[min(len(lags) - 1, int(len(lags) * 0.99))]
+        ok = p99 < FOLLOW_LAG_P99
+        passed &= ok
+        print(f"{label:<11} {run.games:>6} {run.events / run.saving:>10,.0f} "
+              f"{run.events / run.following:>11,.0f} {run.busy / run.following:>5.0%} "
+              f"{run.events / max(1, run.batches):>8.0f} {p50:>7.2f}s {p99:>5.2f}s "
+              f"{lags[-1]:>5.2f}s {p99 / FOLLOW_LAG_P99:>10.2f}"
+              f"{'  ok' if ok else '  ABOVE TARGET'}")
+        notes.append(f"{label}: the runner lists {run.events / max(run.busy, 1e-9):,.0f} "
+                     "events per second of its busy time")
+    print("\n" + "; ".join(notes) + ".")
+    return passed
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace, Databases], bool]] = {
     "save": section_save,
     "record": section_record,
     "rebuild": section_rebuild,
     "verify": section_verify,
+    "follow": section_follow,
 }
 
 

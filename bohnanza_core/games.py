@@ -313,7 +313,10 @@ _Row = tuple[int, Event, "str | None", datetime, str, bytes, tuple[str, ...]]
 (the canonical bytes, then, for an event with hidden values, a newline and the values
 as a JSON object: :func:`stored_form`) and the commitments to its hidden values."""
 
-_TRANSIENT = ("_snapshots_due", "_unsealed", "_sealed", "_sealer")
+_SAVE_FAILED = "_save_failed"
+"""Set on a game whose save raised: it may be ahead of the store (Games.play_on)."""
+
+_TRANSIENT = ("_snapshots_due", "_unsealed", "_sealed", "_sealer", _SAVE_FAILED)
 """Aggregate attributes that live only between a command and its save."""
 
 
@@ -662,17 +665,28 @@ class Games(Application[UUID]):
         if len(objs) != 1 or kwargs or not isinstance(objs[0], Game):
             return super().save(*objs, **kwargs)
         game = objs[0]
+        if game.__dict__.get(_SAVE_FAILED):
+            raise StaleCommand("an earlier save of this game failed, so it no longer matches "
+                               "the store: load it again (Games.game) and play on that")
         processing_event: ProcessingEvent[UUID] = ProcessingEvent()
         processing_event.aggregates[game.id] = game
-        events, rows = game.collect_rows()
-        mapper = self.mapper
-        assert isinstance(mapper, GameMapper)
-        stored = mapper.stored_run(game.id, [mapper.to_stored_event(e) for e in events], rows)
-        ids = self.recorder.insert_events(stored, tracking=None)
-        if self.repository.cache and not self.repository.fastforward:
-            self.repository.cache.put(game.id, game)
-        recordings = _Recordings(events, rows, game.id, stored, ids)
-        self._take_snapshots(processing_event)
+        try:
+            events, rows = game.collect_rows()
+            mapper = self.mapper
+            assert isinstance(mapper, GameMapper)
+            stored = mapper.stored_run(game.id, [mapper.to_stored_event(e) for e in events],
+                                       rows)
+            ids = self.recorder.insert_events(stored, tracking=None)
+            if self.repository.cache and not self.repository.fastforward:
+                self.repository.cache.put(game.id, game)
+            recordings = _Recordings(events, rows, game.id, stored, ids)
+            self._take_snapshots(processing_event)
+        except BaseException:
+            # Its events were taken out of it and its version moved on: saving or
+            # playing on this object could only leave a gap (the store refuses one).
+            # play_on loads it again; what the store holds is the truth.
+            game.__dict__[_SAVE_FAILED] = True
+            raise
         if type(self)._notify is not Application._notify:  # the library's does nothing
             self._notify(recordings.as_list())
         return recordings
@@ -702,15 +716,18 @@ class Games(Application[UUID]):
         private: bool = False,
         tournament: str | None = None,
         actor: str | None = None,
+        save: bool = True,
     ) -> Game:
         """Set up a new table, deal, and store it. ``players`` says who sits in each
         seat (accounts, bots) where the seat names alone do not. ``seed`` defaults to
         a fresh secret one of 128 bits; pass one only for a deal several games share
         (and keep it secret until the last of them has ended). ``salt``, the game's
         secret salt, is always fresh, except where a finished game is brought in
-        (import), whose salt is already public."""
+        (import), whose salt is already public. With ``save=False`` nothing is stored
+        yet: play on the game (``Game.play``) and save it whole, in one transaction."""
         return self._start(ruleset, seats, seed, salt=salt, players=players,
-                           private=private, tournament=tournament, actor=actor)[0]
+                           private=private, tournament=tournament, actor=actor,
+                           save=save)[0]
 
     def _start(
         self,
@@ -758,8 +775,11 @@ class Games(Application[UUID]):
         return self.play_on(game, command, actor)
 
     def play_on(self, game: Game, command: Command, actor: str | None) -> list[Entry]:
-        """Play ``command`` on a game held in memory and store it; on StaleCommand the
-        caller must load the game again."""
+        """Play ``command`` on a game held in memory (a live table's, a bot's) and store
+        it. A game whose last save failed (StaleCommand included) is first loaded again
+        from the store, in place, so the holder goes on from what was really stored."""
+        if game.__dict__.get(_SAVE_FAILED):
+            self._reload(game)
         first = game.version + 1
         game.play(command, actor)
         entries = game.unsaved_entries()
@@ -771,6 +791,13 @@ class Games(Application[UUID]):
                 "this one was not stored"
             ) from None
         return entries
+
+    def _reload(self, game: Game) -> None:
+        """Replace everything ``game`` holds by the stored game's (GameNotFound if none of
+        it was ever stored)."""
+        stored = self.game(game.id)
+        game.__dict__.clear()
+        game.__dict__.update(stored.__dict__)
 
     # queries
 

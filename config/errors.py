@@ -4,7 +4,8 @@ Views answer their own refusals (``replays.views.viewer.answers_refusals``); thi
 module answers what escapes them: Django's 400/403/404 for exceptions and unmatched
 URLs and the 500 for unhandled exceptions (the ``handler*`` views in config/urls.py),
 any other HTML error to a JSON client (:class:`JsonErrorsMiddleware`: 405 from a
-method check, the CSRF failure's 403, a 503), and the 413 of config/limits.py.
+method check, the CSRF failure's 403, a 503), the 413 of config/limits.py, and a 503
+when the database is unavailable (:class:`DatabaseUnavailableMiddleware`).
 
 A JSON client is a request for a ``.json`` path, or one whose Accept header prefers
 ``application/json`` to ``text/html`` (``*/*``, or no header, gets the page).
@@ -12,13 +13,20 @@ A JSON client is a request for a ``.json`` path, or one whose Accept header pref
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import Callable
 from http import HTTPStatus
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import engines
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.views import defaults
+
+from replays.outages import DATABASE_ERRORS
+
+logger = logging.getLogger(__name__)
 
 JSON = "application/json"
 
@@ -80,6 +88,32 @@ def too_large(request: HttpRequest, limit_bytes: int) -> HttpResponse:
     return html_error(request, 413, "413.html", {"limit_mb": f"{megabytes:.0f}"})
 
 
+RETRY_AFTER_SECONDS = 5
+"""What a 503 for an unavailable database asks the client to wait (``Retry-After``)."""
+
+UNAVAILABLE_PAGE = """{% extends "_error.html" %}
+{% block title %}Unavailable{% endblock %}
+{% block content %}
+<h1>Back in a moment</h1>
+<p>The site cannot reach its database just now. Nothing you did caused this, and nothing
+was changed by this request.</p>
+<p>Try again in a few seconds.</p>
+{% endblock %}"""
+"""The 503 page: the error pages' standalone layout (templates/_error.html)."""
+
+
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with ``Retry-After``: the database is down, restarting or unreachable."""
+    if wants_json(request):
+        response: HttpResponse = json_error(request, 503)
+    else:
+        page = engines["django"].from_string(UNAVAILABLE_PAGE).render({})
+        response = HttpResponse(page, status=503)
+        patch_vary_headers(response, ("Accept",))
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
 # -- handlers (config/urls.py) -------------------------------------------------------
 
 
@@ -105,7 +139,11 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500 for an unhandled exception (logged by Django's ``django.request`` logger)."""
+    """500 for an unhandled exception (logged by Django's ``django.request`` logger); 503
+    for a database error raised outside the views (in a middleware), which
+    :class:`DatabaseUnavailableMiddleware` does not see."""
+    if isinstance(sys.exc_info()[1], DATABASE_ERRORS):
+        return database_unavailable(request)
     if wants_json(request):
         return json_error(request, 500)
     return defaults.server_error(request)
@@ -139,3 +177,29 @@ class JsonErrorsMiddleware:
         # database connections) while it is still going on; a non-streaming error
         # holds nothing to release.
         return answer
+
+
+class DatabaseUnavailableMiddleware:
+    """Answer 503, not 500, when a view fails because the database is unavailable.
+
+    Any ``OperationalError`` or ``InterfaceError`` from the database (Django's, or the
+    event store's, which raises the ``eventsourcing`` classes) means that the database
+    is down, restarting, unreachable or too busy, none of it the request's fault: the
+    client is asked to try again shortly, and the log gets a warning with the error, not
+    a traceback. Django closes the broken connection at the end of the request, and the
+    next request connects again.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest,
+                          exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, DATABASE_ERRORS):
+            return None
+        logger.warning("database unavailable: %s %s answered 503 (%s: %s)", request.method,
+                       request.path, type(exception).__name__, exception)
+        return database_unavailable(request)

@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A view's database error that means the database is unavailable: 503, not 500.
+    "config.errors.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: turns a locked-out login into the lockout answer.
     "axes.middleware.AxesMiddleware",
 ]

@@ -35,10 +35,15 @@ interleave with another's; ours are also gapless.
 from __future__ import annotations
 
 import contextlib
+import functools
+import logging
+import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from uuid import UUID
 
 from django.db import connections, transaction
@@ -59,6 +64,7 @@ from eventsourcing.persistence import (
     PersistenceError,
     ProcessRecorder,
     ProgrammingError,
+    ShutDown,
     StoredEvent,
     Subscription,
     Tracking,
@@ -75,9 +81,13 @@ except ImportError:  # pragma: no cover
 if TYPE_CHECKING:
     from django.db.backends.base.base import BaseDatabaseWrapper
 
+logger = logging.getLogger(__name__)
+_R = TypeVar("_R")
+
 __all__ = [
     "STORE_APPLICATIONS",
     "STORE_PROJECTIONS",
+    "ConnectionLost",
     "DjangoAggregateRecorder",
     "DjangoApplicationRecorder",
     "DjangoDatastore",
@@ -86,8 +96,10 @@ __all__ = [
     "DjangoSubscription",
     "DjangoTrackingRecorder",
     "Factory",
+    "OutOfSequenceError",
     "create_store_tables",
     "drop_store_tables",
+    "is_disconnect",
 ]
 
 STORE_APPLICATIONS: tuple[str, ...] = ("Games", "Disputes")
@@ -126,6 +138,39 @@ def insert_chunks(n: int, largest: int = ROWS_PER_INSERT) -> Iterator[tuple[int,
         start += size
 
 
+def _first_versions(values: list[Any]) -> dict[Any, int]:
+    """The first version of each aggregate in rows given as flat values (four a row), after
+    checking that each aggregate's rows are consecutive versions (OutOfSequenceError).
+
+    A game's save is one aggregate's rows, numbered from a range: checked by comparing
+    lists, not row by row (bench/store.py, record)."""
+    originators, versions = values[0::4], values[1::4]
+    if len(set(originators)) == 1:
+        first = versions[0]
+        if versions != list(range(first, first + len(versions))):
+            raise OutOfSequenceError(f"events out of sequence, nothing stored: versions "
+                                     f"{versions} of one aggregate are not consecutive")
+        return {originators[0]: first}
+    firsts: dict[Any, int] = {}
+    last: dict[Any, int] = {}
+    for originator_id, version in zip(originators, versions, strict=True):
+        before = last.get(originator_id)
+        if before is None:
+            firsts[originator_id] = version
+        elif version != before + 1:
+            raise OutOfSequenceError(f"events out of sequence, nothing stored: version "
+                                     f"{version} follows {before} in one batch")
+        last[originator_id] = version
+    return firsts
+
+
+def _empty_stored(first: int) -> int:
+    """What stands for "nothing stored yet" when checking that events beginning at
+    ``first`` follow the last stored one (``first - 1``): that where an aggregate may
+    begin (versions 0 and 1), else something that does not."""
+    return first - 1 if first in (0, 1) else first - 2
+
+
 # --- errors -------------------------------------------------------------------------------
 
 # PEP 249 names, most specific first: Django's wrapped errors, sqlite3's and psycopg's all
@@ -145,6 +190,12 @@ _DRIVER_ERRORS: tuple[type[Exception], ...] = (django_db_utils.Error, sqlite3.Er
 )
 
 
+class OutOfSequenceError(IntegrityError):
+    """Events refused because they do not follow their aggregate's last stored event: an
+    aggregate's first event is version 0 or 1 (the library's aggregates start at 1), and
+    each later one is one more than the one before. Nothing of the batch is stored."""
+
+
 def _persistence_error(error: Exception) -> PersistenceError:
     for cls in type(error).__mro__:
         mapped = _ERRORS_BY_NAME.get(cls.__name__)
@@ -153,9 +204,64 @@ def _persistence_error(error: Exception) -> PersistenceError:
     return PersistenceError(str(error))
 
 
+class ConnectionLost(OperationalError):
+    """The database connection broke, or none could be made: Django's connection has been
+    closed, so the next use of the database makes a new one. Raised by the recorders
+    outside a caller's transaction only (inside one, the caller's ``atomic()`` deals with
+    the broken connection, and the whole transaction must be tried again)."""
+
+    commit_unknown: bool = False
+    """Lost while the transaction was committing: it may or may not have committed."""
+
+
+@dataclass
+class _Attempt:
+    """Where a transaction of ours got to, for the error that ends it."""
+
+    committing: bool = False
+
+
+_DISCONNECT_STATES = ("57P01", "57P02", "57P03")
+"""PostgreSQL's admin_shutdown (``pg_terminate_backend``, a fast shutdown),
+crash_shutdown and cannot_connect_now (starting up); and the class 08, connection
+exceptions."""
+
+
+def is_disconnect(error: BaseException) -> bool:
+    """Whether ``error`` (or an error it was raised from) says the connection itself was
+    lost or could not be made, as opposed to a statement failing on a working one.
+
+    Asking the connection afterwards is not enough: an ``atomic()`` block that ends on
+    such an error rolls back and reconnects (``set_autocommit``) on its way out, so the
+    connection then works."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if psycopg is not None and isinstance(seen, psycopg.OperationalError
+                                              | psycopg.InterfaceError):
+            state = seen.sqlstate
+            # No state: the client found the connection broken, closed, or not made.
+            return state is None or state.startswith("08") or state in _DISCONNECT_STATES
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _connection_lost(wrapper: BaseDatabaseWrapper, error: BaseException) -> bool:
+    """Whether the connection is gone (never made, broken, or found unusable: then
+    closed, as Django does between requests), outside any ``atomic()`` block only."""
+    if wrapper.in_atomic_block:
+        return False
+    if wrapper.connection is not None and not is_disconnect(error) and wrapper.is_usable():
+        return False  # SQLite's always is usable: "database is locked" is not an outage
+    with contextlib.suppress(Exception):
+        wrapper.close()
+    return True
+
+
 @contextlib.contextmanager
-def _translated_errors(wrapper: BaseDatabaseWrapper) -> Iterator[None]:
-    """Raise the library's exception classes, which applications catch, for driver errors.
+def _translated_errors(wrapper: BaseDatabaseWrapper,
+                       attempt: _Attempt | None = None) -> Iterator[None]:
+    """Raise the library's exception classes, which applications catch, for driver errors;
+    :class:`ConnectionLost` where the connection is gone.
 
     Also tell Django, as its own cursors do, so that it checks the connection is still
     usable at the end of the request.
@@ -164,7 +270,48 @@ def _translated_errors(wrapper: BaseDatabaseWrapper) -> Iterator[None]:
         yield
     except _DRIVER_ERRORS as error:
         wrapper.errors_occurred = True
-        raise _persistence_error(error) from error
+        mapped = _persistence_error(error)
+        if (isinstance(mapped, OperationalError | InterfaceError)
+                and _connection_lost(wrapper, error)):
+            lost = ConnectionLost(str(error))
+            lost.commit_unknown = attempt is not None and attempt.committing
+            raise lost from error
+        raise mapped from error
+
+
+RECONNECT_WAITS: tuple[float, ...] = (0.0, 0.1, 0.25, 0.5, 1.0)
+"""Seconds to wait before each new try of a recorder call whose connection was lost: a
+connection the server dropped (restarted, idle timeout, ``pg_terminate_backend``) is
+replaced at once; a database away for longer is for the caller to wait out
+(:func:`replays.outages.reconnecting`), as the library's PostgreSQL recorder retries
+for about two seconds (``@retry``, 10 x 0.2 s)."""
+
+
+def _tries() -> Iterator[float]:
+    """The waits before each try of a recorder call: none before the first."""
+    yield 0.0
+    yield from RECONNECT_WAITS
+
+
+def _reconnecting(method: Callable[..., _R]) -> Callable[..., _R]:
+    """Try a recorder call again on a new connection when the connection was lost (every
+    call outside a caller's transaction is all or nothing, so trying it again is safe)."""
+
+    @functools.wraps(method)
+    def tried(self: Any, *args: Any, **kwargs: Any) -> _R:
+        lost: ConnectionLost | None = None
+        for wait in _tries():
+            if lost is not None:
+                logger.warning("event store: %s; trying again on a new connection", lost)
+                time.sleep(wait)
+            try:
+                return method(self, *args, **kwargs)
+            except ConnectionLost as error:
+                lost = error
+        assert lost is not None
+        raise lost
+
+    return tried
 
 
 # --- connections --------------------------------------------------------------------------
@@ -222,13 +369,76 @@ def _doorbell_for(database: str, table: str) -> _Doorbell:
         return _doorbells.setdefault((database, table), _Doorbell())
 
 
+class _HookedCursor:
+    """The driver's cursor, its statements passed through the connection's
+    ``execute_wrappers`` (``connection.execute_wrapper()``: query loggers, APM agents)
+    with the context Django gives them, and, while Django logs queries (DEBUG, or a test
+    capturing them), into ``connection.queries`` and the ``django.db.backends`` logger
+    as Django's own cursors put them there: the SQL and its time, never the parameters,
+    which hold hands and seeds."""
+
+    def __init__(self, cursor: Any, wrapper: BaseDatabaseWrapper) -> None:
+        self.cursor = cursor
+        self.wrapper = wrapper
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cursor, name)
+
+    def execute(self, sql: str, params: Any = None) -> Any:
+        return self.hooked(sql, params, self._execute)
+
+    def _execute(self, sql: str, params: Any) -> Any:
+        return self.cursor.execute(sql) if params is None else self.cursor.execute(sql, params)
+
+    def hooked(self, sql: str, params: Any, run: Callable[[str, Any], _R]) -> _R:
+        """``run(sql, params)`` as the wrappers let it run (they may change the SQL, as
+        sqlcommenter does)."""
+
+        def execute(sql: str, params: Any, many: bool, context: dict[str, Any]) -> _R:
+            return run(sql, params)
+
+        executor: Callable[..., _R] = execute
+        for hook in reversed(self.wrapper.execute_wrappers):
+            executor = functools.partial(hook, executor)
+        if not self.wrapper.queries_logged:
+            return executor(sql, params, False, {"connection": self.wrapper, "cursor": self})
+        started = time.monotonic()
+        try:
+            return executor(sql, params, False, {"connection": self.wrapper, "cursor": self})
+        finally:
+            duration = time.monotonic() - started
+            self.wrapper.queries_log.append({"sql": sql, "time": f"{duration:.3f}"})
+            logging.getLogger("django.db.backends").debug(
+                "(%.3f) %s; args=(not logged: event store values); alias=%s", duration, sql,
+                self.wrapper.alias, extra={"duration": duration, "sql": sql, "params": None,
+                                           "alias": self.wrapper.alias})
+
+
+def _copy_rows(cursor: Any, statement: str, rows: Iterator[tuple[Any, ...]]) -> None:
+    """COPY ``rows`` in by ``statement`` (PostgreSQL), through the hooks if there are any."""
+
+    def run(statement: str, params: Any) -> None:
+        with cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+    if isinstance(cursor, _HookedCursor):
+        cursor.hooked(statement, None, run)
+    else:
+        run(statement, None)
+
+
 class DjangoDatastore:
     """One Django database alias, as the recorders use it.
 
-    Statements go through the driver's own cursor on Django's connection: Django's cursor
-    wrapper would log and format every statement when DEBUG is on, and reformat parameters
-    on SQLite, for nothing the recorders need. Writes join the caller's ``atomic()`` block
-    (see :meth:`transaction`).
+    Statements go through the driver's own cursor on Django's connection, not Django's
+    cursor wrapper, which would format every statement when DEBUG is on and reformat
+    parameters on SQLite, for nothing the recorders need. What the wrapper offers others
+    still happens (:class:`_HookedCursor`): ``connection.execute_wrapper()`` hooks see
+    every statement, and so do ``connection.queries`` and the SQL logger while Django logs
+    queries; with neither, the bare cursor runs, at no cost. Writes join the caller's
+    ``atomic()`` block (see :meth:`transaction`). A lost connection is closed and raised
+    as :class:`ConnectionLost`; the recorders try again on a new one (``_reconnecting``).
     """
 
     def __init__(self, alias: str = "default", *, originator_id_type: str = "uuid") -> None:
@@ -270,6 +480,14 @@ class DjangoDatastore:
                 closers[self.alias] = _CloseWithThread(wrapper)
         return wrapper
 
+    @staticmethod
+    def _cursor(wrapper: BaseDatabaseWrapper) -> Any:
+        """The driver's cursor, hooked only if someone listens (see the class)."""
+        cursor = wrapper.connection.cursor()
+        if wrapper.execute_wrappers or wrapper.queries_logged:
+            return _HookedCursor(cursor, wrapper)
+        return cursor
+
     @contextlib.contextmanager
     def cursor(self) -> Iterator[Any]:
         """A cursor outside any transaction of ours: in the caller's, or autocommit."""
@@ -277,7 +495,7 @@ class DjangoDatastore:
         with _translated_errors(wrapper):
             wrapper.validate_no_broken_transaction()
             wrapper.ensure_connection()
-            cursor = wrapper.connection.cursor()
+            cursor = self._cursor(wrapper)
             try:
                 yield cursor
             finally:
@@ -297,30 +515,35 @@ class DjangoDatastore:
         about as much as the statements of a one-event save on SQLite.
         """
         wrapper = self.connection
-        with _translated_errors(wrapper):
+        attempt = _Attempt()
+        with _translated_errors(wrapper, attempt):
             wrapper.ensure_connection()
             if wrapper.in_atomic_block or not wrapper.autocommit:
                 with transaction.atomic(using=self.alias, savepoint=False):
                     wrapper.validate_no_broken_transaction()
                     if on_commit is not None:  # dropped by Django if this rolls back
                         transaction.on_commit(on_commit, using=self.alias)
-                    cursor = wrapper.connection.cursor()
+                    cursor = self._cursor(wrapper)
                     try:
                         yield cursor
                     finally:
                         cursor.close()
                 return
-            cursor = wrapper.connection.cursor()
+            cursor = self._cursor(wrapper)
             try:
                 cursor.execute(self._begin)
                 yield cursor
+                attempt.committing = True
                 cursor.execute("COMMIT")
             except BaseException:
-                with contextlib.suppress(*_DRIVER_ERRORS):  # e.g. BEGIN failed: no transaction
+                # BEGIN may have failed (no transaction), or the connection be gone
+                # (_translated_errors closes it).
+                with contextlib.suppress(*_DRIVER_ERRORS):
                     cursor.execute("ROLLBACK")
                 raise
             finally:
-                cursor.close()
+                with contextlib.suppress(*_DRIVER_ERRORS):
+                    cursor.close()
         if on_commit is not None:
             on_commit()
 
@@ -489,9 +712,67 @@ class DjangoAggregateRecorder(DjangoRecorder, AggregateRecorder):
         if not stored_events:
             return None
         values = self._values(stored_events)
-        with self.datastore.transaction() as cursor:
-            self._insert_values(cursor, values)
+
+        def insert() -> None:
+            with self.datastore.transaction() as cursor:
+                self._insert_values(cursor, values)
+
+        self._insert_once(lambda: values, insert)
         return None
+
+    _id_column = "NULL"
+    """What :meth:`_already_stored` reads as each row's notification id."""
+
+    def _insert_once(self, values: Callable[[], list[Any]],
+                     insert: Callable[[], _R]) -> _R | list[Any]:
+        """``insert()``, tried again on a new connection when the connection was lost
+        (``_reconnecting``). If it was lost while committing, the rows may be stored
+        already: then the next try collides with them, and if the rows stored are
+        exactly these, that is the answer (their ids), not an IntegrityError. A save is
+        stored once, whatever the network did."""
+        lost: ConnectionLost | None = None
+        unknown = False
+        for wait in _tries():
+            if lost is not None:
+                logger.warning("event store: %s; trying again on a new connection", lost)
+                time.sleep(wait)
+            try:
+                return insert()
+            except ConnectionLost as error:
+                lost, unknown = error, unknown or error.commit_unknown
+            except IntegrityError:
+                ids = self._already_stored(values()) if unknown else None
+                if ids is None:
+                    raise
+                logger.warning("event store: the rows of a commit whose answer was lost are "
+                               "stored: it did commit")
+                return ids
+        assert lost is not None
+        raise lost
+
+    def _already_stored(self, values: list[Any]) -> list[Any] | None:
+        """The ids of rows given as :meth:`_values` if exactly these rows are stored,
+        else None."""
+        rows = list(zip(*[iter(values)] * 4, strict=True))
+        wanted = {(o, v): bytes(state) for o, v, _, state in rows}
+        versions: dict[Any, list[int]] = {}
+        for o, v, _, _ in rows:
+            versions.setdefault(o, []).append(v)
+        ph = self.datastore.placeholder
+        found: dict[tuple[Any, int], Any] = {}
+        with self.datastore.cursor() as cursor:
+            for o, vs in versions.items():
+                cursor.execute(
+                    f"SELECT originator_version, state, {self._id_column} FROM "
+                    f"{self.events_table} WHERE originator_id = {ph} AND originator_version "
+                    f">= {ph} AND originator_version <= {ph}", [o, min(vs), max(vs)])
+                for v, state, notification_id in cursor.fetchall():
+                    if wanted.get((o, v)) != bytes(state):
+                        return None
+                    found[(o, v)] = notification_id
+        if len(found) != len(wanted):
+            return None
+        return [found[(o, v)] for o, v, _, _ in rows]
 
     def _insert_values(self, cursor: Any, values: list[Any]) -> None:
         """Insert rows given as :meth:`_values`, by multi-row INSERTs of a few fixed sizes
@@ -509,6 +790,7 @@ class DjangoAggregateRecorder(DjangoRecorder, AggregateRecorder):
             self._insert_sql[n] = statement
         return statement
 
+    @_reconnecting
     def select_events(
         self,
         originator_id: UUID | str,
@@ -556,7 +838,14 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         self._doorbell = _doorbell_for(datastore.database_name, events_table_name)
         # PostgreSQL subscribers are woken by NOTIFY; SQLite's by this, after each commit.
         self._after_commit = None if datastore.is_postgres else self._doorbell.ring
-        self._numbered_sql: dict[tuple[bool, int], str] = {}
+        self._numbered_sql: dict[tuple[bool, bool, int], str] = {}
+        ph = datastore.placeholder
+        self._last_stored_sql = (f"SELECT MAX(originator_version) FROM {self.events_table} "
+                                 f"WHERE originator_id = {ph}")
+        # The counter moves only if one aggregate's first event follows its last stored one
+        # (parameters: originator id, the last version where none is stored, first - 1).
+        self._follows_sql = (" AND (SELECT COALESCE(MAX(originator_version), %s) FROM "
+                             f"{self.events_table} WHERE originator_id = %s) = %s")
 
     def _events_schema(self) -> list[tuple[str, str]]:
         # No index on topic (as in the library's own recorders): a game's rows nearly all
@@ -602,11 +891,17 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         counter = [self.counter_table_name] if self.datastore.is_postgres else []
         return [*super().tables(), *counter]
 
+    _id_column = "notification_id"
+
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        with self.datastore.transaction(on_commit=self._after_commit) as cursor:
-            return self._insert_events(cursor, stored_events, **kwargs)
+        def insert() -> list[int]:
+            with self.datastore.transaction(on_commit=self._after_commit) as cursor:
+                return self._insert_events(cursor, stored_events, **kwargs)
+
+        return cast("list[int]",
+                    self._insert_once(lambda: self._values(stored_events), insert))
 
     def _insert_events(
         self, cursor: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -615,8 +910,10 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             return []
         values = self._values(stored_events)
         n = len(values) // 4
+        firsts = _first_versions(values)
         ids: list[int] = []
         if not self.datastore.is_postgres:
+            self._check_sequence(cursor, firsts)
             # SQLite numbers the rows (see the table): each new row gets one more than the
             # largest so far, and the transaction holds the database's write lock from its
             # first statement, so nobody numbers in between: this batch's ids are the n
@@ -625,16 +922,26 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             cursor.execute("SELECT last_insert_rowid()")
             last = cursor.fetchone()[0]
             return list(range(last - n + 1, last + 1))
+        # One aggregate's events (every save of a game): the counter's statement checks
+        # where they begin, no round trip more; several aggregates': one SELECT first.
+        follows: tuple[Any, int, int] | None = None
+        if len(firsts) == 1:
+            [(originator_id, first)] = firsts.items()
+            follows = (_empty_stored(first), originator_id, first - 1)
+        else:
+            self._check_sequence(cursor, firsts)
         rows = list(zip(*[iter(values)] * 4, strict=True))
         if n >= PG_COPY_FROM:
-            return self._copy_events(cursor, rows)
+            return self._copy_events(cursor, rows, follows, firsts)
         (_, size), *rest = self.datastore.insert_chunks(n, COLUMNS_PER_EVENT)
         # One round trip: the counter update (which also queues the NOTIFY, sent at commit)
         # and the first chunk's insert share a statement. Ids are base + 1 .. base + n.
-        cursor.execute(self._pg_insert_sql(size, with_counter=True),
-                       [n, n, self.channel_name,
+        cursor.execute(self._pg_insert_sql(size, with_counter=True, follows=follows is not None),
+                       [n, *(follows or ()), n, self.channel_name,
                         *[v for i, row in enumerate(rows[:size], 1) for v in (*row, i)]])
         ids += sorted(row[0] for row in cursor.fetchall())
+        if not ids:  # the counter's WHERE refused: the events do not follow the stored ones
+            raise self._out_of_sequence(cursor, firsts)
         base = ids[0] - 1
         for start, size in rest:
             cursor.execute(
@@ -645,30 +952,37 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             ids += sorted(row[0] for row in cursor.fetchall())
         return ids
 
-    def _copy_events(self, cursor: Any, rows: list[tuple[Any, ...]]) -> list[int]:
+    def _copy_events(self, cursor: Any, rows: list[tuple[Any, ...]],
+                     follows: tuple[Any, int, int] | None, firsts: dict[Any, int]) -> list[int]:
         """A large batch on PostgreSQL: take its ids from the counter (the same row lock,
         the same NOTIFY at commit), then COPY the rows in, numbered. COPY stores a game's
         650 rows in about a quarter of the time of multi-row INSERTs, whose hundreds of
         placeholders psycopg parses afresh each time (bench/store.py, record)."""
         n = len(rows)
-        cursor.execute(f"UPDATE {self.counter_table} SET last = last + %s WHERE id = 1 "
-                       "RETURNING last - %s, pg_notify(%s, '')", [n, n, self.channel_name])
-        base = cursor.fetchone()[0]
+        cursor.execute(f"UPDATE {self.counter_table} SET last = last + %s WHERE id = 1"
+                       f"{self._follows_sql if follows else ''} "
+                       "RETURNING last - %s, pg_notify(%s, '')",
+                       [n, *(follows or ()), n, self.channel_name])
+        counted = cursor.fetchone()
+        if counted is None:
+            raise self._out_of_sequence(cursor, firsts)
+        base = counted[0]
         columns = "(originator_id, originator_version, topic, state, notification_id)"
-        with cursor.copy(f"COPY {self.events_table} {columns} FROM STDIN") as copy:
-            for i, row in enumerate(rows, base + 1):
-                copy.write_row((*row, i))
+        _copy_rows(cursor, f"COPY {self.events_table} {columns} FROM STDIN",
+                   ((*row, i) for i, row in enumerate(rows, base + 1)))
         return list(range(base + 1, base + n + 1))
 
-    def _pg_insert_sql(self, n: int, *, with_counter: bool) -> str:
-        """A multi-row INSERT ... RETURNING, numbered from the counter or given ids."""
-        statement = self._numbered_sql.get((with_counter, n))
+    def _pg_insert_sql(self, n: int, *, with_counter: bool, follows: bool = False) -> str:
+        """A multi-row INSERT ... RETURNING, numbered from the counter or given ids; with
+        ``follows``, only if one aggregate's events follow its last stored one."""
+        statement = self._numbered_sql.get((with_counter, follows, n))
         if statement is None:
             values = ",".join(["(%s,%s,%s,%s,%s)"] * n)
             columns = "(originator_id, originator_version, topic, state, notification_id)"
             if with_counter:
                 statement = (
-                    f"WITH c AS (UPDATE {self.counter_table} SET last = last + %s WHERE id = 1 "
+                    f"WITH c AS (UPDATE {self.counter_table} SET last = last + %s WHERE id = 1"
+                    f"{self._follows_sql if follows else ''} "
                     "RETURNING last - %s AS base, pg_notify(%s, '') AS notified) "
                     f"INSERT INTO {self.events_table} {columns} "
                     "SELECT v.o, v.v, v.t, v.s, c.base + v.i "
@@ -678,9 +992,34 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             else:
                 statement = (f"INSERT INTO {self.events_table} {columns} VALUES {values} "
                              "RETURNING notification_id")
-            self._numbered_sql[(with_counter, n)] = statement
+            self._numbered_sql[(with_counter, follows, n)] = statement
         return statement
 
+    def _check_sequence(self, cursor: Any, firsts: dict[Any, int]) -> None:
+        """Refuse (OutOfSequenceError) events that do not follow their aggregate's last
+        stored one. Inside the inserting transaction, so a writer that committed in
+        between makes the insert collide with its rows instead (IntegrityError)."""
+        for originator_id, first in firsts.items():
+            last = self._last_stored(cursor, originator_id)
+            if (_empty_stored(first) if last is None else last) != first - 1:
+                raise self._out_of_sequence(cursor, firsts)
+
+    def _last_stored(self, cursor: Any, originator_id: Any) -> int | None:
+        cursor.execute(self._last_stored_sql, [originator_id])
+        return cast("int | None", cursor.fetchone()[0])
+
+    def _out_of_sequence(self, cursor: Any, firsts: dict[Any, int]) -> OutOfSequenceError:
+        described = []
+        for originator_id, first in firsts.items():
+            last = self._last_stored(cursor, originator_id)
+            described.append(f"{self.datastore.decode_originator_id(originator_id)} from "
+                             f"version {first}, after "
+                             f"{'nothing' if last is None else f'version {last}'}")
+        return OutOfSequenceError(
+            f"events out of sequence, nothing stored: {'; '.join(described)} (an aggregate's "
+            "events must follow its last stored one, beginning at version 0 or 1)")
+
+    @_reconnecting
     def select_notifications(
         self,
         start: int | None,
@@ -706,13 +1045,16 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         params.append(limit)
         statement = (f"SELECT notification_id, originator_id, originator_version, topic, state "
                      f"FROM {self.events_table}{where} ORDER BY notification_id LIMIT {ph}")
-        decode = self.datastore.decode_originator_id
+        # A game's rows follow one another: its id is decoded once (UUID(hex) costs a
+        # quarter of reading a row on SQLite: bench/store.py, follow).
+        decode = functools.lru_cache(maxsize=64)(self.datastore.decode_originator_id)
         with self.datastore.cursor() as cursor:
             cursor.execute(statement, params)
             return [Notification(id=row[0], originator_id=decode(row[1]),
                                  originator_version=row[2], topic=row[3], state=bytes(row[4]))
                     for row in cursor.fetchall()]
 
+    @_reconnecting
     def max_notification_id(self) -> int | None:
         with self.datastore.cursor() as cursor:
             cursor.execute(f"SELECT MAX(notification_id) FROM {self.events_table}")
@@ -774,6 +1116,28 @@ class DjangoSubscription(ListenNotifySubscription[DjangoApplicationRecorder]):
             if self._listen_thread is not None and self._listen_thread.ident is not None:
                 self._listen_thread.join()
 
+    def next_batch(self, limit: int) -> list[Notification]:
+        """The next notification (waiting for it, as ``next()`` does) and as many more as
+        are already pulled, up to ``limit`` in all: a projection writes them in one
+        transaction (replays.projections). Reads the pulled lists of
+        ``ListenNotifySubscription`` (eventsourcing 9.5), whose iterator hands them out
+        one notification at a time."""
+        batch = [next(self)]
+        while len(batch) < limit:
+            start = self._notifications_index
+            if start < len(self._notifications):
+                taken = self._notifications[start:start + limit - len(batch)]
+                self._notifications_index += len(taken)
+                batch += taken
+                continue
+            try:
+                self._notifications = self._notifications_queue.get(block=False)
+            except (queue.Empty, ShutDown):
+                break
+            self._notifications_queue.task_done()
+            self._notifications_index = 0
+        return batch
+
     def _loop_on_pull(self) -> None:
         try:
             self._ready.wait()
@@ -800,8 +1164,9 @@ class DjangoSubscription(ListenNotifySubscription[DjangoApplicationRecorder]):
                     for _ in conn.notifies(timeout=0.1, stop_after=1):
                         self._doorbell.ring()
         except BaseException as error:
-            if self._thread_error is None:
-                self._thread_error = error
+            if self._thread_error is None:  # a LISTEN connection fails only by going away
+                self._thread_error = (ConnectionLost(f"LISTEN {self._channel}: {error}")
+                                      if isinstance(error, psycopg.Error) else error)
             self.stop()
         finally:
             self._ready.set()
@@ -846,6 +1211,7 @@ class DjangoTrackingRecorder(DjangoRecorder, TrackingRecorder):
     def tables(self) -> list[str]:
         return [*super().tables(), self.tracking_table_name]
 
+    @_reconnecting
     def insert_tracking(self, tracking: Tracking) -> None:
         with self.datastore.transaction() as cursor:
             self._insert_tracking(cursor, tracking)
@@ -858,6 +1224,7 @@ class DjangoTrackingRecorder(DjangoRecorder, TrackingRecorder):
                    f"{tracking.notification_id}: already at or beyond it")
             raise IntegrityError(msg)
 
+    @_reconnecting
     def max_tracking_id(self, application_name: str) -> int | None:
         with self.datastore.cursor() as cursor:
             cursor.execute(self._max_tracking_sql, [application_name])

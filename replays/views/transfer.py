@@ -141,13 +141,18 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
                 private: bool) -> Game:
     """Start the file's game on ``store`` and play every decision of it, each credited
     to its seat's player; the engine derives every other event again. Only called on
-    an audited file, first on a throwaway store (:func:`import_file`)."""
+    an audited file, first on a throwaway store (:func:`import_file`).
+
+    The game is played in memory and saved whole, in one transaction: an import is
+    stored entirely or not at all, even if the process is killed half-way (stored
+    command by command, it once left a game half there, running for ever, that no
+    ``imported:`` seat could finish)."""
     started = game_file.events[0]
     assert isinstance(started, GameStarted) and started.seed is not None
     # The file's seed and salt: the game has ended, so both are public, and with them
     # the stored game commits to its seed exactly as the file's did.
     game = store.start(started.ruleset, started.seats, started.seed, salt=started.salt,
-                       players=players, private=private, actor=importer)
+                       players=players, private=private, actor=importer, save=False)
     events = game_file.events
     index = game.version  # the deal and everything else that happens by itself
     while index < len(events):
@@ -157,7 +162,8 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
         if command is None:
             raise ImportRefused(400, f"Event #{index + 1} of the file is not a decision "
                                      "and does not follow from the one before.")
-        index += len(store.play_on(game, command, players[command.seat]))
+        index += len(game.play(command, players[command.seat]))
+    store.save(game)
     return game
 
 

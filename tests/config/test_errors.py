@@ -6,6 +6,9 @@ answers through the handlers in config/urls.py, as in production.
 
 import json
 import logging
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
 
 import pytest
 from django.test import Client
@@ -137,3 +140,67 @@ def test_odd_accept_headers_get_an_answer_not_a_server_error(client: Client,
     response = client.get("/no-such-page/", HTTP_ACCEPT=accept)
 
     assert response.status_code == 404
+
+
+# -- the database unavailable: 503, not 500 (issue 9) ---------------------------------
+
+
+@pytest.fixture
+def database_down(transactional_db: None, tmp_path: Any,
+                  monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The database cannot be opened, as when its server is down: the real driver fails
+    to connect (the file's folder does not exist). Put back afterwards."""
+    from django.db import connection
+
+    from replays.store import reset_games
+
+    reset_games()
+    connection.close()
+    monkeypatch.setitem(connection.settings_dict, "NAME", str(tmp_path / "gone" / "db.sqlite3"))
+    yield
+    connection.close()
+    monkeypatch.undo()
+    reset_games()
+
+
+@pytest.mark.parametrize("path", [
+    "/replays/games/",  # the game list (Django's ORM)
+    f"/replays/games/{UUID(int=7)}/",  # a replay (the event store)
+])
+def test_database_unavailable_answers_503_page(database_down: None, path: str,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    client = Client(raise_request_exception=False)
+    with caplog.at_level(logging.WARNING):
+        response = client.get(path)
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    page = response.content.decode()
+    assert "Back in a moment" in page and "/static/css/site.css" in page
+    # Django's line for every 5xx, and the cause; no traceback, no "Internal Server Error".
+    assert [r.getMessage() for r in caplog.records if r.name == "django.request"] == [
+        f"Service Unavailable: {path}"]
+    assert not [r for r in caplog.records if r.exc_info]
+    assert any("answered 503" in r.getMessage() for r in caplog.records)
+
+
+def test_database_unavailable_answers_json_503(database_down: None) -> None:
+    response = Client(raise_request_exception=False).get(
+        "/replays/games/", HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "unavailable" in error_of(response)
+
+
+def test_the_next_request_after_the_outage_is_served(
+        transactional_db: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    from django.db import connection
+
+    client = Client(raise_request_exception=False)
+    connection.close()
+    with monkeypatch.context() as down:
+        down.setitem(connection.settings_dict, "NAME", str(tmp_path / "gone" / "db.sqlite3"))
+        assert client.get("/replays/games/").status_code == 503
+        connection.close()
+    assert client.get("/replays/games/").status_code == 200

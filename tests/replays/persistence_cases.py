@@ -62,6 +62,7 @@ def database_alias(alias: str, settings_dict: dict[str, Any]) -> Iterator[str]:
         yield alias
     finally:
         connections[alias].close()
+        del connections[alias]  # this thread's wrapper, which keeps its settings
         del connections.settings[alias]
 
 
@@ -333,6 +334,76 @@ class StoreBehaviour(StoreCase):
         snapshots.insert_events([stored(first, v) for v in range(1, 301)])
         assert [e.originator_version for e in snapshots.select_events(first)] == list(
             range(1, 301))
+
+    def test_events_must_follow_the_last_stored_one(self) -> None:
+        # Issue 9: a gap in an aggregate's versions makes it impossible to load.
+        recorder = self.application_recorder()
+        game, other = uuid4(), uuid4()
+        assert recorder.insert_events([stored(game, v) for v in (1, 2)]) == [1, 2]
+        refused = [
+            [stored(game, 4)],  # one version skipped
+            [stored(game, 3), stored(game, 5)],  # a gap inside the batch
+            [stored(game, 3), stored(game, 3)],
+            [stored(game, v) for v in range(4, 4 + 100)],  # a game's worth (COPY)
+            [stored(other, 2)],  # a first event that is not version 0 or 1
+            [stored(other, 1), stored(game, 4)],  # several aggregates: one bad, none in
+            [*(stored(other, v) for v in range(1, 80)), stored(game, 9)],
+        ]
+        for events in refused:
+            with pytest.raises(persistence.OutOfSequenceError, match="out of sequence"):
+                recorder.insert_events(events)
+        assert [e.originator_version for e in recorder.select_events(game)] == [1, 2]
+        assert recorder.select_events(other) == []
+        assert recorder.max_notification_id() == 2  # no id was used up
+        assert recorder.insert_events([stored(game, 3), stored(other, 1)]) == [3, 4]
+        assert recorder.insert_events([stored(game, v) for v in range(4, 104)]) == list(
+            range(5, 105))
+        assert recorder.insert_events([stored(uuid4(), 0), stored(uuid4(), 1)]) == [105, 106]
+        assert [e.originator_version for e in recorder.select_events(game)] == list(
+            range(1, 104))
+
+    def test_statements_pass_through_execute_wrappers(self) -> None:
+        # Issue 9: a query logger or APM agent installed with connection.execute_wrapper()
+        # sees the store's statements, as it sees the ORM's.
+        recorder = self.process_recorder()
+        seen: list[tuple[str, bool]] = []
+
+        def hook(execute: Any, sql: str, params: Any, many: bool,
+                 context: dict[str, Any]) -> Any:
+            seen.append((sql.split()[0].upper(), context["connection"] is connection))
+            return execute(sql, params, many, context)
+
+        game = uuid4()
+        connection = connections[self.alias]
+        with connection.execute_wrapper(hook):
+            recorder.insert_events([stored(game, 1)], tracking=Tracking("Upstream", 1))
+            recorder.insert_events([stored(game, v) for v in range(2, 102)])  # COPY on PG
+            assert len(recorder.select_events(game)) == 101
+            assert len(recorder.select_notifications(start=1, limit=10)) == 10
+            assert recorder.max_tracking_id("Upstream") == 1
+        kinds = [kind for kind, _ in seen]
+        assert all(ours for _, ours in seen)
+        assert kinds.count("COMMIT") == 2
+        assert {"BEGIN", "INSERT", "SELECT"} <= set(kinds)
+        assert ("COPY" if self.datastore.is_postgres else "INSERT") in kinds[kinds.index(
+            "COMMIT") + 1:]
+        seen.clear()
+        recorder.select_events(game)  # the hook is gone: the bare cursor again
+        assert seen == []
+
+    def test_the_query_log_sees_statements_but_never_their_values(self) -> None:
+        from django.test.utils import CaptureQueriesContext
+
+        recorder = self.application_recorder()
+        secret = StoredEvent(originator_id=uuid4(), originator_version=1, topic="topic",
+                             state=b'{"hand":"secret-card-57"}')
+        with CaptureQueriesContext(connections[self.alias]) as captured:
+            recorder.insert_events([secret])
+            assert recorder.select_events(secret.originator_id) == [secret]
+        statements = [query["sql"] for query in captured.captured_queries]
+        assert any("INSERT INTO" in sql for sql in statements)
+        assert any(sql.startswith("SELECT originator_id") for sql in statements)
+        assert not [sql for sql in statements if "secret" in sql]
 
     def test_events_tables_have_no_topic_index(self) -> None:
         # Nearly every row of a game has one topic: an index on it selects nothing and

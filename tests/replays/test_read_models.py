@@ -4,7 +4,9 @@ rebuilt from the events alone, and shown to nobody who may not know a private ga
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -198,19 +200,20 @@ def test_a_catch_up_overtaken_by_another_looks_again(
         store: Games, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.READ_MODELS_CATCH_UP = False
     game = bot_game("rm-overtaken")
-    real_record = projections.GameListView.record
+    real_record = projections.GameListView.record_notifications
     overtaken: list[int] = []
 
-    def record_after_a_rival(self: Any, items: Any) -> Any:
+    def record_after_a_rival(self: Any, app: Any, notifications: Any) -> Any:
         if not overtaken:  # a rival processes everything between our read and our write
             overtaken.append(1)
-            monkeypatch.setattr(projections.GameListView, "record", real_record)
+            monkeypatch.setattr(projections.GameListView, "record_notifications", real_record)
             rival = catch_up()
-            monkeypatch.setattr(projections.GameListView, "record", record_after_a_rival)
+            monkeypatch.setattr(projections.GameListView, "record_notifications",
+                                record_after_a_rival)
             assert rival.events == stored_events(store)
-        return real_record(self, items)
+        return real_record(self, app, notifications)
 
-    monkeypatch.setattr(projections.GameListView, "record", record_after_a_rival)
+    monkeypatch.setattr(projections.GameListView, "record_notifications", record_after_a_rival)
     done = catch_up(batch_size=100)
 
     assert overtaken and done.events == 0  # it wrote nothing twice
@@ -352,6 +355,79 @@ def test_the_runner_follows_the_store_as_events_are_committed(
         row = GameSummary.objects.get(pk=during.id)
     assert (row.status, row.events, row.tournament) == ("finished", during.version, "Live Cup")
     assert position() == stored_events(committed_store)
+
+
+def test_one_event_per_transaction_builds_the_same_list_as_batches(
+        several: list[Game], store: Games) -> None:
+    """Batches decode a game's first and last events only (listed_events): the list is
+    what the library's one-event-at-a-time protocol builds from every event."""
+    batched = snapshot()
+    view = game_list_view()
+    view.wipe(store.name)
+    projection = projections.GameListProjection(view)
+    for n in store.recorder.select_notifications(start=None, limit=100_000):
+        projection.process_event(store.mapper.to_domain_event(n), Tracking(store.name, n.id))
+    assert snapshot() == batched
+
+
+def test_the_runner_writes_what_has_arrived_in_few_transactions(
+        committed_store: Games) -> None:
+    """Issue 9: one transaction per event could not keep up with tournaments. What the
+    runner finds waiting goes in batches, each with its position, exactly once."""
+    start = position() or 0
+    stored = [bot_game(f"rm-batches-{i}") for i in range(4)]
+    end = stored_events(committed_store)
+    batches: list[list[int]] = []
+
+    def seen(notifications: Any, committed_at: float) -> None:
+        batches.append([n.id for n in notifications])
+
+    with projections.GameListRunner(batch_size=1000, on_batch=seen) as runner:
+        runner.wait(end, timeout=60)
+    ids = [i for batch in batches for i in batch]
+    assert ids == list(range(start + 1, end + 1))  # each event once, in order
+    # At least what the subscription pulls at a time (500) goes in each transaction.
+    assert len(batches) <= (end - start) // 500 + 1
+    assert all(len(batch) <= 1000 for batch in batches)
+    assert position() == end
+    for game in stored:
+        row = GameSummary.objects.get(pk=game.id)
+        assert (row.status, row.events) == ("finished", game.version)
+
+
+def test_the_runner_stops_on_an_error_that_is_not_an_outage(
+        committed_store: Games, monkeypatch: pytest.MonkeyPatch) -> None:
+    start = position()
+    bot_game("rm-runner-error")
+
+    def broken(self: Any) -> None:
+        raise RuntimeError("a bug in the projection")
+
+    monkeypatch.setattr(projections._Batch, "write", broken)
+    with pytest.raises(RuntimeError, match="a bug"), projection_runner() as runner:
+        runner.run_forever(timeout=30)
+    assert position() == start  # nothing half-written
+
+
+def test_run_projections_logs_its_rate_and_lag(committed_store: Games,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    game = bot_game("rm-report")
+    with caplog.at_level(logging.INFO, logger="replays.projections"):
+        call_command("run_projections", "--stop-after", "1", "--report-every", "0.25",
+                     stdout=StringIO())
+    reports = [r.getMessage() for r in caplog.records if r.name == "replays.projections"]
+    busy = [m for m in reports if "events/s" in m]
+    assert busy and all(re.search(r"lag p50 [\d.]+ s, p99 [\d.]+ s, max [\d.]+ s; at event "
+                                  r"\d+$", m) for m in busy)
+    assert any(m.startswith("GameList: no new events in") for m in reports)  # then idle
+    assert GameSummary.objects.get(pk=game.id).events == game.version
+
+
+def test_run_projections_refuses_bad_options(store: Games) -> None:
+    from django.core.management.base import CommandError
+    for option, value in [("--report-every", "0"), ("--batch-size", "0")]:
+        with pytest.raises(CommandError, match=option):
+            call_command("run_projections", option, value)
 
 
 def test_run_projections_command_processes_events_and_stops(committed_store: Games) -> None:

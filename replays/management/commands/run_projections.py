@@ -1,6 +1,7 @@
 """``manage.py run_projections``: keep the read models up to date from a process of their
 own, for production with several web processes (which may then turn the synchronous
-catch-up off with ``READ_MODELS_CATCH_UP = False``). Runs until Ctrl-C."""
+catch-up off with ``READ_MODELS_CATCH_UP = False``). Runs until Ctrl-C, through database
+outages (replays.projections.GameListRunner)."""
 
 from __future__ import annotations
 
@@ -8,24 +9,43 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from replays.projections import PROJECTION_NAME, game_list_view, projection_runner
+from replays.outages import reconnecting
+from replays.projections import (
+    FOLLOW_BATCH,
+    PROJECTION_NAME,
+    REPORT_EVERY,
+    game_list_view,
+    projection_runner,
+)
 from replays.store import games, store_env
 
 
 class Command(BaseCommand):
     help = ("Process the store's events into the game list as they are committed, "
-            "from the last tracked position, until Ctrl-C.")
+            "from the last tracked position, until Ctrl-C; log the rate and lag now and then.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--stop-after", type=float, metavar="SECONDS", default=None,
             help="stop after this many seconds (default: run until interrupted)",
         )
+        parser.add_argument(
+            "--report-every", type=float, metavar="SECONDS", default=REPORT_EVERY,
+            help=f"log events per second and lag this often (default {REPORT_EVERY:.0f})",
+        )
+        parser.add_argument(
+            "--batch-size", type=int, metavar="EVENTS", default=FOLLOW_BATCH,
+            help=f"most events written in one transaction (default {FOLLOW_BATCH})",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         seconds: float | None = options["stop_after"]
         if seconds is not None and seconds < 0:
             raise CommandError("--stop-after must be a number of seconds, 0 or more")
+        if options["report_every"] <= 0:
+            raise CommandError("--report-every must be a number of seconds above 0")
+        if options["batch_size"] < 1:
+            raise CommandError("--batch-size must be at least 1")
         module = store_env()["PERSISTENCE_MODULE"]
         if module != "replays.persistence":
             raise CommandError(
@@ -34,16 +54,19 @@ class Command(BaseCommand):
             )
         view = game_list_view()
         name = games().name
-        start = view.max_tracking_id(name) or 0
+        alias = view.datastore.alias
+        start = reconnecting(lambda: view.max_tracking_id(name), alias=alias,
+                             give_up_after=None, what=PROJECTION_NAME) or 0
         self.stdout.write(f"{PROJECTION_NAME}: processing events after event {start}; "
                           "Ctrl-C to stop.")
         self.stdout.flush()
         try:
-            with projection_runner() as runner:
-                runner.run_forever(timeout=seconds)
+            with projection_runner(batch_size=options["batch_size"]) as runner:
+                runner.run_forever(timeout=seconds, report_every=options["report_every"])
         except KeyboardInterrupt:
             pass
         except Exception as error:
             raise CommandError(f"{PROJECTION_NAME} stopped on an error: {error}") from error
-        end = view.max_tracking_id(name) or 0
+        end = reconnecting(lambda: view.max_tracking_id(name), alias=alias,
+                           give_up_after=30, what=PROJECTION_NAME) or 0
         self.stdout.write(f"{PROJECTION_NAME}: stopped after event {end}.")

@@ -36,12 +36,13 @@ logger = logging.getLogger(__name__)
 
 
 def declared_length(value: str | bytes | None) -> int | None:
-    """A Content-Length header's value, or None when it is missing or not a number."""
+    """A Content-Length header's value, or None when it is missing or not a number
+    (ASCII digits only, at most 18 of them: ``int`` refuses more than 4,300 digits)."""
     if value is None:
         return None
     text = value.decode("latin-1") if isinstance(value, bytes) else value
     text = text.strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 class BodySizeLimitMiddleware:

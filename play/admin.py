@@ -2,7 +2,7 @@
 like every other page of the site: no input answers 500, and none is echoed into a
 page many times over.
 
-Django's own ``UserAdmin`` and ``GroupAdmin``, with three guards (each found by
+Django's own ``UserAdmin`` and ``GroupAdmin`` (and django-axes' admins), with three guards (each found by
 ``tests/config/test_url_walker.py``):
 
 - a list's query string is at most :data:`MAX_QUERY` characters. The list repeats its
@@ -69,3 +69,25 @@ admin.site.unregister(User)
 admin.site.register(User, BoundedUserAdmin)
 admin.site.unregister(Group)
 admin.site.register(Group, BoundedGroupAdmin)
+
+
+def _bound_registered(models: tuple[type[Model], ...]) -> None:
+    """Re-register models another app put in the admin with the same guards: django-axes
+    registers its sign-in records, whose pages answered ``?_to_field=`` with a 500."""
+    for model in models:
+        registered = admin.site._registry.get(model)
+        if registered is None or isinstance(registered, BoundedAdmin):
+            continue
+        bounded = type(f"Bounded{type(registered).__name__}",
+                       (BoundedAdmin, type(registered)), {})
+        admin.site.unregister(model)
+        admin.site.register(model, bounded)
+
+
+def _axes_models() -> tuple[type[Model], ...]:
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+
+    return (AccessAttempt, AccessFailureLog, AccessLog)
+
+
+_bound_registered(_axes_models())

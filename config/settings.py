@@ -114,6 +114,8 @@ MIDDLEWARE = [
     # Outside every middleware that may answer an error (CSRF, method checks).
     "config.errors.JsonErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common: the reader's language for every page and answer.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -209,7 +211,13 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- Internationalisation -----------------------------------------------------
 
+# English, Hungarian and Finnish: the languages of the rulebooks the platform follows.
+# LocaleMiddleware picks the reader's choice (the language switch sets a cookie), else
+# the browser's Accept-Language, else English. Catalogues: locale/<code>/LC_MESSAGES/
+# django.po, compiled to django.mo in git (see locale/README.md).
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("hu", "Magyar"), ("fi", "Suomi")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

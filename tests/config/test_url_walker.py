@@ -166,6 +166,8 @@ SPECS: dict[str, Spec] = {
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
                                    signed_in=True),
+    # django.conf.urls.i18n: the language switch
+    "set_language": Spec(form=("language", "next"), few=True),
     # django.contrib.auth.urls
     "login": LOGIN,
     "logout": LOGOUT,
@@ -201,6 +203,14 @@ SPECS: dict[str, Spec] = {
     "admin/auth/group/<path:object_id>/": DJANGOS,
     "admin/auth/user/<path:object_id>/": DJANGOS,
     "admin/(?P<url>.*)$": DJANGOS,
+    # django-axes registers its sign-in records in the admin (read-only for staff)
+    **{key: spec for model in ("accessattempt", "accessfailurelog", "accesslog")
+       for key, spec in ((f"admin:axes_{model}_changelist", ADMIN_LIST),
+                         (f"admin:axes_{model}_add", ADMIN_OBJECT),
+                         (f"admin:axes_{model}_change", ADMIN_OBJECT),
+                         (f"admin:axes_{model}_delete", ADMIN_OBJECT),
+                         (f"admin:axes_{model}_history", ADMIN_OBJECT),
+                         (f"admin/axes/{model}/<path:object_id>/", DJANGOS))},
 }
 
 LOGS_OUT = frozenset({"logout", "admin:logout"})

@@ -144,9 +144,13 @@ CHANGE_PASSWORD = Spec(form=("old_password", "new_password1", "new_password2"), 
 SPECS: dict[str, Spec] = {
     # play/views.py
     "play:home": Spec(),
+    "play:rules": Spec(),
     # replays/views/games.py
     "replays:game_list": Spec(query=("player", "ruleset", "players", "tournament", "status",
                                      "winner", "started_from", "started_to", "page")),
+    "replays:my_games": Spec(query=("player", "ruleset", "players", "tournament", "status",
+                                    "winner", "started_from", "started_to", "page"),
+                             signed_in=True),
     # replays/views/viewer.py
     "replays:replay": Spec(query=("token", "perspective", "step")),
     "replays:replay_embed": Spec(query=("token", "perspective", "step")),

@@ -304,14 +304,18 @@ class Narrator:
                 return _("{seat} draws {bean}").format(seat=seat(event.seat),
                                                        bean=a_bean(kind, lang))
             case DrawPileRanOut():
+                # {ordinal} is English's "2nd"; other languages may write {times} ("2."),
+                # so the catalogue's format check is off for these three.
                 message = {
+                    # xgettext:no-python-brace-format
                     GameEnd.NOT_YET: _("The draw pile runs out ({ordinal} time)"),
+                    # xgettext:no-python-brace-format
                     GameEnd.AFTER_THIS_TURN: _("The draw pile runs out ({ordinal} time); "
                                                "the game ends after this turn"),
+                    # xgettext:no-python-brace-format
                     GameEnd.NOW: _("The draw pile runs out ({ordinal} time); the game ends "
                                    "now"),
                 }[event.game_end]
-                # {ordinal} is English's "2nd"; other languages write {times} ("2.").
                 return message.format(ordinal=ordinal(event.times), times=event.times)
             case DiscardPileReshuffled():
                 return _("The discard pile is reshuffled into {cards} cards").format(

@@ -108,14 +108,16 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files before anything touches sessions or the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The reader's language (cookie, else Accept-Language) before anything may answer,
+    # so that a refusal (413, a JSON error) is in it too and no thread keeps the last
+    # request's language. It reads no session.
+    "django.middleware.locale.LocaleMiddleware",
     # Before anything reads the body (CSRF reads POST): 413 from Content-Length alone.
     # Under ASGI config/asgi.py has already refused such requests before Django ran.
     "config.limits.BodySizeLimitMiddleware",
     # Outside every middleware that may answer an error (CSRF, method checks).
     "config.errors.JsonErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # After sessions, before common: the reader's language for every page and answer.
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

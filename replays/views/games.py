@@ -18,8 +18,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from bohnanza_core.games import GameNotFound
@@ -31,9 +30,9 @@ PER_PAGE = 25
 MAX_TEXT = 100
 
 STATUS_CHOICES = [
-    ("", _lazy("any")),
-    (GameSummary.Status.FINISHED.value, _lazy("finished")),
-    (GameSummary.Status.RUNNING.value, _lazy("running")),
+    ("", gettext_lazy("any")),
+    (GameSummary.Status.FINISHED.value, gettext_lazy("finished")),
+    (GameSummary.Status.RUNNING.value, gettext_lazy("running")),
 ]
 
 
@@ -42,7 +41,7 @@ def _date_field(label: Promise) -> forms.DateField:
         label=label, required=False, input_formats=["%Y-%m-%d"],
         widget=forms.DateInput(attrs={"type": "date"}),
         error_messages={"invalid": format_lazy(
-            _lazy("{label}: write a date as YYYY-MM-DD, e.g. 2026-05-01."), label=label)},
+            gettext_lazy("{label}: write a date as YYYY-MM-DD, e.g. 2026-05-01."), label=label)},
     )
 
 
@@ -51,28 +50,28 @@ def _text_field(label: Promise, placeholder: Promise) -> forms.CharField:
         label=label, required=False, max_length=MAX_TEXT, strip=True,
         widget=forms.TextInput(attrs={"placeholder": placeholder}),
         error_messages={"max_length": format_lazy(
-            _lazy("{label}: at most {limit} characters."), label=label, limit=MAX_TEXT)},
+            gettext_lazy("{label}: at most {limit} characters."), label=label, limit=MAX_TEXT)},
     )
 
 
 class GameFilters(forms.Form):
     """The list's filters, from the query string; every one optional."""
 
-    player = _text_field(_lazy("Player or bot"), _lazy("ann, heuristic…"))
-    ruleset = forms.ChoiceField(label=_lazy("Ruleset"), required=False)
+    player = _text_field(gettext_lazy("Player or bot"), gettext_lazy("ann, heuristic…"))
+    ruleset = forms.ChoiceField(label=gettext_lazy("Ruleset"), required=False)
     players = forms.TypedChoiceField(
-        label=_lazy("Players"), required=False, coerce=int, empty_value=None,
-        choices=[("", _lazy("any")), *[(str(n), str(n)) for n in range(2, 8)]],
-        error_messages={"invalid_choice": _lazy("Players: choose a number from 2 to 7.")},
+        label=gettext_lazy("Players"), required=False, coerce=int, empty_value=None,
+        choices=[("", gettext_lazy("any")), *[(str(n), str(n)) for n in range(2, 8)]],
+        error_messages={"invalid_choice": gettext_lazy("Players: choose a number from 2 to 7.")},
     )
-    tournament = _text_field(_lazy("Tournament"), _lazy("name contains…"))
+    tournament = _text_field(gettext_lazy("Tournament"), gettext_lazy("name contains…"))
     status = forms.ChoiceField(
-        label=_lazy("Status"), required=False, choices=STATUS_CHOICES,
-        error_messages={"invalid_choice": _lazy("Status: choose finished or running.")},
+        label=gettext_lazy("Status"), required=False, choices=STATUS_CHOICES,
+        error_messages={"invalid_choice": gettext_lazy("Status: choose finished or running.")},
     )
-    winner = _text_field(_lazy("Winner"), _lazy("name contains…"))
-    started_from = _date_field(_lazy("Started from"))
-    started_to = _date_field(_lazy("Started to"))
+    winner = _text_field(gettext_lazy("Winner"), gettext_lazy("name contains…"))
+    started_from = _date_field(gettext_lazy("Started from"))
+    started_to = _date_field(gettext_lazy("Started to"))
 
     def __init__(self, data: Any, visible: GameSummaryQuerySet) -> None:
         """``visible``: the games the visitor may know of; the ruleset menu offers the

@@ -94,9 +94,10 @@ class Refused(Exception):
 
 def refusal_page(request: HttpRequest, refused: Refused) -> HttpResponse:
     """The error page: the status, what went wrong, and where to go instead."""
-    titles = {400: "Bad request", 403: "Not allowed", 404: "Not found", 413: "Too large"}
+    titles = {400: _("Bad request"), 403: _("Not allowed"), 404: _("Not found"),
+              413: _("Too large")}
     return render(request, "replays/_viewer_error.html",
-                  {"title": titles.get(refused.status, "Error"), "message": refused.message,
+                  {"title": titles.get(refused.status, _("Error")), "message": refused.message,
                    "status": refused.status}, status=refused.status)
 
 
@@ -144,13 +145,16 @@ class Opened:
 
 def _refuse_perspective(perspective: Perspective, game: Game) -> Refused:
     if perspective == EVERYTHING:
-        return Refused(403, "The 'everything' view (every hand, the draw pile and the seed) "
-                            "opens once the game has ended; this game is still running.")
+        return Refused(403, _("The 'everything' view (every hand, the draw pile and the "
+                              "seed) opens once the game has ended; this game is still "
+                              "running."))
     if perspective >= 0:
-        return Refused(403, f"{perspective_name(perspective)} ({game.table.seats[perspective]})"
-                            " holds a secret hand while the game runs: only its player may "
-                            "view the game from that seat. Choose the spectator's view.")
-    return Refused(403, "This view is not open to you.")
+        return Refused(403, _("%(seat)s (%(name)s) holds a secret hand while the game runs: "
+                              "only its player may view the game from that seat. Choose the "
+                              "spectator's view.") % {
+                                  "seat": perspective_name(perspective),
+                                  "name": game.table.seats[perspective]})
+    return Refused(403, _("This view is not open to you."))
 
 
 def open_game(request: HttpRequest, game_id: str) -> Opened:
@@ -159,14 +163,16 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
     try:
         game = games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refused(404, f"There is no game {shown(game_id)}: check the link.") from None
+        raise Refused(404, _("There is no game %(game)s: check the link.")
+                      % {"game": shown(game_id)}) from None
     username = _username(request)
     token = request.GET.get("token") or None
     allowed = access(game, username, is_staff=request.user.is_staff, token=token)
     if not allowed.allowed:
         reason = allowed.reason
         if token is not None:
-            reason = "This game is private and the share token in the link is not its token."
+            reason = _("This game is private and the share token in the link is not its "
+                       "token.")
         raise Refused(403, reason[:1].upper() + reason[1:] + ("" if reason.endswith(".")
                                                               else "."))
     text = request.GET.get("perspective")
@@ -178,8 +184,8 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
         parsed = parse_perspective(text, len(game.players))
         if parsed is None:
             names = ", ".join(perspective_name(p) for p in allowed.perspectives)
-            raise Refused(400, f"There is no perspective {shown(text)} at this table; "
-                               f"you may choose: {names}.")
+            raise Refused(400, _("There is no perspective %(name)s at this table; you may "
+                                 "choose: %(names)s.") % {"name": shown(text), "names": names})
         if not allowed.may_view(parsed):
             raise _refuse_perspective(parsed, game)
         perspective = parsed
@@ -195,11 +201,14 @@ def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
         return steps
     assert text is not None
     if not STEP.fullmatch(text):
-        raise Refused(400, f"The step must be a whole number, not {shown(text)}.")
+        raise Refused(400, _("The step must be a whole number, not %(text)s.")
+                      % {"text": shown(text)})
     step = int(text)
     if not 1 <= step <= steps:
-        so_far = "" if finished else " so far"
-        raise Refused(404, f"There is no step {step}: this game has steps 1 to {steps}{so_far}.")
+        message = (_("There is no step %(step)s: this game has steps 1 to %(steps)s.")
+                   if finished else
+                   _("There is no step %(step)s: this game has steps 1 to %(steps)s so far."))
+        raise Refused(404, message % {"step": step, "steps": steps})
     return step
 
 

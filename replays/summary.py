@@ -10,6 +10,7 @@ it would spoil the game.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,6 +111,22 @@ def _tally(events: Sequence[Event], seats: int) -> tuple[list[SeatTally], int]:
     return tallies, turn
 
 
+LABEL_GAP = 12
+"""Vertical room of one line's label at the chart's end."""
+
+
+def _spread_labels(lines: list[dict[str, Any]], low: float, high: float) -> None:
+    """Move the end labels apart (equal scores end at one point) while keeping them in
+    the plot: pushed down where they collide, then back up from the bottom edge."""
+    ordered = sorted(lines, key=lambda line: line["label_y"])
+    for before, after in itertools.pairwise(ordered):
+        after["label_y"] = max(after["label_y"], before["label_y"] + LABEL_GAP)
+    limit = high
+    for line in reversed(ordered):
+        line["label_y"] = round(max(low, min(line["label_y"], limit)), 1)
+        limit = line["label_y"] - LABEL_GAP
+
+
 def _chart(series: list[list[int]], names: Sequence[str], turns: int) -> dict[str, Any]:
     """Coins at the end of every turn, one stepped line a seat, as SVG geometry."""
     top = max([1, *(max(line) for line in series)])
@@ -123,20 +140,15 @@ def _chart(series: list[list[int]], names: Sequence[str], turns: int) -> dict[st
         return round(TOP + plot_h * (1 - v / top), 1)
 
     lines = []
-    label_ys: list[float] = []
     for seat, line in enumerate(series):
         path = f"M{x(0)},{y(line[0])}"
         for i in range(1, len(line)):
             path += f" H{x(i)} V{y(line[i])}"
-        # Labels at the line's end, nudged apart so equal scores stay readable.
-        label_y = y(line[-1]) + 4
-        while any(abs(label_y - other) < 12 for other in label_ys):
-            label_y += 12
-        label_ys.append(label_y)
         lines.append({"path": path, "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                       "dash": SEAT_DASHES[seat % len(SEAT_DASHES)], "name": names[seat],
                       "final": line[-1], "label_x": x(len(line) - 1) + 6,
-                      "label_y": round(label_y, 1)})
+                      "label_y": y(line[-1]) + 4})
+    _spread_labels(lines, low=TOP + 8, high=HEIGHT - BOTTOM + 4)
     step = max(1, top // 5 + (1 if top % 5 else 0))
     y_ticks = [{"value": v, "y": y(v)} for v in range(0, top + 1, step)]
     every = max(1, points // 10 + (1 if points % 10 else 0))

@@ -12,7 +12,7 @@ from django.conf import settings
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from bohnanza_core.events import CardTurnedOver, PhaseStarted, TurnStarted
+from bohnanza_core.events import CardTurnedOver, OfferAccepted, PhaseStarted, TurnStarted
 from bohnanza_core.games import Game
 from replays.store import games, reset_games
 from replays.views.viewer import timeline
@@ -36,8 +36,8 @@ def seven(transactional_db: None) -> Iterator[Game]:
     reset_games()
 
 
-def open_page(browser: Browser, viewport: dict[str, int]) -> Page:
-    context = browser.new_context(viewport=viewport, locale="en-GB")
+def open_page(browser: Browser, viewport: dict[str, int], locale: str = "en-GB") -> Page:
+    context = browser.new_context(viewport=viewport, locale=locale)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -69,8 +69,17 @@ def test_whole_table_at_1280_jumps_highlights_and_summary(browser: Browser,
 
     page.goto(base + f"?step={turn_steps[2]}")
     expect(page.locator(".rt-seat")).to_have_count(7)
-    assert all(in_viewport(page, ".rt-seat")), "every seat on screen at 1280x800"
     page.screenshot(path=str(SCREENSHOTS / "table-7-seats-1280.png"))
+    # Every seat on screen at once: at turn starts, and while traded cards wait in the
+    # trade areas (the tallest seats).
+    traded = [e.seq for e in entries if isinstance(e.event, OfferAccepted)][:4]
+    for step in [*turn_steps[:6], *traded]:
+        page.locator("#rc-step").fill(str(step))
+        page.locator("#rc-step").press("Enter")
+        expect(page.locator("#replay-table .rt")).to_have_attribute("data-step", str(step))
+        assert all(in_viewport(page, ".rt-seat")), f"a seat off screen at step {step}"
+    page.screenshot(path=str(SCREENSHOTS / "table-7-seats-trading-1280.png"))
+    page.goto(base + f"?step={turn_steps[2]}")
 
     # Forward by decision: to the end of the next decision's group.
     start = shown_step(page)
@@ -141,5 +150,32 @@ def test_phone_layout_at_390(browser: Browser, live_server: LiveServer, seven: G
     page.keyboard.press("End")
     expect(page.locator(".rt-summary")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "table-summary-390.png"), full_page=True)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("locale", ["hu-HU", "fi-FI"])
+def test_the_browsers_language_and_the_switch(browser: Browser, live_server: LiveServer,
+                                              seven: Game, locale: str) -> None:
+    page = open_page(browser, DESKTOP, locale)
+    language = locale[:2]
+    base = f"{live_server.url}/replays/games/{seven.id}/"
+    entries = games().record(seven.id)
+    turn = [seq for _turn, seq in timeline(entries).turns][4]
+    page.goto(base + f"?step={turn}")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    words = {"hu": ("Babföld", "kör", "tallér"), "fi": ("Pelto", "Vuoro", "kolikko")}[language]
+    expect(page.locator("#replay-event")).to_contain_text(words[1])
+    page.keyboard.press("PageDown")
+    page.keyboard.press("ArrowRight")
+    page.screenshot(path=str(SCREENSHOTS / f"table-7-seats-1280-{language}.png"))
+    page.keyboard.press("End")
+    expect(page.locator(".rt-summary")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / f"table-summary-1280-{language}.png"),
+                    full_page=True)
+    # The switch: English from here on, whatever the browser prefers, at the same step.
+    page.locator("#language-select").select_option("en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator(".rt-summary")).to_be_visible()
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()

@@ -25,8 +25,9 @@ logger = logging.getLogger(__name__)
 RECENT_GAMES = 6
 """Finished games shown on the home page."""
 
-# Shown in their own columns, so left out of each band's parameter list.
-_SHOWN_APART = frozenset({"name", "players", "description"})
+# Shown in their own columns (or, the rule file a preset follows, not at all), so left
+# out of each band's parameter list.
+_SHOWN_APART = frozenset({"name", "players", "description", "source"})
 
 
 @dataclass(frozen=True)

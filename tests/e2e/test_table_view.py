@@ -147,9 +147,12 @@ def test_phone_layout_at_390(browser: Browser, live_server: LiveServer, seven: G
     scrub = page.locator("#rc-scrub").bounding_box()
     assert scrub is not None and scrub["width"] >= 300, scrub
     page.screenshot(path=str(SCREENSHOTS / "table-7-seats-390.png"), full_page=True)
+    page.locator(".rt-seats").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "table-seats-390-screen.png"))
     page.keyboard.press("End")
     expect(page.locator(".rt-summary")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "table-summary-390.png"), full_page=True)
+    page.locator(".rt-summary").screenshot(path=str(SCREENSHOTS / "summary-390.png"))
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
 

@@ -2,17 +2,21 @@
 
 Pages and answers:
 
-- ``games/<id>/`` (``replay``): the table at a step with the log beside it, controls,
-  the head hash, a share box and export links. The server draws the step in HTML, so
-  the page works without JavaScript; ``static/js/replay.js`` then steps, plays and
-  jumps by fetching the two JSON answers below.
+- ``games/<id>/`` (``replay``): the table at a step (the table component,
+  ``templates/table/table.html``, see docs/table.md) with the log beside it, controls,
+  a share box, export links and the audit details behind a disclosure. The server draws
+  the step in HTML, so the page works without JavaScript; ``static/js/replay.js`` then
+  steps (by decision, by event, by turn, by phase), plays and jumps by fetching the two
+  JSON answers below, and ``static/js/table.js`` shows them.
 - ``games/<id>/embed/`` (``replay_embed``): the same viewer without the site's chrome,
   allowed in other sites' iframes.
-- ``games/<id>/steps/<n>.json`` (``replay_step``): the table after event ``n`` (the
-  perspective's :class:`~bohnanza_core.views.TableView` dict), the head hash there,
-  and the same table drawn as HTML by ``_table.html``, so the browser never has to
-  redraw the table by its own rules.
-- ``games/<id>/log.json`` (``replay_log``): every event so far as one readable line.
+- ``games/<id>/steps/<n>.json`` (``replay_step``): the table answer after event ``n``
+  (:func:`replays.table.table_answer`: the perspective's
+  :class:`~bohnanza_core.views.TableView` dict and the same table drawn as HTML, with
+  what the step's decision changed marked), the head hash there, and, at a finished
+  game's last step, the end-of-game summary.
+- ``games/<id>/log.json`` (``replay_log``): every event so far as one line in the
+  reader's language, with where turns, phases and decisions begin.
 
 Hidden information: everything shown is built from ``view(state, perspective)`` and
 ``redact(event, perspective)`` for a perspective :func:`replays.store.access` allows,

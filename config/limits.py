@@ -42,7 +42,8 @@ _DIGITS = 18
 
 
 def declared_length(value: str | bytes | None) -> int | None:
-    """A Content-Length header's value, or None when it is missing or not a number."""
+    """A Content-Length header's value, or None when it is missing or not a number
+    (ASCII digits only, at most 18 of them: ``int`` refuses more than 4,300 digits)."""
     if value is None:
         return None
     text = value.decode("latin-1") if isinstance(value, bytes) else value

@@ -108,6 +108,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files before anything touches sessions or the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The reader's language (cookie, else Accept-Language) before anything may answer,
+    # so that a refusal (413, a JSON error) is in it too and no thread keeps the last
+    # request's language. It reads no session.
+    "django.middleware.locale.LocaleMiddleware",
     # Before anything reads the body (CSRF reads POST): 413 from Content-Length alone.
     # Under ASGI config/asgi.py has already refused such requests before Django ran.
     "config.limits.BodySizeLimitMiddleware",
@@ -211,7 +215,13 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- Internationalisation -----------------------------------------------------
 
+# English, Hungarian and Finnish: the languages of the rulebooks the platform follows.
+# LocaleMiddleware picks the reader's choice (the language switch sets a cookie), else
+# the browser's Accept-Language, else English. Catalogues: locale/<code>/LC_MESSAGES/
+# django.po, compiled to django.mo in git (see locale/README.md).
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("hu", "Magyar"), ("fi", "Suomi")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

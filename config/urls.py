@@ -10,6 +10,8 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    # The language switch: POST language=hu|fi|en (and next=) sets the language cookie.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("replays/", include("replays.urls")),
     path("", include("play.urls")),
 ]

@@ -2,8 +2,8 @@
 like every other page of the site: no input answers 500, and none is echoed into a
 page many times over.
 
-Django's own ``UserAdmin`` and ``GroupAdmin``, with three guards (each found by
-``tests/config/test_url_walker.py``):
+Django's own ``UserAdmin`` and ``GroupAdmin`` (and django-axes' admins), with three
+guards (each found by ``tests/config/test_url_walker.py``):
 
 - a list's query string is at most :data:`MAX_QUERY` characters. The list repeats its
   query string in every sort and filter link (a 100 kB ``?o=`` made a 3 MB page), and

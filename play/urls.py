@@ -6,4 +6,5 @@ app_name = "play"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/", views.rules, name="rules"),
 ]

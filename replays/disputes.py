@@ -223,15 +223,15 @@ def account(user: Any) -> str | None:
 
 
 def person(who: str | None) -> str:
-    """A store name as people read it: ``ann``, ``bot heuristic``, ``the table``."""
+    """A store name as people read it, in the reader's language: ``ann``, "Heuristic
+    bot", "the table" (:func:`replays.table.display_player`)."""
+    from django.utils.translation import gettext
+
+    from replays.table import display_player
+
     if who is None:
-        return "the table"
-    kind, _, name = who.partition(":")
-    if kind == "user" and name:
-        return name
-    if kind == "bot" and name:
-        return f"bot {name}"
-    return who
+        return gettext("the table")
+    return display_player(who)
 
 
 def is_arbiter(user: Any) -> bool:

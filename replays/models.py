@@ -47,6 +47,10 @@ class GameSummary(models.Model):
     events = models.PositiveIntegerField(help_text="events stored so far (the last step)")
     tournament = models.CharField(max_length=200, blank=True)
     private = models.BooleanField(default=False)
+    started_by = models.CharField(
+        max_length=150, blank=True, db_index=True,
+        help_text="the actor of the game's first event: for an import, the account that "
+                  "uploaded it (user:<name>), whose players are imported:<actor>")
     seed_commitment = models.CharField(
         max_length=64, blank=True, db_index=True,
         help_text="GameStarted.seed_commitment (public, salted): two records of the same "

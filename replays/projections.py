@@ -140,7 +140,7 @@ class _Batch:
             status=GameSummary.Status.RUNNING, winners="", started_at=at, ended_at=None,
             last_event_at=at, events=stored.originator_version,
             tournament=stored.tournament or "", private=stored.private,
-            seed_commitment=started.seed_commitment,
+            seed_commitment=started.seed_commitment, started_by=stored.actor or "",
         )
         self.rows[game_id] = row
         self.new.add(game_id)

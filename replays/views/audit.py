@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from bohnanza_core.games import Game, GameNotFound
@@ -43,11 +44,11 @@ on one's own machine reads longer files."""
 RUNNING_REFUSAL = "an audit needs the whole record, after the game ends"
 
 QUESTIONS = {
-    "file": "Is the record whole and readable?",
-    "chain": "Does every event carry the hash of the one before, up to the head?",
-    "seed": "Does the seed match the commitment made at the start?",
-    "shuffles": "Does every shuffle follow from the seed?",
-    "rules": "Does every event follow from the rules and the players' decisions?",
+    "file": gettext_lazy("Is the record whole and readable?"),
+    "chain": gettext_lazy("Does every event carry the hash of the one before, up to the head?"),
+    "seed": gettext_lazy("Does the seed match the commitment made at the start?"),
+    "shuffles": gettext_lazy("Does every shuffle follow from the seed?"),
+    "rules": gettext_lazy("Does every event follow from the rules and the players' decisions?"),
 }
 
 

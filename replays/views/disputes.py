@@ -26,6 +26,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils import translation
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from bohnanza_core.cards import BeanKind, Card
@@ -37,7 +39,6 @@ from bohnanza_core.views import EVERYTHING, TableView, view
 from replays.disputes import (
     MAX_COMPLAINT,
     MAX_EXPLANATION,
-    RULINGS,
     Dispute,
     DisputeNotFound,
     DisputeRefused,
@@ -63,9 +64,9 @@ CONTEXT_AFTER = 4
 
 
 class OpenDisputeForm(forms.Form):
-    event_seq = forms.IntegerField(label="Event number", min_value=1)
+    event_seq = forms.IntegerField(label=gettext_lazy("Event number"), min_value=1)
     complaint = forms.CharField(
-        label="What is wrong with it?", max_length=MAX_COMPLAINT, strip=True,
+        label=gettext_lazy("What is wrong with it?"), max_length=MAX_COMPLAINT, strip=True,
         widget=forms.Textarea(attrs={"rows": 6}),
     )
 
@@ -87,11 +88,12 @@ def _at_most(events: int) -> Any:
 
 class RulingForm(forms.Form):
     ruling = forms.ChoiceField(
-        choices=[(r, r.capitalize()) for r in RULINGS], widget=forms.RadioSelect,
+        choices=[("upheld", pgettext_lazy("ruling", "Upheld")),
+                 ("rejected", pgettext_lazy("ruling", "Rejected"))], widget=forms.RadioSelect,
         error_messages={"invalid_choice": "a ruling is either 'upheld' or 'rejected'"},
     )
     explanation = forms.CharField(
-        label="Explanation for the players", max_length=MAX_EXPLANATION, strip=True,
+        label=gettext_lazy("Explanation for the players"), max_length=MAX_EXPLANATION, strip=True,
         widget=forms.Textarea(attrs={"rows": 5}),
     )
 
@@ -210,7 +212,7 @@ class Row:
 def record_rows(game: Game, disputed: int) -> list[Row]:
     """Every stored entry: when it was stored, who issued it, what it says."""
     table = game.table
-    narrator = Narrator(table.ruleset, table.seats)
+    narrator = Narrator(table.ruleset, table.seats, translation)
     rows = []
     for entry in games().record(game.id):
         try:
@@ -239,7 +241,7 @@ def _event_text(game: Game, seq: int | None) -> str | None:
     if seq is None or not 1 <= seq <= game.version:
         return None
     entry = games().record(game.id)[seq - 1]
-    return Narrator(game.table.ruleset, game.table.seats).describe(entry.event)
+    return Narrator(game.table.ruleset, game.table.seats, translation).describe(entry.event)
 
 
 def _initial_seq(request: HttpRequest, game: Game) -> int | None:

@@ -8,61 +8,70 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django import forms
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
+from bohnanza_core.games import GameNotFound
 from bohnanza_core.rulesets import PRESETS
 from replays.models import GameSummary, GameSummaryQuerySet, SeatSummary
+from replays.store import games
 
 PER_PAGE = 25
 MAX_TEXT = 100
 
 STATUS_CHOICES = [
-    ("", "any"),
-    (GameSummary.Status.FINISHED.value, "finished"),
-    (GameSummary.Status.RUNNING.value, "running"),
+    ("", gettext_lazy("any")),
+    (GameSummary.Status.FINISHED.value, gettext_lazy("finished")),
+    (GameSummary.Status.RUNNING.value, gettext_lazy("running")),
 ]
 
 
-def _date_field(label: str) -> forms.DateField:
+def _date_field(label: Promise) -> forms.DateField:
     return forms.DateField(
         label=label, required=False, input_formats=["%Y-%m-%d"],
         widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={"invalid": f"{label}: write a date as YYYY-MM-DD, e.g. 2026-05-01."},
+        error_messages={"invalid": format_lazy(
+            gettext_lazy("{label}: write a date as YYYY-MM-DD, e.g. 2026-05-01."), label=label)},
     )
 
 
-def _text_field(label: str, placeholder: str) -> forms.CharField:
+def _text_field(label: Promise, placeholder: Promise) -> forms.CharField:
     return forms.CharField(
         label=label, required=False, max_length=MAX_TEXT, strip=True,
         widget=forms.TextInput(attrs={"placeholder": placeholder}),
-        error_messages={"max_length": f"{label}: at most {MAX_TEXT} characters."},
+        error_messages={"max_length": format_lazy(
+            gettext_lazy("{label}: at most {limit} characters."), label=label, limit=MAX_TEXT)},
     )
 
 
 class GameFilters(forms.Form):
     """The list's filters, from the query string; every one optional."""
 
-    player = _text_field("Player or bot", "ann, heuristic…")
-    ruleset = forms.ChoiceField(label="Ruleset", required=False)
+    player = _text_field(gettext_lazy("Player or bot"), gettext_lazy("ann, heuristic…"))
+    ruleset = forms.ChoiceField(label=gettext_lazy("Ruleset"), required=False)
     players = forms.TypedChoiceField(
-        label="Players", required=False, coerce=int, empty_value=None,
-        choices=[("", "any"), *[(str(n), str(n)) for n in range(2, 8)]],
-        error_messages={"invalid_choice": "Players: choose a number from 2 to 7."},
+        label=gettext_lazy("Players"), required=False, coerce=int, empty_value=None,
+        choices=[("", gettext_lazy("any")), *[(str(n), str(n)) for n in range(2, 8)]],
+        error_messages={"invalid_choice": gettext_lazy("Players: choose a number from 2 to 7.")},
     )
-    tournament = _text_field("Tournament", "name contains…")
+    tournament = _text_field(gettext_lazy("Tournament"), gettext_lazy("name contains…"))
     status = forms.ChoiceField(
-        label="Status", required=False, choices=STATUS_CHOICES,
-        error_messages={"invalid_choice": "Status: choose finished or running."},
+        label=gettext_lazy("Status"), required=False, choices=STATUS_CHOICES,
+        error_messages={"invalid_choice": gettext_lazy("Status: choose finished or running.")},
     )
-    winner = _text_field("Winner", "name contains…")
-    started_from = _date_field("Started from")
-    started_to = _date_field("Started to")
+    winner = _text_field(gettext_lazy("Winner"), gettext_lazy("name contains…"))
+    started_from = _date_field(gettext_lazy("Started from"))
+    started_to = _date_field(gettext_lazy("Started to"))
 
     def __init__(self, data: Any, visible: GameSummaryQuerySet) -> None:
         """``visible``: the games the visitor may know of; the ruleset menu offers the
@@ -71,8 +80,8 @@ class GameFilters(forms.Form):
         names = set(PRESETS) | set(visible.values_list("ruleset", flat=True).distinct())
         field = self.fields["ruleset"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [("", "any"), *[(name, name) for name in sorted(names)]]
-        field.error_messages["invalid_choice"] = (
+        field.choices = [("", _("any")), *[(name, name) for name in sorted(names)]]
+        field.error_messages["invalid_choice"] = _(
             "Ruleset: there is no ruleset %(value)s; choose one from the list.")
 
     def clean(self) -> dict[str, Any]:
@@ -80,7 +89,7 @@ class GameFilters(forms.Form):
         start, end = data.get("started_from"), data.get("started_to")
         if start and end and start > end:
             raise forms.ValidationError(
-                "Started from is after started to: the date range is empty.")
+                _("Started from is after started to: the date range is empty."))
         return data
 
     def apply(self, games: GameSummaryQuerySet) -> GameSummaryQuerySet:
@@ -134,22 +143,62 @@ def _day_after(day: date) -> datetime | None:
     return _day_start(day + timedelta(days=1))
 
 
+def _visible(request: HttpRequest) -> GameSummaryQuerySet:
+    user = request.user
+    return GameSummary.objects.visible_to(
+        user.get_username() if user.is_authenticated else None,
+        is_staff=bool(user.is_authenticated and user.is_staff))
+
+
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     """Games newest first, filtered by the query string, 25 a page. Bad filters or a page
     that is not a number: 400 with what is wrong; a page past the end: 404."""
-    user = request.user
-    visible = GameSummary.objects.visible_to(
-        user.get_username() if user.is_authenticated else None,
-        is_staff=bool(user.is_authenticated and user.is_staff))
+    return _games_page(request, _visible(request), mine=False)
+
+
+@require_safe
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's games: every game they sat in and every game they
+    imported (an import seats ``imported:<actor>`` players and credits the upload to
+    the uploader, the read model's ``started_by``), private ones included. A private
+    import they hold no seat in opens through its share token, so its link carries
+    it (only they see this page)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    me = f"user:{request.user.get_username()}"
+    mine = GameSummary.objects.filter(
+        Q(started_by=me) | Exists(SeatSummary.objects.filter(game=OuterRef("pk"), player=me)))
+    return _games_page(request, mine, mine=True)
+
+
+def _share_tokens(rows: list[GameSummary], me: str) -> dict[str, str]:
+    """The share token of each private game on the page that ``me`` imported but does
+    not sit in (the only way such a game opens for them)."""
+    tokens: dict[str, str] = {}
+    for row in rows:
+        if row.private and not any(seat.player == me for seat in row.seats.all()):
+            try:
+                tokens[str(row.game_id)] = games().game(row.game_id).share_token
+            except GameNotFound:
+                continue
+    return tokens
+
+
+def _games_page(request: HttpRequest, visible: GameSummaryQuerySet, *,
+                mine: bool) -> HttpResponse:
+    """A list of games (all visible ones, or the player's own), filtered and paged."""
     filters = GameFilters(request.GET or None, visible)
-    context: dict[str, Any] = {"filters": filters, "page": None, "problems": []}
+    page_name = "replays:my_games" if mine else "replays:game_list"
+    context: dict[str, Any] = {"filters": filters, "page": None, "problems": [], "mine": mine,
+                               "page_url": reverse(page_name), "tokens": {}}
     number = request.GET.get("page", "1")
     problems: list[str] = []
     if filters.is_bound and not filters.is_valid():
         problems = [e for errors in filters.errors.values() for e in errors]
     if not (number.isascii() and number.strip().isdigit()):
-        problems.append(f"Page: “{number[:20]}” is not a page number; pages are 1, 2, 3…")
+        problems.append(_("Page: “%(page)s” is not a page number; pages are 1, 2, 3…")
+                        % {"page": number[:20]})
     if problems:
         context["problems"] = problems
         return render(request, "replays/game_list.html", context, status=400)
@@ -157,15 +206,20 @@ def game_list(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(games.prefetch_related("seats"), PER_PAGE)
     try:
         context["page"] = paginator.page(number)
+        if mine:
+            me = f"user:{request.user.get_username()}"
+            context["tokens"] = _share_tokens(list(context["page"].object_list), me)
     except (EmptyPage, PageNotAnInteger):
         pages = paginator.num_pages
         context["problems"] = [
-            f"There is no page {number[:20]}: these filters give {pages} "
-            f"page{'s' if pages != 1 else ''} of games."]
+            ngettext("There is no page %(page)s: these filters give %(pages)s page of games.",
+                     "There is no page %(page)s: these filters give %(pages)s pages of games.",
+                     pages) % {"page": number[:20], "pages": pages}]
         return render(request, "replays/game_list.html", context, status=404)
     return render(request, "replays/game_list.html", context)
 
 
 urlpatterns: list[URLPattern] = [
     path("games/", game_list, name="game_list"),
+    path("mine/", my_games, name="my_games"),
 ]

@@ -2,17 +2,21 @@
 
 Pages and answers:
 
-- ``games/<id>/`` (``replay``): the table at a step with the log beside it, controls,
-  the head hash, a share box and export links. The server draws the step in HTML, so
-  the page works without JavaScript; ``static/js/replay.js`` then steps, plays and
-  jumps by fetching the two JSON answers below.
+- ``games/<id>/`` (``replay``): the table at a step (the table component,
+  ``templates/table/table.html``, see docs/table.md) with the log beside it, controls,
+  a share box, export links and the audit details behind a disclosure. The server draws
+  the step in HTML, so the page works without JavaScript; ``static/js/replay.js`` then
+  steps (by decision, by event, by turn, by phase), plays and jumps by fetching the two
+  JSON answers below, and ``static/js/table.js`` shows them.
 - ``games/<id>/embed/`` (``replay_embed``): the same viewer without the site's chrome,
   allowed in other sites' iframes.
-- ``games/<id>/steps/<n>.json`` (``replay_step``): the table after event ``n`` (the
-  perspective's :class:`~bohnanza_core.views.TableView` dict), the head hash there,
-  and the same table drawn as HTML by ``_table.html``, so the browser never has to
-  redraw the table by its own rules.
-- ``games/<id>/log.json`` (``replay_log``): every event so far as one readable line.
+- ``games/<id>/steps/<n>.json`` (``replay_step``): the table answer after event ``n``
+  (:func:`replays.table.table_answer`: the perspective's
+  :class:`~bohnanza_core.views.TableView` dict and the same table drawn as HTML, with
+  what the step's decision changed marked), the head hash there, and, at a finished
+  game's last step, the end-of-game summary.
+- ``games/<id>/log.json`` (``replay_log``): every event so far as one line in the
+  reader's language, with where turns, phases and decisions begin.
 
 Hidden information: everything shown is built from ``view(state, perspective)`` and
 ``redact(event, perspective)`` for a perspective :func:`replays.store.access` allows,
@@ -23,24 +27,32 @@ leave the server. A running game shows only the steps recorded so far.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
-from bohnanza_core.cards import BeanKind
-from bohnanza_core.events import GameStarted, TurnStarted
+from bohnanza_core.engine import command_for
+from bohnanza_core.events import (
+    CardTurnedOver,
+    GameStarted,
+    PhaseStarted,
+    PlantingEnded,
+    TurnStarted,
+)
 from bohnanza_core.games import Game, GameNotFound
-from bohnanza_core.narrate import Narrator, beans
+from bohnanza_core.narrate import Narrator, phase_name
+from bohnanza_core.record import Entry
 from bohnanza_core.rulesets import display_name
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact, view
 from replays.store import (
@@ -54,6 +66,8 @@ from replays.store import (
     seats_of,
     token_matches,
 )
+from replays.summary import game_summary
+from replays.table import changes_of, display_player, short_name, table_answer
 
 SPEEDS = (0.5, 1, 2, 4, 8)
 """Playback speeds offered; at 1x the viewer shows about one event a second."""
@@ -62,8 +76,6 @@ STEP = re.compile(r"-?[0-9]{1,12}")
 """A step as URLs write it: ASCII digits only (``int`` also reads "٣" and "1_0"), few
 enough that ``int`` is cheap; out of range is then a 404 like any other missing step."""
 
-STACK_LAYERS = 6
-"""At most this many card edges drawn under a field's top card."""
 
 
 # -- refusals ---------------------------------------------------------------------
@@ -87,9 +99,10 @@ class Refused(Exception):
 
 def refusal_page(request: HttpRequest, refused: Refused) -> HttpResponse:
     """The error page: the status, what went wrong, and where to go instead."""
-    titles = {400: "Bad request", 403: "Not allowed", 404: "Not found", 413: "Too large"}
+    titles = {400: _("Bad request"), 403: _("Not allowed"), 404: _("Not found"),
+              413: _("Too large")}
     return render(request, "replays/_viewer_error.html",
-                  {"title": titles.get(refused.status, "Error"), "message": refused.message,
+                  {"title": titles.get(refused.status, _("Error")), "message": refused.message,
                    "status": refused.status}, status=refused.status)
 
 
@@ -137,13 +150,16 @@ class Opened:
 
 def _refuse_perspective(perspective: Perspective, game: Game) -> Refused:
     if perspective == EVERYTHING:
-        return Refused(403, "The 'everything' view (every hand, the draw pile and the seed) "
-                            "opens once the game has ended; this game is still running.")
+        return Refused(403, _("The 'everything' view (every hand, the draw pile and the "
+                              "seed) opens once the game has ended; this game is still "
+                              "running."))
     if perspective >= 0:
-        return Refused(403, f"{perspective_name(perspective)} ({game.table.seats[perspective]})"
-                            " holds a secret hand while the game runs: only its player may "
-                            "view the game from that seat. Choose the spectator's view.")
-    return Refused(403, "This view is not open to you.")
+        return Refused(403, _("%(seat)s (%(name)s) holds a secret hand while the game runs: "
+                              "only its player may view the game from that seat. Choose the "
+                              "spectator's view.") % {
+                                  "seat": perspective_name(perspective),
+                                  "name": game.table.seats[perspective]})
+    return Refused(403, _("This view is not open to you."))
 
 
 def open_game(request: HttpRequest, game_id: str) -> Opened:
@@ -152,14 +168,16 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
     try:
         game = games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refused(404, f"There is no game {shown(game_id)}: check the link.") from None
+        raise Refused(404, _("There is no game %(game)s: check the link.")
+                      % {"game": shown(game_id)}) from None
     username = _username(request)
     token = request.GET.get("token") or None
     allowed = access(game, username, is_staff=request.user.is_staff, token=token)
     if not allowed.allowed:
         reason = allowed.reason
         if token is not None:
-            reason = "This game is private and the share token in the link is not its token."
+            reason = _("This game is private and the share token in the link is not its "
+                       "token.")
         raise Refused(403, reason[:1].upper() + reason[1:] + ("" if reason.endswith(".")
                                                               else "."))
     text = request.GET.get("perspective")
@@ -171,8 +189,8 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
         parsed = parse_perspective(text, len(game.players))
         if parsed is None:
             names = ", ".join(perspective_name(p) for p in allowed.perspectives)
-            raise Refused(400, f"There is no perspective {shown(text)} at this table; "
-                               f"you may choose: {names}.")
+            raise Refused(400, _("There is no perspective %(name)s at this table; you may "
+                                 "choose: %(names)s.") % {"name": shown(text), "names": names})
         if not allowed.may_view(parsed):
             raise _refuse_perspective(parsed, game)
         perspective = parsed
@@ -188,121 +206,18 @@ def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
         return steps
     assert text is not None
     if not STEP.fullmatch(text):
-        raise Refused(400, f"The step must be a whole number, not {shown(text)}.")
+        raise Refused(400, _("The step must be a whole number, not %(text)s.")
+                      % {"text": shown(text)})
     step = int(text)
     if not 1 <= step <= steps:
-        so_far = "" if finished else " so far"
-        raise Refused(404, f"There is no step {step}: this game has steps 1 to {steps}{so_far}.")
+        message = (_("There is no step %(step)s: this game has steps 1 to %(steps)s.")
+                   if finished else
+                   _("There is no step %(step)s: this game has steps 1 to %(steps)s so far."))
+        raise Refused(404, message % {"step": step, "steps": steps})
     return step
 
 
 # -- what the templates and the JSON answers show ----------------------------------
-
-
-def short_name(name: str, limit: int = 40) -> str:
-    """A seat's name cut to ``limit`` characters where a whole one cannot be shown: the
-    page's title, the perspective menu, the log's lines and the offers. Names come
-    from players and files; a 1000-character one made the menu as wide and every line
-    of the log a paragraph. The seats' own panels show names whole (in a title)."""
-    return name if len(name) <= limit else name[: limit - 1] + "…"
-
-
-def _short(kind: str | BeanKind) -> str:
-    """ "Chili", "Black-eyed": a kind as printed on a small card. """
-    return str(BeanKind(kind).value).capitalize()
-
-
-def _card(card: int, kinds: list[str]) -> dict[str, Any]:
-    kind = kinds[card]
-    return {"id": card, "kind": kind, "name": _short(kind)}
-
-
-def _cards(cards: list[int], kinds: list[str]) -> list[dict[str, Any]]:
-    return [_card(c, kinds) for c in cards]
-
-
-def table_context(opened: Opened, at: Game) -> dict[str, Any]:
-    """The table after step ``at.version`` as the chosen perspective sees it, ready for
-    ``_table.html``. Built only from that perspective's ``TableView.as_dict()``."""
-    perspective = opened.perspective
-    data = view(at.table, perspective).as_dict()
-    ruleset = at.table.ruleset
-    kinds: list[str] = data["card_kinds"]
-    names = [seat["name"] for seat in data["seats"]]
-    result = data.get("result")
-    seats = []
-    for index, seat in enumerate(data["seats"]):
-        fields = []
-        for number, field in enumerate(seat["fields"]):
-            count = len(field["cards"])
-            fields.append({
-                "number": number + 1,  # as players count them: the first field is 1
-                "kind": field["kind"],
-                "name": _short(field["kind"]) if field["kind"] else None,
-                "count": count,
-                "layers": range(min(count, STACK_LAYERS) - 1, 0, -1),
-            })
-        locked = None
-        if len(fields) < ruleset.max_fields and ruleset.third_field_cost is not None:
-            locked = ruleset.third_field_cost
-        hand = seat.get("hand")
-        seats.append({
-            "index": index,
-            "name": seat["name"],
-            "player": opened.game.players[index],
-            "you": perspective == index,
-            "active": data["active"] == index and data["phase"] not in ("dealing", "game over"),
-            "awaiting": index in data["awaiting"],
-            "hand": None if hand is None else _cards(hand, kinds),
-            "hand_size": seat["hand_size"],
-            "backs": range(seat["hand_size"]),
-            "fields": fields,
-            "locked_field_cost": locked,
-            "third_field_bought": seat["third_field_bought"],
-            "coins": seat["coins"],
-            "trade_area": _cards(seat["trade_area"], kinds),
-            "rank": None if result is None else result["ranks"][index],
-            "winner": result is not None and index in result["winners"],
-        })
-    offers = []
-    for offer in data["offers"]:
-        counterparty = offer["counterparty"]
-        offers.append({
-            "number": offer["offer"],
-            "proposer": short_name(names[offer["proposer"]]),
-            "to": "everyone" if counterparty is None else short_name(names[counterparty]),
-            "gives": _cards(offer["gives"], kinds),
-            "wants": ", ".join(beans(BeanKind(k), n) for k, n in offer["wants"]),
-            "gift": not offer["wants"],
-            "declined_by": [short_name(names[s]) for s in offer["declined_by"]],
-        })
-    discard = data["discard_pile"]
-    draw_pile = data.get("draw_pile")
-    return {
-        "perspective": perspective_name(perspective),
-        "everything": perspective == EVERYTHING,
-        "spectator": perspective == SPECTATOR,
-        "phase": data["phase"],
-        "turn": data["turn"],
-        "active_name": names[data["active"]],
-        "awaiting_names": [names[s] for s in data["awaiting"]],
-        "seats": seats,
-        "face_up": _cards(data["face_up"], kinds),
-        "offers": offers,
-        "draw_pile_size": data["draw_pile_size"],
-        "draw_pile_next": None if draw_pile is None else _cards(draw_pile[:8], kinds),
-        "discard_top": _card(discard[-1], kinds) if discard else None,
-        "discard_size": len(discard),
-        "out_of_game": len(data["out_of_game"]),
-        "runs_out": data["runs_out"],
-        "ends_on_run_out": ruleset.ends_on_run_out,
-        "ruleset": data["ruleset"],
-        "seed": data.get("seed"),
-        "finished": result is not None,
-        "step": at.version,
-        "head_hash": at.head_hash,
-        "table": data,
-    }
 
 
 @dataclass(frozen=True)
@@ -311,29 +226,90 @@ class LogLine:
     turn: int
     kind: str
     text: str
+    group: int
+    """The step where this line's decision began (its group: a decision and the
+    automatic events that followed it)."""
+
+
+@lru_cache(maxsize=32)
+def _record(game_id: UUID, version: int) -> tuple[Entry, ...]:
+    """A game's record as far as ``version`` (cached: a step, the log and the page all
+    read it, and a stored step never changes)."""
+    return tuple(games().record(game_id)[:version])
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Where a game's steps stand: where each decision's group begins, the steps that
+    end a group (the stops of stepping by decision), and where turns and phases begin."""
+
+    groups: tuple[int, ...]
+    """For each step (index step - 1), the step its group begins at."""
+    stops: tuple[int, ...]
+    turns: tuple[tuple[int, int], ...]
+    """(turn, step of its TurnStarted) for every turn begun."""
+    phases: tuple[int, ...]
+
+
+def _opens_decision(entry: Entry, actors: bool) -> bool:
+    """Whether a stored event opens a player's decision (a command), rather than
+    following from one or from the table itself (deals, draws, turning over). Records
+    that name no actors (old imports) fall back on the event's type alone."""
+    if entry.seq == 1:
+        return True
+    if actors and entry.actor is None:
+        return False
+    return command_for(entry.event) is not None
+
+
+def timeline(entries: Sequence[Entry]) -> Timeline:
+    """The :class:`Timeline` of a record."""
+    actors = any(entry.actor is not None for entry in entries[1:])
+    groups: list[int] = []
+    turns: list[tuple[int, int]] = []
+    phases: list[int] = []
+    start = 1
+    planting_ended = False
+    for entry in entries:
+        event = entry.event
+        if _opens_decision(entry, actors):
+            start = entry.seq
+        groups.append(start)
+        if isinstance(event, TurnStarted):
+            turns.append((event.turn, entry.seq))
+            phases.append(entry.seq)
+        elif isinstance(event, PhaseStarted):
+            phases.append(entry.seq)
+        elif isinstance(event, PlantingEnded):
+            planting_ended = True
+        elif isinstance(event, CardTurnedOver) and planting_ended:
+            phases.append(entry.seq)  # turning over: a phase without a PhaseStarted
+            planting_ended = False
+    stops = [seq - 1 for seq, group in enumerate(groups, start=1) if group == seq and seq > 1]
+    stops.append(len(entries))
+    return Timeline(tuple(groups), tuple(sorted(set(stops))), tuple(turns), tuple(phases))
 
 
 def log_lines(opened: Opened) -> list[LogLine]:
-    """Every event recorded so far, redacted for the perspective and told in words."""
-    entries = games().record(opened.game_id)[: opened.steps]
+    """Every event recorded so far, redacted for the perspective and told in words in
+    the reader's language."""
+    entries = _record(opened.game_id, opened.steps)
     first = entries[0].event
     assert isinstance(first, GameStarted)  # every record begins so (Games.start)
     # Names cut to 40 characters: a log line tells what happened, and a 1000-character
     # seat name made every line of it a paragraph (the seats show names whole).
-    narrator = Narrator(first.ruleset, tuple(short_name(seat) for seat in first.seats))
+    narrator = Narrator(first.ruleset, tuple(short_name(seat) for seat in first.seats),
+                        translation)
+    groups = timeline(entries).groups
     turn = 0
     lines = []
     for entry in entries:
         event = redact(entry.event, opened.perspective)
         if isinstance(event, TurnStarted):
             turn = event.turn
-        lines.append(LogLine(entry.seq, turn, type(event).__name__, narrator.describe(event)))
+        lines.append(LogLine(entry.seq, turn, type(event).__name__, narrator.describe(event),
+                             groups[entry.seq - 1]))
     return lines
-
-
-def turn_starts(lines: list[LogLine]) -> list[tuple[int, int]]:
-    """(turn, step of its TurnStarted) for every turn begun so far."""
-    return [(line.turn, line.seq) for line in lines if line.kind == "TurnStarted"]
 
 
 def _query(opened: Opened, step: int | None = None, *, perspective: str | None = None,
@@ -353,34 +329,48 @@ def _query(opened: Opened, step: int | None = None, *, perspective: str | None =
     return "?" + urlencode(params)
 
 
-def table_at(opened: Opened, step: int) -> dict[str, Any]:
-    """The table context after ``step`` (the game as loaded when it is the last one)."""
+def step_answer(request: HttpRequest | None, opened: Opened, step: int) -> dict[str, Any]:
+    """The JSON answer for ``step`` (:func:`replays.table.table_answer`): the table
+    after it as data and drawn, what its decision and its last event changed, and, at
+    a finished game's last step, the summary. Built only from the perspective's view
+    and its redacted events."""
     at = opened.game if step == opened.steps else games().game(opened.game_id, step)
-    return table_context(opened, at)
-
-
-def step_answer(request: HttpRequest, opened: Opened, step: int) -> dict[str, Any]:
-    """The JSON answer for ``step``: the table as data and drawn by ``_table.html``, the
-    head hash after the step, and where the game stands."""
-    table = table_at(opened, step)
-    return {
+    entries = _record(opened.game_id, opened.steps)
+    line = timeline(entries)
+    group = line.groups[step - 1]
+    seen = [redact(entry.event, opened.perspective) for entry in entries[group - 1: step]]
+    summary = None
+    if opened.game.finished and step == opened.steps:
+        first = entries[0].event
+        assert isinstance(first, GameStarted)
+        summary = game_summary([redact(e.event, opened.perspective) for e in entries],
+                               first.seats, opened.game.players)
+    answer = table_answer(view(at.table, opened.perspective).as_dict(), opened.game.players,
+                          at.table.ruleset, step=step, steps=opened.steps,
+                          head_hash=at.head_hash, changed=changes_of(seen),
+                          now=changes_of(seen[-1:]), summary=summary, request=request)
+    answer.update({
         "game": str(opened.game_id),
-        "step": step,
-        "steps": opened.steps,
-        "finished": opened.game.finished,
-        "perspective": table["perspective"],
-        "turn": table["turn"],
-        "phase": table["phase"],
-        "head_hash": table["head_hash"],
-        "table": table["table"],
-        "html": render_to_string("replays/_table.html", {"t": table}, request=request),
-    }
+        "perspective": perspective_name(opened.perspective),
+        "group": group,
+        "phase_name": phase_name(at.table.phase, translation),
+    })
+    return answer
+
+
+def _perspective_label(p: Perspective, seats: Sequence[str]) -> tuple[str, str]:
+    if p == EVERYTHING:
+        return _("Everything"), _(" (all hands, the draw pile)")
+    if p == SPECTATOR:
+        return _("Spectator"), _(" (only what is public)")
+    return _("Seat %(number)s: %(name)s") % {"number": p + 1, "name": short_name(seats[p])}, ""
 
 
 def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[str, Any]:
     step = parse_step(request.GET.get("step"), opened.steps, opened.game.finished)
-    table = table_at(opened, step)
+    answer = step_answer(request, opened, step)
     lines = log_lines(opened)
+    line = timeline(_record(opened.game_id, opened.steps))
     game_id = str(opened.game_id)
     page = "replays:replay_embed" if embed else "replays:replay"
     here = reverse(page, kwargs={"game_id": game_id})
@@ -390,15 +380,11 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
     embed_url = request.build_absolute_uri(embed_path + _query(opened, step, share=True))
     export_path = reverse("replays:replay_export", kwargs={"game_id": game_id})
     seats = opened.game.table.seats
-    perspectives: list[dict[str, Any]] = [
-        {"value": perspective_name(p),
-         "name": ("Everything" if p == EVERYTHING else "Spectator" if p == SPECTATOR
-                  else f"Seat {p + 1}: {short_name(seats[p])}"),
-         "what": (" (all hands, the draw pile)" if p == EVERYTHING
-                  else " (only what is public)" if p == SPECTATOR else ""),
-         "selected": p == opened.perspective}
-        for p in opened.access.perspectives
-    ]
+    perspectives: list[dict[str, Any]] = []
+    for p in opened.access.perspectives:
+        name, what = _perspective_label(p, seats)
+        perspectives.append({"value": perspective_name(p), "name": name, "what": what,
+                             "selected": p == opened.perspective})
     token_param = {"token": opened.token} if opened.token else {}
     config = {
         "game": game_id,
@@ -413,29 +399,49 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "stepUrl": reverse("replays:replay_step", kwargs={"game_id": game_id, "step": "0"}),
         "logUrl": reverse("replays:replay_log", kwargs={"game_id": game_id}),
         "finished": opened.game.finished,
+        "stops": list(line.stops),
+        "turns": [seq for _turn, seq in line.turns],
+        "phases": list(line.phases),
+        "groups": list(line.groups),
+        "words": {
+            "play": _("Play"), "pause": _("Pause"), "copied": _("Copied"),
+            "copyFailed": _("Copying failed: select the text and copy it."),
+            "noCopy": _("Copying is not available here: select the text and copy it."),
+            "turn": _("turn %(turn)s"), "setup": _("setup"),
+            "unreadable": _("The server answered %(status)s without a readable body."),
+            "status": _("The server answered %(status)s."),
+        },
     }
     current = lines[step - 1]
+    previous_stop = max((s for s in line.stops if s < step), default=1)
+    next_stop = min((s for s in line.stops if s > step), default=opened.steps)
     return {
         "embed": embed,
         "game": opened.game,
         "game_id": game_id,
-        "title": " vs ".join(short_name(seat) for seat in seats),
-        "full_title": " vs ".join(seats),
+        "title": ", ".join(short_name(seat) for seat in seats),
+        "full_title": ", ".join(seats),
         "ruleset": display_name(opened.game.table.ruleset),
-        "t": table,
+        "table_html": answer["html"],
+        "t": {"turn": answer["turn"], "finished": answer["finished"]},
+        "head_hash": answer["head_hash"],
+        "seed_commitment": opened.game.table.seed_commitment,
         "step": step,
         "steps": opened.steps,
+        "group": answer["group"],
         "current": current,
         "lines": lines,
-        "turns": turn_starts(lines),
+        "turns": list(line.turns),
         "speeds": SPEEDS,
         "perspectives": perspectives,
         "perspective": perspective_name(opened.perspective),
         "token": opened.token,
+        "players": [{"name": seats[i], "player": display_player(p), "id": p}
+                    for i, p in enumerate(opened.game.players)],
         "nav": {
             "first": _query(opened, 1),
-            "back": _query(opened, max(1, step - 1)),
-            "forward": _query(opened, min(opened.steps, step + 1)),
+            "back": _query(opened, previous_stop),
+            "forward": _query(opened, next_stop),
             "last": _query(opened, opened.steps),
         },
         "line_query": _query(opened, None),
@@ -497,14 +503,17 @@ def replay_log(request: HttpRequest, game_id: str) -> HttpResponse:
     """The readable log so far, for the perspective, with the turns' first steps."""
     opened = open_game(request, game_id)
     lines = log_lines(opened)
+    line = timeline(_record(opened.game_id, opened.steps))
     return JsonResponse({
         "game": str(opened.game_id),
         "perspective": perspective_name(opened.perspective),
         "steps": opened.steps,
         "finished": opened.game.finished,
-        "lines": [{"seq": ln.seq, "turn": ln.turn, "kind": ln.kind, "text": ln.text}
-                  for ln in lines],
-        "turns": [{"turn": turn, "step": seq} for turn, seq in turn_starts(lines)],
+        "lines": [{"seq": ln.seq, "turn": ln.turn, "kind": ln.kind, "text": ln.text,
+                   "group": ln.group} for ln in lines],
+        "turns": [{"turn": turn, "step": seq} for turn, seq in line.turns],
+        "stops": list(line.stops),
+        "phases": list(line.phases),
     })
 
 

@@ -1,27 +1,34 @@
 /* The replay viewer in the browser (templates/replays/viewer.html and embed.html).
  *
- * The server draws every step (steps/<n>.json carries the table as HTML, built from the
- * perspective's view), so this file never decides what a perspective may see: it
- * fetches steps (and caches them), swaps them in, highlights the log, plays at a chosen
- * speed, answers the keyboard, and keeps the address bar a share link of what is shown.
- * Without JavaScript the page still works through its plain links and GET forms.
+ * The server draws every step (steps/<n>.json is a table answer, built from the
+ * perspective's view), and static/js/table.js shows it, so this file never decides
+ * what a perspective may see. It moves through the game: by decision (the default: a
+ * player's decision and the automatic events that follow it go by together) or by
+ * single event, by turn and by phase, playing at a chosen speed; it keeps the log
+ * free of spoilers (only what has happened so far, unless the reader asks for all),
+ * marks the current step's lines, answers the keyboard, and keeps the address bar a
+ * share link of what is shown. Without JavaScript the page still works through its
+ * plain links and GET forms.
  */
 (function () {
   "use strict";
 
   const configNode = document.getElementById("replay-config");
-  if (!configNode) return;
+  if (!configNode || !window.BohnanzaTable) return;
   const cfg = JSON.parse(configNode.textContent);
+  const words = cfg.words || {};
   document.documentElement.classList.add("js");
 
-  const BASE_DELAY_MS = 900; // one event a little under a second at 1x
+  const BASE_DELAY_MS = 1100; // one step a little over a second at 1x
   const PREFETCH = 4; // steps fetched ahead while playing
   const PLAY_ICON = '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5v11l9.5-5.5z"/></svg>';
   const PAUSE_ICON = '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 3h3v10H4zM9 3h3v10H9z"/></svg>';
 
   const $ = (id) => document.getElementById(id);
   const tableBox = $("replay-table");
+  const table = window.BohnanzaTable.mount(tableBox, { words });
   const eventLine = $("replay-event");
+  const logBox = $("replay-log");
   const logList = $("replay-log-lines");
   const stepInput = $("rc-step");
   const stepsLabel = $("rc-steps");
@@ -29,27 +36,33 @@
   const turnSelect = $("rc-turn");
   const perspectiveSelect = $("rc-perspective");
   const speedSelect = $("rc-speed");
+  const modeSelect = $("rc-mode");
+  const spoilers = $("rc-spoilers");
   const playButton = $("rc-play");
   const errorBox = $("rc-error");
   const shareInput = $("share-link");
   const embedCode = $("embed-code");
   const embedOpen = $("embed-open");
-  const nav = {
-    first: $("rc-first"),
-    back: $("rc-back"),
-    forward: $("rc-forward"),
-    last: $("rc-last"),
-  };
+  const nav = { first: $("rc-first"), back: $("rc-back"), forward: $("rc-forward"), last: $("rc-last") };
 
   let shown = cfg.step; // the step on screen
   let target = cfg.step; // the step last asked for
   let steps = cfg.steps;
+  let stops = cfg.stops; // the last step of every decision's group
+  let turns = cfg.turns; // where each turn begins
+  let phases = cfg.phases; // where each phase begins
+  let groups = cfg.groups; // for each step, where its group begins
   let perspective = cfg.perspective;
+  let mode = "decision";
   let speed = 1;
   let playing = false;
   let timer = null;
   let ticket = 0; // answers to older requests are dropped
   const cache = new Map();
+
+  function format(text, values) {
+    return text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+  }
 
   // -- addresses ----------------------------------------------------------------
 
@@ -75,20 +88,46 @@
     return location.origin + page + "?" + params(step, cfg.shareToken || cfg.token, true);
   }
 
+  // -- where to go ----------------------------------------------------------------
+
+  function after(list, step) {
+    for (const s of list) if (s > step) return s;
+    return null;
+  }
+
+  function before(list, step) {
+    let found = null;
+    for (const s of list) {
+      if (s < step) found = s;
+      else break;
+    }
+    return found;
+  }
+
+  const moves = {
+    first: () => 1,
+    last: () => steps,
+    forward: () => (mode === "event" ? target + 1 : after(stops, target) ?? steps),
+    back: () => (mode === "event" ? target - 1 : before(stops, target) ?? 1),
+    eventForward: () => target + 1,
+    eventBack: () => target - 1,
+    nextTurn: () => after(turns, target) ?? steps,
+    prevTurn: () => before(turns, target) ?? 1,
+    nextPhase: () => after(phases, target) ?? steps,
+    prevPhase: () => before(phases, target) ?? 1,
+  };
+
   // -- fetching -----------------------------------------------------------------
 
   async function getJson(url) {
-    const response = await fetch(url, {
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    });
+    const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
     let body = null;
     try {
       body = await response.json();
     } catch (e) {
-      throw new Error("The server answered " + response.status + " without a readable body.");
+      throw new Error(format(words.unreadable || "The server answered %(status)s.", { status: response.status }));
     }
-    if (!response.ok) throw new Error(body.error || "The server answered " + response.status + ".");
+    if (!response.ok) throw new Error(body.error || format(words.status || "%(status)s", { status: response.status }));
     return body;
   }
 
@@ -102,9 +141,11 @@
     return cache.get(key);
   }
 
-  function prefetch(from, count) {
-    for (let s = from; s <= Math.min(steps, from + count - 1); s++) {
-      fetchStep(s).catch(() => {});
+  function prefetch(from) {
+    let step = from;
+    for (let i = 0; i < PREFETCH && step !== null && step <= steps; i++) {
+      fetchStep(step).catch(() => {});
+      step = mode === "event" ? step + 1 : after(stops, step);
     }
   }
 
@@ -133,7 +174,7 @@
       if (mine !== ticket) return;
       show(data);
       clearError();
-      if (!playing) prefetch(shown + 1, 1);
+      if (!playing) prefetch(moves.forward());
     } catch (error) {
       if (mine !== ticket) return;
       stop();
@@ -143,7 +184,7 @@
 
   function show(data) {
     shown = data.step;
-    tableBox.innerHTML = data.html;
+    table.show(data);
     if (data.steps !== steps) {
       steps = data.steps;
       refreshLog().catch((error) => showError(error.message));
@@ -159,9 +200,9 @@
     stepsLabel.textContent = String(steps);
     scrub.max = String(steps);
     scrub.value = String(shown);
-    const hrefs = { first: 1, back: Math.max(1, shown - 1), forward: Math.min(steps, shown + 1), last: steps };
+    const hrefs = { first: 1, back: moves.back(), forward: moves.forward(), last: steps };
     for (const [name, link] of Object.entries(nav)) {
-      link.href = "?" + params(hrefs[name], cfg.token);
+      link.href = "?" + params(clamp(hrefs[name]), cfg.token);
       const stuck = (name === "first" || name === "back") ? shown <= 1 : shown >= steps;
       link.classList.toggle("is-disabled", stuck);
       link.setAttribute("aria-disabled", stuck ? "true" : "false");
@@ -195,20 +236,23 @@
 
   function markLog() {
     const lines = logList.children;
+    const group = groups[shown - 1] || shown;
     for (let i = 0; i < lines.length; i++) {
       const seq = i + 1;
-      lines[i].classList.toggle("is-current", seq === shown);
-      lines[i].classList.toggle("is-future", seq > shown);
-      if (seq === shown) lines[i].setAttribute("aria-current", "step");
-      else lines[i].removeAttribute("aria-current");
+      const item = lines[i];
+      item.classList.toggle("is-current", seq === shown);
+      item.classList.toggle("is-future", seq > shown);
+      const inStep = mode === "event" ? seq === shown : seq >= group && seq <= shown;
+      item.classList.toggle("in-step", inStep);
+      if (seq === shown) item.setAttribute("aria-current", "step");
+      else item.removeAttribute("aria-current");
     }
     const current = lines[shown - 1];
-    const box = logList;
-    if (current) {
+    if (current && current.offsetParent !== null) {
       const top = current.offsetTop;
       const bottom = top + current.offsetHeight;
-      if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
-        box.scrollTop = top - box.clientHeight / 3;
+      if (top < logList.scrollTop || bottom > logList.scrollTop + logList.clientHeight) {
+        logList.scrollTop = Math.max(0, bottom - logList.clientHeight * 0.8);
       }
     }
   }
@@ -219,6 +263,7 @@
     const item = document.createElement("li");
     item.dataset.seq = String(line.seq);
     item.dataset.turn = String(line.turn);
+    item.dataset.group = String(line.group);
     item.className = "log-" + line.kind;
     const link = document.createElement("a");
     link.href = "?" + params(line.seq, cfg.token);
@@ -236,12 +281,16 @@
   async function refreshLog() {
     const data = await getJson(logUrl());
     steps = data.steps;
+    stops = data.stops;
+    phases = data.phases;
+    turns = data.turns.map((t) => t.step);
+    groups = data.lines.map((line) => line.group);
     logList.replaceChildren(...data.lines.map(lineNode));
     const setup = turnSelect.options[0].cloneNode(true);
     const options = data.turns.map((t) => {
       const option = document.createElement("option");
       option.value = String(t.step);
-      option.textContent = "turn " + t.turn;
+      option.textContent = format(words.turn || "turn %(turn)s", { turn: t.turn });
       return option;
     });
     turnSelect.replaceChildren(setup, ...options);
@@ -265,12 +314,20 @@
     await go(target);
   }
 
+  function setMode(next) {
+    mode = next === "event" ? "event" : "decision";
+    modeSelect.value = mode;
+    table.setMode(mode);
+    updateControls();
+    markLog();
+  }
+
   // -- playing ------------------------------------------------------------------
 
   function setPlaying(on) {
     playing = on;
     playButton.innerHTML = on ? PAUSE_ICON : PLAY_ICON;
-    playButton.setAttribute("aria-label", on ? "Pause" : "Play");
+    playButton.setAttribute("aria-label", on ? (words.pause || "Pause") : (words.play || "Play"));
     playButton.setAttribute("aria-pressed", on ? "true" : "false");
     playButton.classList.toggle("is-playing", on);
   }
@@ -288,8 +345,9 @@
       stop();
       return;
     }
-    prefetch(shown + 2, PREFETCH);
-    await go(shown + 1);
+    const next = moves.forward();
+    prefetch(next);
+    await go(next);
     if (playing && shown < steps) timer = setTimeout(tick, BASE_DELAY_MS / speed);
     else if (shown >= steps) stop();
   }
@@ -313,22 +371,30 @@
 
   // -- wiring -------------------------------------------------------------------
 
-  const moves = {
-    first: () => 1,
-    back: () => target - 1,
-    forward: () => target + 1,
-    last: () => steps,
-  };
+  function jump(name) {
+    stop();
+    go(moves[name]());
+  }
+
   for (const [name, link] of Object.entries(nav)) {
     link.addEventListener("click", (event) => {
       event.preventDefault();
-      stop();
-      go(moves[name]());
+      jump(name);
     });
+  }
+  const buttons = { "rc-prev-turn": "prevTurn", "rc-next-turn": "nextTurn", "rc-prev-phase": "prevPhase", "rc-next-phase": "nextPhase" };
+  for (const [id, name] of Object.entries(buttons)) {
+    const button = $(id);
+    if (button) button.addEventListener("click", () => jump(name));
   }
   playButton.addEventListener("click", toggle);
   speedSelect.addEventListener("change", () => {
     speed = Number(speedSelect.value) || 1;
+  });
+  modeSelect.addEventListener("change", () => setMode(modeSelect.value));
+  spoilers.addEventListener("change", () => {
+    logBox.classList.toggle("show-all", spoilers.checked);
+    markLog();
   });
   scrub.addEventListener("input", () => {
     stop();
@@ -358,68 +424,64 @@
     go(Number(item.dataset.seq));
   });
 
-  function typing(element) {
+  // Keys that a focused control uses itself; a checkbox only takes the space.
+  function typing(element, key) {
     if (!element || !element.tagName) return false;
     const tag = element.tagName;
+    if (tag === "INPUT" && element.type === "checkbox") return key === " ";
     return tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || element.isContentEditable;
   }
 
+  const keys = {
+    ArrowLeft: (e) => (e.shiftKey ? "eventBack" : "back"),
+    ArrowRight: (e) => (e.shiftKey ? "eventForward" : "forward"),
+    PageUp: () => "prevTurn",
+    PageDown: () => "nextTurn",
+    "[": () => "prevPhase",
+    "]": () => "nextPhase",
+    Home: () => "first",
+    End: () => "last",
+  };
+
   document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
-    switch (event.key) {
-      case "ArrowLeft":
-        stop();
-        go(target - 1);
-        break;
-      case "ArrowRight":
-        stop();
-        go(target + 1);
-        break;
-      case "Home":
-        stop();
-        go(1);
-        break;
-      case "End":
-        stop();
-        go(steps);
-        break;
-      case " ":
-      case "Spacebar":
-        toggle();
-        break;
-      default:
-        return;
+    if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target, event.key)) return;
+    if (keys[event.key]) {
+      jump(keys[event.key](event));
+    } else if (event.key === " " || event.key === "Spacebar") {
+      toggle();
+    } else if (event.key === "e" || event.key === "E") {
+      setMode(mode === "event" ? "decision" : "event");
+    } else {
+      return;
     }
     event.preventDefault();
   });
   // A focused button would also take the space as a click when the key comes up.
   document.addEventListener("keyup", (event) => {
-    if (event.key === " " && !typing(event.target)) event.preventDefault();
+    if (event.key === " " && !typing(event.target, event.key)) event.preventDefault();
   });
 
   function copy(text, button) {
     const done = () => {
       const label = button.textContent;
-      button.textContent = "Copied";
+      button.textContent = words.copied || "Copied";
       setTimeout(() => { button.textContent = label; }, 1500);
     };
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(done, () => showError("Copying failed: select the text and copy it."));
+      navigator.clipboard.writeText(text).then(done, () => showError(words.copyFailed));
     } else {
-      showError("Copying is not available here: select the text and copy it.");
+      showError(words.noCopy);
     }
   }
 
   document.addEventListener("click", (event) => {
-    const button = event.target.closest("button[data-copy], button[data-copy-text]");
+    const button = event.target.closest("button[data-copy]");
     if (!button) return;
-    const source = button.dataset.copy ? $(button.dataset.copy) : null;
-    const text = source ? source.value : button.dataset.copyText;
-    if (source) source.select();
-    copy(text, button);
+    const source = $(button.dataset.copy);
+    source.select();
+    copy(source.value, button);
   });
 
-  updateControls();
-  markLog();
-  prefetch(shown + 1, 1);
+  setMode("decision");
+  prefetch(moves.forward());
 })();

@@ -7,12 +7,22 @@ from django.utils.html import escape
 from bohnanza_core.rulesets import PRESETS
 
 
-def test_home_page_lists_every_preset(client: Client) -> None:
+def test_home_page_leads_the_way_in(client: Client, db: None) -> None:
     response = client.get("/")
 
     assert response.status_code == 200
     page = response.content.decode()
     assert "Play, watch and study Bohnanza" in page
+    assert 'href="/rules/"' in page and 'href="/replays/games/"' in page
+    assert "rulesets-table" not in page  # the rulesets have their own page
+    assert "seeds/" not in page  # no rule-file paths
+
+
+def test_rules_page_lists_every_preset(client: Client) -> None:
+    response = client.get("/rules/")
+
+    assert response.status_code == 200
+    page = response.content.decode()
     for preset_name, bands in PRESETS.items():
         assert escape(preset_name) in page
         for ruleset in bands:

@@ -29,7 +29,8 @@ def test_celery_runs_tasks_eagerly_without_broker() -> None:
     assert add.delay(2, 3).get(timeout=1) == 5
 
 
-def test_asgi_application_serves_the_home_page() -> None:
+def test_asgi_application_serves_the_home_page(transactional_db: None) -> None:
+    """The home page reads the game list (recent games): the database is needed."""
     assert isinstance(application, ProtocolTypeRouter)
 
     async def fetch() -> dict[str, Any]:

@@ -144,9 +144,13 @@ CHANGE_PASSWORD = Spec(form=("old_password", "new_password1", "new_password2"), 
 SPECS: dict[str, Spec] = {
     # play/views.py
     "play:home": Spec(),
+    "play:rules": Spec(),
     # replays/views/games.py
     "replays:game_list": Spec(query=("player", "ruleset", "players", "tournament", "status",
                                      "winner", "started_from", "started_to", "page")),
+    "replays:my_games": Spec(query=("player", "ruleset", "players", "tournament", "status",
+                                    "winner", "started_from", "started_to", "page"),
+                             signed_in=True),
     # replays/views/viewer.py
     "replays:replay": Spec(query=("token", "perspective", "step")),
     "replays:replay_embed": Spec(query=("token", "perspective", "step")),
@@ -166,6 +170,8 @@ SPECS: dict[str, Spec] = {
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
                                    signed_in=True),
+    # django.conf.urls.i18n: the language switch
+    "set_language": Spec(form=("language", "next"), few=True),
     # django.contrib.auth.urls
     "login": LOGIN,
     "logout": LOGOUT,
@@ -197,19 +203,18 @@ SPECS: dict[str, Spec] = {
     "admin:auth_user_history": ADMIN_OBJECT,
     "admin:auth_user_delete": ADMIN_OBJECT,
     "admin:auth_user_change": USER_CHANGE,
-    # django-axes' records of sign-in attempts (read-only lists)
-    **{f"admin:axes_{model}_{page}": spec
-       for model in ("accessattempt", "accesslog", "accessfailurelog")
-       for page, spec in (("changelist", ADMIN_LIST), ("add", DJANGOS),
-                          ("history", ADMIN_OBJECT), ("delete", ADMIN_OBJECT),
-                          ("change", ADMIN_OBJECT))},
     # the admin's unnamed patterns, by route
     "admin/auth/group/<path:object_id>/": DJANGOS,
     "admin/auth/user/<path:object_id>/": DJANGOS,
-    "admin/axes/accessattempt/<path:object_id>/": DJANGOS,
-    "admin/axes/accesslog/<path:object_id>/": DJANGOS,
-    "admin/axes/accessfailurelog/<path:object_id>/": DJANGOS,
     "admin/(?P<url>.*)$": DJANGOS,
+    # django-axes registers its sign-in records in the admin (read-only for staff)
+    **{key: spec for model in ("accessattempt", "accessfailurelog", "accesslog")
+       for key, spec in ((f"admin:axes_{model}_changelist", ADMIN_LIST),
+                         (f"admin:axes_{model}_add", ADMIN_OBJECT),
+                         (f"admin:axes_{model}_change", ADMIN_OBJECT),
+                         (f"admin:axes_{model}_delete", ADMIN_OBJECT),
+                         (f"admin:axes_{model}_history", ADMIN_OBJECT),
+                         (f"admin/axes/{model}/<path:object_id>/", DJANGOS))},
 }
 
 LOGS_OUT = frozenset({"logout", "admin:logout"})

@@ -55,7 +55,7 @@ def rows(page: Page) -> list[str]:
 def test_list_filter_and_page(page: Page, live_server: LiveServer,
                               lobby: dict[str, Game]) -> None:
     page.goto(live_server.url + "/")
-    page.get_by_role("link", name="Replays").click()
+    page.get_by_role("link", name="Replays", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Games and replays")
     expect(page.locator(".result-count")).to_contain_text(f"{PER_PAGE + 2} games")
     expect(page.locator("tr.game")).to_have_count(PER_PAGE)

@@ -12,10 +12,16 @@ pytestmark = pytest.mark.e2e
 SCREENSHOTS = settings.BASE_DIR / "var" / "screenshots"
 
 
-def test_home_page_shows_heading_and_rulesets(page: Page, live_server: LiveServer) -> None:
+def test_home_page_shows_heading_and_the_ways_in(page: Page, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/")
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Play, watch and study Bohnanza")
+    expect(page.locator(".ways-in .way")).to_have_count(4)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "home.png"), full_page=True)
+    page.get_by_role("link", name="Learn the rules").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Rules")
+    expect(page.locator(".beans-table tbody tr")).to_have_count(11)
     table = page.locator("table.rulesets-table")
     expect(table).to_be_visible()
     expect(table.locator("th.preset-name")).to_have_count(len(PRESETS))
@@ -28,4 +34,4 @@ def test_home_page_shows_heading_and_rulesets(page: Page, live_server: LiveServe
     assert header_colour == "rgb(47, 107, 58)"
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "home.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / "rules.png"), full_page=True)

@@ -24,7 +24,9 @@ from bohnanza_core.export import RECORD_TEXT_MAX
 from bohnanza_core.games import Game, play_bot_game
 from bohnanza_core.rulesets import TEXT_LIMITS, customize
 from replays.disputes import open_dispute, reset_disputes
+from replays.models import GameSummary
 from replays.store import games, reset_games
+from replays.table import display_player
 
 pytestmark = pytest.mark.e2e
 
@@ -142,8 +144,11 @@ def test_the_list_cuts_long_names_and_keeps_them_in_titles(
         page: Page, live_server: LiveServer, long_names: Long) -> None:
     page.goto(f"{live_server.url}/replays/games/")
     row = page.locator(f'tr[data-game-id="{long_names.game.id}"]')
-    for selector, text in ((".seat-name", SEAT), (".player", PLAYER),
-                           (".tournament", TOURNAMENT)):
+    # Players show as people read them (imported:x... is "x... (imported)"), the ruleset
+    # under its preset's name (house rules marked).
+    listed = GameSummary.objects.get(pk=long_names.game.id).ruleset
+    for selector, text in ((".seat-name", SEAT), (".player", display_player(PLAYER)),
+                           (".ruleset-name", listed), (".tournament", TOURNAMENT)):
         cell = row.locator(selector).filter(has_text=text[:20])
         assert cell.get_attribute("title") == text, selector
         box = cell.bounding_box()

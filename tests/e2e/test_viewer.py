@@ -60,13 +60,15 @@ def test_step_jump_perspective_play_and_share(page: Page, live_server: LiveServe
     expect(page.locator("#replay-table .rt")).to_have_attribute("data-perspective", "everything")
     expect(page.locator(".rt-status")).to_contain_text("Game over")
 
-    # Buttons.
+    # Buttons, stepping by single event (the default steps by decision:
+    # tests/e2e/test_table_view.py).
+    page.locator("#rc-mode").select_option("event")
     page.get_by_role("link", name="First event").click()
     expect_step(page, 1)
-    page.get_by_role("link", name="Forward one event").click()
-    page.get_by_role("link", name="Forward one event").click()
+    page.get_by_role("link", name="Forward one step").click()
+    page.get_by_role("link", name="Forward one step").click()
     expect_step(page, 3)
-    page.get_by_role("link", name="Back one event").click()
+    page.get_by_role("link", name="Back one step").click()
     expect_step(page, 2)
 
     # Keys: arrows, End, Home.
@@ -93,7 +95,8 @@ def test_step_jump_perspective_play_and_share(page: Page, live_server: LiveServe
     expect_step(page, 250)
     page.locator('#replay-log-lines li[data-seq="230"] a').click()
     expect_step(page, 230)
-    assert games().game(game.id, 230).head_hash[:12] in page.locator(".rt-hash").inner_text()
+    shown_hash = page.locator(".rt-hash-value").text_content() or ""
+    assert games().game(game.id, 230).head_hash == shown_hash
 
     # Change perspective: seat 1 sees its hand and only the backs of the others'.
     at = games().game(game.id, 230).table
@@ -160,7 +163,8 @@ def test_embed_renders_in_an_iframe(page: Page, live_server: LiveServer, game: G
     frame = page.frame_locator("iframe")
     expect(frame.locator("#replay-table .rt")).to_have_attribute("data-step", "120")
     expect(frame.locator(".site-header")).to_have_count(0)
-    frame.get_by_role("link", name="Forward one event").click()
+    frame.locator("#rc-mode").select_option("event")
+    frame.get_by_role("link", name="Forward one step").click()
     expect(frame.locator("#replay-table .rt")).to_have_attribute("data-step", "121")
     expect(frame.locator("#embed-open")).to_have_attribute(
         "href", re.compile(rf"/replays/games/{game.id}/\?step=121&perspective=spectator$"))
@@ -218,4 +222,4 @@ def test_import_through_the_form(page: Page, live_server: LiveServer, game: Game
     assert new_id != str(game.id)
     expect(page.locator("#replay-table .rt")).to_have_attribute("data-step",
                                                                 str(len(foreign.events)))
-    expect(page.locator(".rt-player").first).to_have_text(f"imported:{foreign.seats[0]}")
+    expect(page.locator(".rt-player").first).to_have_text(f"{foreign.seats[0]} (imported)")

@@ -74,7 +74,7 @@ def test_a_finished_games_audit_shows_every_check_and_the_head(apps: Games,
     html = response.content.decode()
     assert "Valid" in html and "Invalid" not in html
     for check in ("file", "chain", "seed", "shuffles", "rules"):
-        assert f'<span class="check-name">{check}</span>' in html
+        assert f'<span class="check-name" lang="en">{check}</span>' in html
     assert html.count('class="badge badge-ok"') == 5
     assert game.head_hash in html
     assert f"{game.version} events" in html

@@ -312,7 +312,7 @@ def test_the_arbiter_sees_the_evidence_and_rules(apps: Disputes, game: Game, sto
     assert f"The full record: {len(record)} events" in html
     assert html.count('<tr class="disputed') == 2  # around the event, and in the full record
     commanded = next(e for e in record if e.actor == "bot:random")
-    assert "bot random" in html
+    assert "Random bot" in html  # bot:random, as people read it
     assert commanded.at is not None and commanded.at[:19].replace("T", " ") in html
     # the verdict and the tables
     assert "Verify verdict of the stored record" in html and "Valid" in html

@@ -1,0 +1,46 @@
+"""Template filters of the platform's pages: players and beans as people read them."""
+
+from django import template
+from django.utils import translation
+from django.utils.translation import pgettext
+
+from bohnanza_core.narrate import phase_name as narrate_phase
+from bohnanza_core.state import Phase
+from replays.table import bean, display_player
+
+register = template.Library()
+
+
+@register.filter
+def player_name(player: str) -> str:
+    """``user:ann`` → "ann", ``bot:heuristic`` → "Heuristic bot" (see
+    :func:`replays.table.display_player`)."""
+    return display_player(str(player))
+
+
+@register.filter
+def bean_name(kind: str) -> str:
+    """A bean kind's name in the reader's language."""
+    return bean(str(kind))
+
+
+@register.filter
+def get_item(mapping: dict[str, str], key: object) -> str:
+    """``mapping[str(key)]``, or "" when it has none."""
+    return mapping.get(str(key), "") if isinstance(mapping, dict) else ""
+
+
+@register.filter
+def phase_name(phase: str) -> str:
+    """A phase (its value, e.g. "trading") in the reader's language."""
+    try:
+        return narrate_phase(Phase(str(phase)), translation)
+    except ValueError:
+        return str(phase)
+
+
+@register.filter
+def dispute_status(status: str) -> str:
+    """ "open", "upheld", "rejected" in the reader's language."""
+    return {"open": pgettext("dispute", "open"), "upheld": pgettext("dispute", "upheld"),
+            "rejected": pgettext("dispute", "rejected")}.get(str(status), str(status))

@@ -1,0 +1,141 @@
+"""The table component and what the viewer builds around it: names people read, what
+the next coin needs, stepping by decision, what changed at a step, the end-of-game
+summary, no spoilers, and nothing a perspective may not see in any table answer."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from bohnanza_core.cards import BeanKind
+from bohnanza_core.events import FieldHarvested, GameEnded, TurnStarted
+from bohnanza_core.games import Game, Games
+from bohnanza_core.views import EVERYTHING
+from replays.summary import game_summary
+from replays.table import display_player, next_coin
+from replays.views.viewer import timeline
+from tests.factories import bot_game, running_game
+
+DATA_CARD = re.compile(r'data-card="(\d+)"')
+
+
+@pytest.fixture
+def finished(store: Games) -> Game:
+    return bot_game("component-finished",
+                    players=("user:ann", "bot:heuristic", "imported:Zed Z"))
+
+
+def step_json(client: Client, game: Game, step: int, **params: str) -> dict[str, object]:
+    response = client.get(f"/replays/games/{game.id}/steps/{step}.json", params)
+    assert response.status_code == 200
+    data = response.json()
+    assert isinstance(data, dict)
+    return data
+
+
+def test_players_are_named_as_people_read_them() -> None:
+    assert display_player("user:ann") == "ann"
+    assert display_player("bot:heuristic") == "Heuristic bot"
+    assert display_player("bot:nontrading") == "Non-trading bot"
+    assert display_player("bot:mybot") == "mybot (bot)"
+    assert display_player("imported:Zed") == "Zed (imported)"
+    assert display_player("imported:user:ann") == "ann (imported)"
+    assert display_player("imported:" + "x" * 200).endswith("… (imported)")
+
+
+def test_what_the_next_coin_needs() -> None:
+    assert next_coin(BeanKind.STINK, 3) == {"more": 2, "coins": 2}  # 3 pay 1, 5 pay 2
+    assert next_coin(BeanKind.STINK, 1) == {"more": 2, "coins": 1}
+    assert next_coin(BeanKind.GARDEN, 1) == {"more": 1, "coins": 2}  # no 1-coin step
+    assert next_coin(BeanKind.GARDEN, 3) is None  # the most a garden field pays
+    assert next_coin(BeanKind.COFFEE, 12) is None
+
+
+def test_steps_by_decision_group_the_automatic_events(store: Games, finished: Game) -> None:
+    entries = store.record(finished.id)
+    line = timeline(entries)
+    assert line.stops == tuple(sorted(set(line.stops))) and line.stops[-1] == len(entries)
+    # Dealing goes by in one step: the first stop ends the setup, after every deal.
+    first_decision = next(e.seq for e in entries[1:] if e.actor is not None)
+    assert line.stops[0] == first_decision - 1
+    assert all(line.groups[seq - 1] == first_decision for seq in
+               range(first_decision, line.stops[1] + 1))
+    # One stop a decision (and one for the setup), each group begun by a decision.
+    assert len(line.stops) == len(set(line.groups) - {1}) + 1 < len(entries)
+    for start in set(line.groups) - {1}:
+        assert entries[start - 1].actor is not None
+    assert [seq for _turn, seq in line.turns] == [
+        e.seq for e in entries if isinstance(e.event, TurnStarted)]
+
+
+def test_a_step_marks_what_its_decision_changed(client: Client, store: Games,
+                                                finished: Game) -> None:
+    entries = store.record(finished.id)
+    harvest = next(e for e in entries if isinstance(e.event, FieldHarvested)
+                   and e.event.coins > 0 and not e.event.final)
+    data = step_json(client, finished, harvest.seq)
+    html = str(data["html"])
+    assert data["group"] == harvest.seq  # a harvest is a decision of its own
+    seat = re.search(rf'data-seat="{harvest.event.seat}".*?</article>', html, re.S)
+    assert seat is not None
+    assert 'rt-coins chg chg-now' in seat.group(0)  # the coins just earned
+    assert re.search(rf'class="rt-field[^"]*chg chg-now" data-field="{harvest.event.field + 1}"'
+                     , seat.group(0)) or 'is-empty chg chg-now' in seat.group(0)
+
+
+def test_the_summary_comes_only_at_the_end(client: Client, store: Games,
+                                           finished: Game) -> None:
+    assert "rt-summary" not in str(step_json(client, finished, finished.version - 1)["html"])
+    page = client.get(f"/replays/games/{finished.id}/", {"step": 1}).content.decode()
+    assert "rt-summary" not in page
+    # No spoilers: every later line of the log is marked for hiding.
+    assert re.search(r'class="log-GameEnded[^"]*is-future', page)
+    end = str(step_json(client, finished, finished.version)["html"])
+    assert "rt-summary" in end and "<svg" in end
+    events = [e.event for e in store.record(finished.id)]
+    ended = events[-1]
+    assert isinstance(ended, GameEnded)
+    summary = game_summary(events, finished.table.seats, finished.players)
+    assert summary is not None
+    rows = {row["seat"]: row for row in summary["rows"]}
+    for seat, coins in enumerate(ended.coins):
+        assert rows[seat]["coins"] == coins
+        assert rows[seat]["tally"].coins_by_turn[-1] == coins  # the chart ends at the score
+        harvests = [e for e in events if isinstance(e, FieldHarvested) and e.seat == seat]
+        assert rows[seat]["tally"].harvests == len(harvests)
+    assert [row["rank"] for row in summary["rows"]] == sorted(ended.ranks)
+
+
+def test_chart_numbers_are_not_localised(client: Client, store: Games, finished: Game) -> None:
+    client.cookies["django_language"] = "hu"
+    html = str(step_json(client, finished, finished.version)["html"])
+    svg = html[html.index("<svg"):html.index("</svg>")]
+    for value in re.findall(r' (?:x|y|x1|x2|y1|y2)="([^"]*)"', svg):
+        assert re.fullmatch(r"-?[0-9.]+", value), value
+    for path in re.findall(r' d="([^"]*)"', svg):
+        assert re.fullmatch(r"M[0-9.]+,[0-9.]+( H[0-9.]+ V[0-9.]+)*", path), path
+
+
+def test_no_table_answer_of_a_running_game_shows_a_hand(client: Client, store: Games) -> None:
+    game = running_game("component-running", commands=10)
+    for step in range(1, game.version + 1):
+        at = store.game(game.id, step).table
+        hands = {card for hand in at.hands for card in hand}
+        data = step_json(client, game, step)
+        shown = {int(c) for c in DATA_CARD.findall(str(data["html"]))}
+        assert not shown & hands, step
+        assert "hand" not in str(data["table"]) or all(
+            "hand" not in seat for seat in data["table"]["seats"])  # type: ignore[index]
+        assert "rt-summary" not in str(data["html"])
+        assert at.seed not in str(data)
+
+
+def test_everything_shows_the_seed_only_in_the_audit_details(client: Client, store: Games,
+                                                             finished: Game) -> None:
+    html = str(step_json(client, finished, 50, perspective="everything")["html"])
+    details = html[html.index('<details class="rt-audit">'):html.index("</details>")]
+    assert finished.table.seed in details
+    assert finished.table.seed not in html.replace(details, "")
+    assert EVERYTHING == -2

@@ -246,6 +246,11 @@ _READERS: dict[str, tuple[type[Event], tuple[tuple[str, Decoder], ...], frozense
 }
 
 
+def _quoted(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def event_from_json(obj: Any, where: str = "event") -> Event:
     """The event a JSON object describes (as written by :func:`event_to_json`)."""
     if not isinstance(obj, dict):
@@ -253,11 +258,12 @@ def event_from_json(obj: Any, where: str = "event") -> Event:
     name = obj.get("type")
     reader = _READERS.get(name) if isinstance(name, str) else None
     if reader is None:
-        raise ExportError(f"{where}: unknown event type {name!r}")
+        raise ExportError(f"{where}: unknown event type {_quoted(name)}")
     cls, fields, known = reader
     if not known.issuperset(obj):
-        extra = sorted(set(obj) - known)
-        raise ExportError(f"{where}: {name} has no field(s) {', '.join(extra)}")
+        extra = sorted(str(key) for key in set(obj) - known)
+        raise ExportError(f"{where}: {name} has no field(s) "
+                          f"{_quoted(', '.join(extra[:5]))[1:-1]}")
     values = {}
     for field_name, read in fields:
         try:

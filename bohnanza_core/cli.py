@@ -1,7 +1,8 @@
 """The ``bohnanza`` command: play bot games from a terminal and list the rulesets.
 
     bohnanza simulate --ruleset classic --players 4 --bots heuristic,nontrading,random,heuristic \\
-        --games 100 --seed s [--rotate] [--log] [--export DIR]
+        --games 100 --seed s [--rule KEY=VALUE ...] [--rotate] [--log] [--export DIR]
+    bohnanza head-to-head A B --ruleset R [--players N] --seed S [--elo E] [--max-sets M]
     bohnanza rules [NAME]
     bohnanza verify FILE [--head HASH]
 
@@ -23,9 +24,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bohnanza_core.bots import BOTS
+from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.narrate import narrate
-from bohnanza_core.rulesets import PRESETS, Ruleset, ruleset_for
+from bohnanza_core.rulesets import PRESETS, Ruleset, customize, rule_overrides, ruleset_for
 from bohnanza_core.simulator import GameRecord, SimulationError, simulate
 
 USAGE_ERROR = 2
@@ -53,6 +55,9 @@ def _parser() -> _Parser:
         "--bots", required=True,
         help=f"one bot per seat, comma-separated, or one for every seat ({', '.join(BOTS)})",
     )
+    sim.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                     help="a house rule over the ruleset (repeat for more): draw_cards=3, "
+                          "trading=false, players=[2,3,4]; see `bohnanza rules NAME`")
     sim.add_argument("--games", type=int, default=1)
     sim.add_argument("--seed", required=True, help="game i is played with seed SEED:i")
     sim.add_argument("--rotate", action="store_true",
@@ -60,6 +65,20 @@ def _parser() -> _Parser:
     sim.add_argument("--log", action="store_true", help="print every game's log first")
     sim.add_argument("--export", metavar="DIR", type=Path,
                      help="write each game as JSON Lines to DIR/game-00000.jsonl, ...")
+
+    duel = commands.add_parser(
+        "head-to-head", help="is bot A stronger than bot B? seat-rotated duplicate sets "
+                             "until a sequential test (SPRT) decides")
+    duel.add_argument("a", help="bot A")
+    duel.add_argument("b", help="bot B")
+    duel.add_argument("--ruleset", required=True, help=f"one of: {', '.join(PRESETS)}")
+    duel.add_argument("--players", type=int, default=2,
+                      help="seats, A and B alternating (default 2)")
+    duel.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    duel.add_argument("--seed", required=True, help="set i plays the deal of seed SEED:i")
+    duel.add_argument("--elo", type=float, default=50.0,
+                      help="the difference the test tells apart (default 50)")
+    duel.add_argument("--max-sets", type=int, default=1000)
 
     rules = commands.add_parser("rules", help="list the rulesets and their parameters")
     rules.add_argument("name", nargs="?", help="show only this ruleset")
@@ -99,16 +118,38 @@ def _lineup(bots: str, players: int) -> list[str]:
             f"--bots names {len(names)} bots for {players} players; "
             "give one per seat or a single one for all"
         )
-    unknown = sorted({name for name in names if name not in BOTS})
+    known = registry()
+    unknown = sorted({name for name in names if name not in known})
     if unknown:
-        raise SimulationError(f"unknown bot(s): {', '.join(unknown)}; known: {', '.join(BOTS)}")
+        raise SimulationError(f"unknown bot(s): {', '.join(unknown)}; known: {', '.join(known)}")
     return names
+
+
+def _ruleset(args: argparse.Namespace) -> Ruleset:
+    """The preset for the table, with the ``--rule`` house rules over it."""
+    ruleset = ruleset_for(args.ruleset, args.players)  # refuse a bad table first
+    if not args.rule:
+        return ruleset
+    return customize(args.ruleset, args.players, rule_overrides(args.rule))
+
+
+def _head_to_head(args: argparse.Namespace) -> int:
+    from bohnanza_core.headtohead import head_to_head
+    from bohnanza_core.ratings import Sprt
+
+    if not args.elo > 0:
+        raise SimulationError("--elo must be more than 0")
+    ruleset = _ruleset(args)
+    result = head_to_head(ruleset, args.players, args.a, args.b, args.seed,
+                          sprt=Sprt(elo=args.elo), max_sets=args.max_sets)
+    print(result.summary())
+    return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise SimulationError("--games must be at least 1")
-    ruleset_for(args.ruleset, args.players)  # refuse a bad table before anything else
+    ruleset = _ruleset(args)
     lineup = _lineup(args.bots, args.players)
     export_dir: Path | None = args.export
     write: Any = None
@@ -129,7 +170,7 @@ def _simulate(args: argparse.Namespace) -> int:
             path = export_dir / f"game-{i:05d}.jsonl"
             path.write_bytes(write(record.events).encode("utf-8"))
 
-    report = simulate(args.ruleset, args.players, lineup, args.games, args.seed,
+    report = simulate(ruleset, args.players, lineup, args.games, args.seed,
                       rotate=args.rotate, on_game=on_game)
     print(report.table())
     if export_dir is not None:
@@ -202,6 +243,8 @@ def _main(argv: Sequence[str] | None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
         if args.command == "simulate":
             return _simulate(args)
+        if args.command == "head-to-head":
+            return _head_to_head(args)
         if args.command == "verify":
             return _verify(args)
         return _rules(args)

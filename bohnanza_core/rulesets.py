@@ -21,7 +21,7 @@ import itertools
 import json
 import math
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -690,6 +690,40 @@ def customize(
     if mismatch is not None:
         raise RulesetError(mismatch)
     return ruleset
+
+
+MAX_RULE_OPTION = 200
+"""Characters of one ``KEY=VALUE`` house rule from a command line or a form."""
+
+
+def rule_overrides(options: Sequence[str]) -> dict[str, Any]:
+    """House rules written ``KEY=VALUE`` (``draw_cards=3``, ``trading=false``,
+    ``players=[2,3,4]``, ``tie_break=shared win``) as overrides for :func:`customize`:
+    a VALUE that reads as JSON is taken as that JSON, anything else as text. Bounded
+    (at most one option per rule parameter, :data:`MAX_RULE_OPTION` characters each)
+    before anything is parsed; unknown keys are refused by :func:`customize`."""
+    from bohnanza_core.jsonlimits import JSONLimitError, loads_line
+
+    if len(options) > len(RULE_PARAMETERS):
+        raise RulesetError(f"{len(options)} house rules; there are only "
+                           f"{len(RULE_PARAMETERS)} rule options")
+    overrides: dict[str, Any] = {}
+    for option in options:
+        if len(option) > MAX_RULE_OPTION:
+            raise RulesetError(f"a house rule is KEY=VALUE of at most {MAX_RULE_OPTION} "
+                               f"characters, not {len(option)}")
+        key, equals, text = option.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise RulesetError(f"a house rule is written KEY=VALUE, not {_shown(option)}")
+        if key in overrides:
+            raise RulesetError(f"{_shown(key)} is given twice")
+        try:
+            value = loads_line(text.strip(), key)
+        except (JSONLimitError, ValueError):
+            value = text.strip()
+        overrides[key] = value
+    return overrides
 
 
 # ---------------------------------------------------------------------------

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bohnanza_core.bots import BOTS, Bot
+from bohnanza_core.bots import Bot
+from bohnanza_core.bots.registry import registry
 from bohnanza_core.commands import (
     AcceptOffer,
     BuyThirdField,
@@ -299,17 +300,19 @@ class Report:
 
 
 def bot_classes(names: Sequence[str]) -> list[type[Bot]]:
-    """The registered bots named, or a :class:`SimulationError` naming the known ones."""
-    unknown = [name for name in names if name not in BOTS]
+    """The registered bots named (built in or installed: bots.registry), or a
+    :class:`SimulationError` naming the known ones."""
+    known = registry()
+    unknown = [name for name in names if name not in known]
     if unknown:
         raise SimulationError(
-            f"unknown bot(s): {', '.join(unknown)}; known: {', '.join(BOTS)}"
+            f"unknown bot(s): {', '.join(unknown)}; known: {', '.join(known)}"
         )
-    return [BOTS[name] for name in names]
+    return [known[name].cls for name in names]
 
 
 def simulate(
-    ruleset_name: str,
+    ruleset_name: str | Ruleset,
     players: int,
     bot_names: Sequence[str],
     games: int,
@@ -318,10 +321,14 @@ def simulate(
     *,
     on_game: Callable[[int, GameRecord], None] | None = None,
 ) -> Report:
-    """Play ``games`` games; game i uses seed ``f"{seed}:{i}"`` and, with ``rotate``,
+    """Play ``games`` games of a preset (by name) or house rules (a :class:`Ruleset`);
+    game i uses seed ``f"{seed}:{i}"`` and, with ``rotate``,
     the lineup rotated by i so every bot takes every seat equally often.
     ``on_game`` sees each finished game (for logs and exports)."""
-    ruleset = ruleset_for(ruleset_name, players)
+    ruleset = (ruleset_name if isinstance(ruleset_name, Ruleset)
+               else ruleset_for(ruleset_name, players))
+    if players not in ruleset.players:
+        raise SimulationError(f"{ruleset.name} is not played by {players} players")
     if len(bot_names) != players:
         raise SimulationError(f"{players} players need {players} bots, not {len(bot_names)}")
     if games < 1:

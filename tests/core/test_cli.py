@@ -150,3 +150,27 @@ def test_a_long_log_into_a_reader_that_stops_after_one_line_ends_quietly() -> No
     _, err = process.communicate(timeout=120)
     assert err.decode() == ""
     assert process.returncode == BROKEN_PIPE
+
+
+def test_house_rules_from_the_command_line(capsys):
+    assert main([*SIM, "--bots", "heuristic", "--games", "2", "--rule", "draw_cards=3",
+                 "--rule", "tie_break=shared win"]) == 0
+    assert "2 games of classic (house rules), 4 players" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("rule, message", [
+    ("draw_cards=x", "rule option draw_cards: 'x' is not a valid int"),
+    ("colour=red", "unknown rule option 'colour'"),
+    ("draw_cards", "a house rule is written KEY=VALUE, not 'draw_cards'"),
+    ("draw_cards=" + "9" * 300, "at most 200 characters"),
+    ("name=mine", "name cannot be overridden"),
+])
+def test_bad_house_rules_exit_2_with_a_clear_message(capsys, rule, message):
+    assert main([*SIM, "--bots", "heuristic", "--rule", rule]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_head_to_head_says_which_bot_is_stronger(capsys):
+    assert main(["head-to-head", "random", "heuristic", "--ruleset", "duel",
+                 "--seed", "cli"]) == 0
+    assert capsys.readouterr().out.startswith("heuristic is stronger than random, after ")

@@ -1,0 +1,110 @@
+"""Ratings (openskill Plackett-Luce), statistics with 95% intervals, and the SPRT."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bohnanza_core.headtohead import head_to_head
+from bohnanza_core.ratings import (
+    Rating,
+    Ratings,
+    Sprt,
+    entrant_statistics,
+    mean_interval,
+    pairwise_score,
+    rerate,
+    seat_results,
+    wilson_interval,
+)
+from bohnanza_core.rulesets import ruleset_for
+from bohnanza_core.simulator import SimulationError
+
+
+def test_a_new_entrant_starts_at_a_conservative_zero():
+    assert Rating().conservative == pytest.approx(0.0)
+
+
+def test_winners_rise_losers_fall_and_a_tie_rates_equal():
+    ratings = Ratings()
+    ratings.rate(["a", "b", "c"], [1, 2, 3])
+    assert ratings.of("a").mu > ratings.of("b").mu > ratings.of("c").mu
+    tied = Ratings()
+    tied.rate(["a", "b", "c"], [1, 1, 3])
+    assert tied.of("a") == tied.of("b")
+    assert tied.of("a").sigma < Rating().sigma
+
+
+def test_the_stronger_entrant_leads_after_many_games():
+    rnd = random.Random(1)
+    games = []
+    for _ in range(300):  # "strong" finishes first 70% of the time
+        ranks = [1, 2, 3] if rnd.random() < 0.7 else [2, 1, 3]
+        games.append((["strong", "weak", "worst"], ranks))
+    board = rerate(games).leaderboard()
+    assert [name for name, _ in board] == ["strong", "weak", "worst"]
+
+
+@given(st.lists(st.tuples(st.permutations(["a", "b", "c", "d"]),
+                          st.lists(st.integers(1, 4), min_size=4, max_size=4)), max_size=20))
+def test_rerating_the_same_games_gives_the_same_numbers(games):
+    first, second = rerate(games), rerate(games)
+    assert first.ratings == second.ratings and first.games == second.games
+
+
+def test_a_bot_seated_twice_is_rated_once_at_its_better_place():
+    ratings = Ratings()
+    ratings.rate(["a", "b", "a"], [3, 2, 1])
+    assert ratings.games == {"a": 1, "b": 1}
+    assert ratings.of("a").mu > ratings.of("b").mu
+
+
+def test_intervals_hold_the_estimate_and_narrow_with_more_games():
+    few, many = mean_interval([1, 5, 3]), mean_interval([1, 5, 3] * 40)
+    assert few.low < few.value == 3 < few.high
+    assert many.high - many.low < few.high - few.low
+    rate = wilson_interval(0, 10)
+    assert rate.value == 0 and rate.low == 0 and 0.2 < rate.high < 0.35
+    assert wilson_interval(10, 10).high == pytest.approx(1.0)
+
+
+def test_statistics_per_entrant_overall_and_by_seat():
+    results = (seat_results(["a", "b"], [10, 4], [0]) + seat_results(["b", "a"], [6, 6], [0, 1])
+               + seat_results(["a", "b"], [2, 9], [1]))
+    stats = {s.entrant: s for s in entrant_statistics(results)}
+    a = stats["a"]
+    assert a.games == 3 and a.coins.value == 6 and a.win_rate.value == pytest.approx(0.5)
+    assert [(seat, games) for seat, games, _, _ in a.by_seat] == [(0, 2), (1, 1)]
+    assert a.by_seat[1][3].value == 0.5  # the shared win, in seat 1
+
+
+def test_pairwise_score_counts_places_against_the_other_side():
+    assert pairwise_score([1, 2], [0], [1]) == 1.0
+    assert pairwise_score([1, 2, 2, 4], [0, 2], [1, 3]) == pytest.approx((1 + 1 + 0.5 + 1) / 4)
+
+
+def test_sprt_decides_for_a_clear_edge_and_not_for_noise():
+    test = Sprt()
+    assert test.verdict([0.9, 0.8, 1.0] * 4, 24).stronger == "A"
+    assert test.verdict([0.1, 0.2, 0.0] * 4, 24).stronger == "B"
+    assert test.verdict([0.9] * 4, 8).stronger is None  # too few sets to judge
+    rnd = random.Random(3)
+    level = [rnd.choice([0.0, 0.5, 1.0]) for _ in range(30)]
+    assert test.verdict(level, 60).stronger is None
+
+
+def test_head_to_head_stops_when_significant_and_says_which_way():
+    duel = ruleset_for("duel", 2)
+    result = head_to_head(duel, 2, "random", "heuristic", "h2h", max_sets=200)
+    assert result.verdict.stronger == "B"
+    assert result.verdict.games == 2 * result.verdict.samples < 400
+    assert result.summary().startswith(f"heuristic is stronger than random, after "
+                                       f"{result.verdict.games} games")
+
+
+def test_head_to_head_refuses_a_table_the_ruleset_does_not_seat():
+    with pytest.raises(SimulationError):
+        head_to_head(ruleset_for("duel", 2), 4, "random", "heuristic", "s")

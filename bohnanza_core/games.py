@@ -717,6 +717,7 @@ class Games(Application[UUID]):
         tournament: str | None = None,
         actor: str | None = None,
         save: bool = True,
+        game_id: UUID | None = None,
     ) -> Game:
         """Set up a new table, deal, and store it. ``players`` says who sits in each
         seat (accounts, bots) where the seat names alone do not. ``seed`` defaults to
@@ -724,10 +725,13 @@ class Games(Application[UUID]):
         (and keep it secret until the last of them has ended). ``salt``, the game's
         secret salt, is always fresh, except where a finished game is brought in
         (import), whose salt is already public. With ``save=False`` nothing is stored
-        yet: play on the game (``Game.play``) and save it whole, in one transaction."""
+        yet: play on the game (``Game.play``) and save it whole, in one transaction.
+        ``game_id`` (default: a fresh random one) is for games whose id must follow from
+        something else, such as a tournament's pairing, so that playing it twice stores
+        it once: the second save of the same id is refused by the store."""
         return self._start(ruleset, seats, seed, salt=salt, players=players,
                            private=private, tournament=tournament, actor=actor,
-                           save=save)[0]
+                           save=save, game_id=game_id)[0]
 
     def _start(
         self,
@@ -741,6 +745,7 @@ class Games(Application[UUID]):
         tournament: str | None = None,
         actor: str | None = None,
         save: bool = True,
+        game_id: UUID | None = None,
     ) -> tuple[Game, list[Event]]:
         """:meth:`start`, also giving the events stored (a bot table needs them, and
         reading them back costs as much as storing them); with ``save=False`` the
@@ -750,7 +755,7 @@ class Games(Application[UUID]):
         first = events[0]
         assert isinstance(first, GameStarted)
         game = Game._create(
-            Game.Started, event=first, actor=actor, previous_hash=GENESIS,
+            Game.Started, id=game_id, event=first, actor=actor, previous_hash=GENESIS,
             players=tuple(players if players is not None else seats), private=private,
             tournament=tournament, share_token=secrets.token_urlsafe(18),
         )
@@ -854,11 +859,15 @@ def play_bot_game(
     private: bool = False,
     tournament: str | None = None,
     save_each_command: bool = True,
+    save: bool = True,
+    game_id: UUID | None = None,
 ) -> Game:
     """Play a whole bot game on the store, each command credited to ``players[seat]``
     (default ``bot:<name>``) and stored as it is played, or, with
     ``save_each_command=False`` (a tournament nobody watches live), all in one
-    transaction at the end. Returns the finished game."""
+    transaction at the end; with ``save=False`` as well, not at all (the caller saves
+    several games in one transaction: a duplicate set). ``game_id``: as
+    :meth:`Games.start`. Returns the finished game."""
     from bohnanza_core.simulator import bot_classes, play_game, seat_names
 
     classes = bot_classes(bot_names)
@@ -870,7 +879,7 @@ def play_bot_game(
                                     players=(list(players) if players is not None
                                              else [f"bot:{name}" for name in bot_names]),
                                     private=private, tournament=tournament,
-                                    save=save_each_command)
+                                    save=save_each_command, game_id=game_id)
         holder.append(StoredTable(games, game, save_each_command=save_each_command,
                                   events=events))
         return holder[0]
@@ -880,7 +889,7 @@ def play_bot_game(
     play_game(ruleset, classes, seed if seed is not None else new_seed(), names=names,
               table=table)
     game = holder[0].game
-    if not save_each_command:
+    if not save_each_command and save:
         games.save(game)
     return game
 

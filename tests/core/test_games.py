@@ -240,3 +240,21 @@ def test_automatic_events_are_credited_to_no_one(app: Games) -> None:
         assert {e.actor for e in automatic} == {None}
         openings = [e for e in entries if e.actor is not None]
         assert all(is_decision(e.event) for e in openings)
+
+
+def test_a_game_with_a_given_id_is_stored_once(app: Games) -> None:
+    """A tournament's game id follows from its pairing: a second attempt at the same
+    game (a redelivered task) is refused by the store and stores nothing."""
+    from uuid import NAMESPACE_URL, uuid5
+
+    from eventsourcing.persistence import IntegrityError
+
+    gid = uuid5(NAMESPACE_URL, "tournament:round:pairing")
+    first = play_bot_game(app, ruleset_for("classic", 4), LINEUP, "shared seed",
+                          save_each_command=False, game_id=gid)
+    assert first.id == gid
+    again = play_bot_game(app, ruleset_for("classic", 4), LINEUP, "shared seed",
+                          save_each_command=False, save=False, game_id=gid)
+    with pytest.raises(IntegrityError):
+        app.save(again)
+    assert len(app.record(gid)) == first.version

@@ -1,0 +1,62 @@
+"""Celery tasks of the competitions: one task per deal (a game, or a duplicate set).
+
+``acks_late`` with ``reject_on_worker_lost``: a task whose worker dies mid-game is
+delivered again, and plays its deal again from the start (nothing of the lost attempt
+was stored: a deal is stored in one transaction). A redelivered task whose deal was
+stored already stores nothing (:func:`tournaments.runner.play_deal`), then still
+tries to move the competition on, so a worker lost between storing the last game of
+a round and pairing the next does not stall it. A database that goes away is retried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID
+
+from celery import shared_task
+from django.db import DatabaseError
+from eventsourcing.persistence import PersistenceError
+
+from tournaments import runner
+from tournaments.competitions import tournaments
+
+RETRIED = (DatabaseError, PersistenceError)
+
+
+def dispatch(tournament_id: UUID, round_number: int, deals: Sequence[int]) -> None:
+    """Send each deal of a round to the workers."""
+    for deal in deals:
+        play_deal.delay(str(tournament_id), round_number, deal)
+
+
+@shared_task(name="tournaments.play_deal", acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=RETRIED, retry_backoff=1, retry_backoff_max=30, max_retries=10)
+def play_deal(tournament_id: str, round_number: int, deal: int) -> int:
+    """Play one deal of a round (if not stored yet), then move the competition on."""
+    tid = UUID(tournament_id)
+    stored = runner.play_deal(tid, round_number, deal)
+    runner.advance(tid, dispatch)
+    return stored
+
+
+@shared_task(name="tournaments.resume", acks_late=True, autoretry_for=RETRIED,
+             retry_backoff=1, max_retries=10)
+def resume(tournament_id: str) -> int:
+    """Send the current round's missing deals again (after a lost dispatch), and move on
+    a round whose games are all stored; returns how many deals were sent."""
+    tid = UUID(tournament_id)
+    runner.advance(tid, dispatch)
+    tournament = tournaments().get_tournament(tid)
+    missing = runner.missing_deals(tournament)
+    r = tournament.current_round
+    if r is not None and missing:
+        dispatch(tid, r, missing)
+    return len(missing)
+
+
+def start(tournament_id: UUID) -> None:
+    """Send the first round of a competition just created."""
+    tournament = tournaments().get_tournament(tournament_id)
+    r = tournament.current_round
+    if r is not None:
+        dispatch(tournament_id, r, runner.deals_of(tournament, r))

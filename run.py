@@ -89,11 +89,28 @@ def test(pytest_args: list[str]) -> None:
     sys.exit(code)
 
 
+def start_worker() -> None:
+    """A Celery worker process in the background (without CELERY_BROKER_URL: over files
+    under var/celery/, no broker server), logging to var/celery/worker.log; it gets the
+    terminal's Ctrl-C with the server. Then the competitions' missing games are sent
+    again (a worker stopped mid-game left them undone)."""
+    log_dir = ROOT / "var" / "celery"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    say(f"a Celery worker in the background (log: {log_dir / 'worker.log'})")
+    with open(log_dir / "worker.log", "ab") as log:
+        subprocess.Popen([str(PYTHON), "-m", "celery", "-A", "config", "worker",
+                          "--loglevel", "INFO", "--concurrency", "2"],
+                         cwd=ROOT, env=venv_env(), stdout=log, stderr=subprocess.STDOUT)
+    run(str(PYTHON), "manage.py", "tournament", "resume")
+
+
 def start() -> None:
     say("database: manage.py migrate")
     run(str(PYTHON), "manage.py", "migrate", "--noinput")
     say("demo: accounts and bot games in the event store (once)")
     run(str(PYTHON), "manage.py", "demo")
+    run(str(PYTHON), "manage.py", "demo_tournament")
+    start_worker()
     port = os.environ.get("PORT", "8000")
     say(f"serving the site at http://127.0.0.1:{port}/ (Ctrl-C stops it)")
     command = [str(PYTHON), "manage.py", "runserver", f"127.0.0.1:{port}"]

@@ -1,8 +1,8 @@
 """Django settings for the Bohnanza platform.
 
 The embedded default needs no server: a SQLite file under ``var/``, the in-memory
-channel layer and Celery tasks run eagerly. Production settings come from the
-environment (see README.md).
+channel layer, and Celery messages in files under ``var/celery/`` for a worker process.
+Production settings come from the environment (see README.md).
 """
 
 import os
@@ -196,13 +196,35 @@ else:
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 if not CELERY_BROKER_URL:
-    # Embedded default: no broker server. Tasks run eagerly, in the process that
-    # calls them (.delay() / .apply_async() run the task at once and return its
-    # result), and their exceptions propagate to the caller. The in-memory broker
-    # URL only keeps Celery from ever reaching for amqp://localhost.
-    CELERY_BROKER_URL = "memory://"
-    CELERY_TASK_ALWAYS_EAGER = True
-    CELERY_TASK_EAGER_PROPAGATES = True
+    # Embedded default: no broker server. Messages are files in var/celery/queue/
+    # (kombu's filesystem transport), run by the worker process `python3 run.py start`
+    # starts beside the site (`celery -A config worker`). A message is taken from the
+    # folder when a worker reads it, so a worker killed mid-task loses it: `manage.py
+    # tournament resume` (run by run.py start) sends a competition's missing games again.
+    CELERY_QUEUE_DIR = Path(os.environ.get("CELERY_QUEUE_DIR", VAR_DIR / "celery" / "queue"))
+    CELERY_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_QUEUE_DIR),
+        "data_folder_out": str(CELERY_QUEUE_DIR),
+        "polling_interval": 0.2,
+    }
+# A task is acknowledged when it has run, and given back when its worker dies, so a
+# broker (Redis, RabbitMQ) delivers it again; tasks are idempotent (tournaments.tasks).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis: a task not acknowledged within this many seconds (its worker died) is delivered
+# again. Longer than any one task (a duplicate set of 7 games takes well under a second).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    **globals().get("CELERY_BROKER_TRANSPORT_OPTIONS", {}),
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# The queue the tasks go to and the workers read (several platforms on one broker).
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "bohnanza")
 
 # --- Passwords and sign-in ----------------------------------------------------
 

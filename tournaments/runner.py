@@ -24,13 +24,14 @@ from django.db import IntegrityError as DjangoIntegrityError
 from django.db import transaction
 from eventsourcing.persistence import IntegrityError
 
-from bohnanza_core.bots.registry import by_entrant
+from bohnanza_core.bots.registry import by_entrant, registry
 from bohnanza_core.events import GameEnded
 from bohnanza_core.games import Game, play_bot_game
 from bohnanza_core.simulator import seat_names
 from replays.projections import catch_up_deferred
 from replays.store import games
 from tournaments.competitions import (
+    CompetitionError,
     GameResult,
     Tournament,
     deal_seed,
@@ -154,5 +155,44 @@ def stored_results(tournament: Tournament) -> list[tuple[list[str], tuple[int, .
     return rated
 
 
-__all__ = ["advance", "bot_name", "deals_of", "missing_deals", "play_deal", "round_results",
-           "stored_results"]
+def entrants_for(bot_names: Sequence[str]) -> list[str]:
+    """Entrants for registered bots, by name: each its installed version
+    (``heuristic@builtin``); a bot named again is another entrant of the same version,
+    numbered (``heuristic@builtin #2``). Unknown names are refused."""
+    known = registry()
+    unknown = sorted({n for n in bot_names if n not in known})
+    if unknown:
+        raise CompetitionError(f"unknown bot(s): {', '.join(unknown)}; known: "
+                               f"{', '.join(known)}")
+    entrants: list[str] = []
+    for name in bot_names:
+        entrant = known[name].entrant
+        copies = sum(1 for e in entrants if e.split(" #", 1)[0] == entrant)
+        entrants.append(entrant if not copies else f"{entrant} #{copies + 1}")
+    return entrants
+
+
+def run_here(tournament_id: UUID,
+             on_deal: Callable[[Tournament], None] | None = None) -> Tournament:
+    """Play the whole competition in this process, deal by deal, as the workers would
+    (the demo; ``manage.py tournament create --here``)."""
+    pending: list[tuple[int, int]] = []
+
+    def queue(_: UUID, round_number: int, deals: Sequence[int]) -> None:
+        pending.extend((round_number, deal) for deal in deals)
+
+    tournament = tournaments().get_tournament(tournament_id)
+    r = tournament.current_round
+    if r is not None:
+        queue(tournament_id, r, missing_deals(tournament))
+    while pending:
+        round_number, deal = pending.pop(0)
+        play_deal(tournament_id, round_number, deal)
+        advance(tournament_id, queue)
+        if on_deal is not None:
+            on_deal(tournaments().get_tournament(tournament_id))
+    return tournaments().get_tournament(tournament_id)
+
+
+__all__ = ["advance", "bot_name", "deals_of", "entrants_for", "missing_deals", "play_deal",
+           "round_results", "run_here", "stored_results"]

@@ -1,4 +1,4 @@
-"""The embedded default: in-memory channel layer, eager Celery, ASGI serving HTTP."""
+"""The embedded default: in-memory channel layer, Celery over files, ASGI serving HTTP."""
 
 from typing import Any
 
@@ -17,16 +17,17 @@ def test_channel_layer_is_in_memory_without_redis() -> None:
     assert isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
-def test_celery_runs_tasks_eagerly_without_broker() -> None:
-    assert not settings.CELERY_BROKER_URL.startswith(("amqp", "redis"))
+def test_celery_keeps_its_messages_in_files_under_var_without_broker() -> None:
+    """The embedded default: kombu's filesystem transport, for the worker process that
+    run.py start starts (tests/tournaments/test_embedded_worker.py runs one)."""
+    assert settings.CELERY_BROKER_URL == "filesystem://"
     assert celery_app.main == "bohnanza"
-    assert celery_app.conf.task_always_eager is True
-
-    @celery_app.task
-    def add(left: int, right: int) -> int:
-        return left + right
-
-    assert add.delay(2, 3).get(timeout=1) == 5
+    assert not celery_app.conf.task_always_eager
+    options = celery_app.conf.broker_transport_options
+    queue = settings.VAR_DIR / "celery" / "queue"
+    assert options["data_folder_in"] == options["data_folder_out"] == str(queue)
+    assert queue.is_dir()
+    assert celery_app.conf.task_acks_late and celery_app.conf.task_reject_on_worker_lost
 
 
 def test_asgi_application_serves_the_home_page(transactional_db: None) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from django.db import connection
 
+from config.celery import app
 from replays.store import reset_games
 from tournaments.competitions import Tournaments, reset_tournaments, tournaments
 
@@ -30,3 +33,23 @@ def competitions(transactional_db: None) -> Iterator[Tournaments]:
     reset_tournaments()
     reset_games()
     wipe_competitions()
+
+
+def _forget_connections() -> None:
+    """Forget the app's cached broker connections and producers, which remember the
+    broker they were made for: the next message makes new ones."""
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@contextmanager
+def celery_conf(**changes: Any) -> Iterator[None]:
+    """The Celery app with ``changes`` for a test, put back after."""
+    saved = {key: app.conf[key] for key in changes}
+    _forget_connections()
+    app.conf.update(changes)
+    try:
+        yield
+    finally:
+        _forget_connections()
+        app.conf.update(saved)

@@ -1,28 +1,83 @@
-"""Competitions run to the end with Celery's eager mode (the tasks in this process)."""
+"""Competitions played in this process (``run_here``: the demo, ``--here``), and the
+``manage.py tournament`` command."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.core.management import CommandError, call_command
 
 from bohnanza_core.rulesets import ruleset_for
-from tournaments import tasks
 from tournaments.competitions import CompetitionError
 from tournaments.models import TournamentGame
+from tournaments.runner import entrants_for, run_here
+
+BOTS3 = ["heuristic@builtin", "random@builtin", "nontrading@builtin"]
 
 
-def test_round_robin_runs_to_the_end_in_eager_mode(competitions):
-    t = competitions.create("Eager", "round-robin", ruleset_for("classic", 3), 3,
-                            {"cycles": 1}, ["heuristic@builtin", "random@builtin",
-                                            "nontrading@builtin"])
-    tasks.start(t.id)
-    done = competitions.get_tournament(t.id)
+def test_a_round_robin_played_here_runs_to_the_end(competitions):
+    t = competitions.create("Here", "round-robin", ruleset_for("classic", 3), 3,
+                            {"cycles": 1}, BOTS3)
+    seen: list[int] = []
+    done = run_here(t.id, on_deal=lambda t: seen.append(t.games_done()))
     assert done.finished and done.games_done() == done.games_total() == 3
-    assert TournamentGame.objects.count() == 3
+    assert seen == [1, 2, 3]
+    assert TournamentGame.objects.filter(tournament_id=t.id).count() == 3
+    assert run_here(t.id).version == done.version  # nothing left to play
 
 
 def test_a_format_that_cannot_be_paired_stores_nothing(competitions):
     with pytest.raises(CompetitionError, match="do not fill tables"):
         competitions.create("Bad", "swiss", ruleset_for("classic", 3), 3, {"rounds": 2},
-                            ["heuristic@builtin", "random@builtin", "nontrading@builtin",
-                             "heuristic@builtin #2"])
+                            [*BOTS3, "heuristic@builtin #2"])
     assert competitions.ids() == []
+
+
+def test_entrants_are_bot_versions_numbered_when_entered_again():
+    assert entrants_for(["heuristic", "random", "heuristic"]) == [
+        "heuristic@builtin", "random@builtin", "heuristic@builtin #2"]
+    with pytest.raises(CompetitionError, match="unknown bot"):
+        entrants_for(["clever"])
+
+
+def test_the_command_creates_and_plays_a_competition_with_house_rules(competitions, capsys):
+    call_command("tournament", "create", "--name", "Shell Cup", "--format", "knockout",
+                 "--ruleset", "duel", "--table", "2", "--bots", "heuristic,random,nontrading,"
+                 "heuristic", "--advance", "1", "--rule", "draw_cards=3", "--here")
+    out = capsys.readouterr().out
+    assert "6/6 games, finished" in out and "[" + "#" * 30 + "]" in out
+    assert "duel (house rules): draw_cards" in out
+    (tid,) = competitions.ids()
+    call_command("tournament", "list")
+    assert re.search(rf"{tid}\s+Shell Cup\s+knockout\s+6/6\s+finished", capsys.readouterr().out)
+    call_command("tournament", "show", str(tid))
+    assert "heuristic@builtin" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--format", "swiss", "--table", "3", "--bots", "heuristic,random"], "needs 3 to 64"),
+    (["--format", "swiss", "--table", "3", "--bots", "clever,random,heuristic"],
+     "unknown bot(s): clever"),
+    (["--format", "swiss", "--table", "3", "--bots", "heuristic", "--deals", "2"],
+     "takes --rounds, not --deals"),
+    (["--format", "duplicate", "--table", "3", "--bots", "heuristic", "--deals", "99"],
+     "--deals: 1 to 50"),
+    (["--format", "swiss", "--table", "3", "--bots", "heuristic", "--rule", "x=1"],
+     "unknown rule option 'x'"),
+    (["--format", "swiss", "--table", "9", "--bots", "heuristic"], "not 9"),
+])
+def test_the_command_refuses_what_cannot_be_run(competitions, argv, message):
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command("tournament", "create", "--name", "X", "--ruleset", "classic", *argv)
+    assert competitions.ids() == []
+
+
+def test_the_demo_competition_is_stored_once_and_finished(competitions, capsys):
+    call_command("demo_tournament")
+    call_command("demo_tournament")
+    out = capsys.readouterr().out
+    assert "demo: Demo Cup" in out and "nothing added" in out
+    (tid,) = competitions.ids()
+    cup = competitions.get_tournament(tid)
+    assert cup.finished and cup.games_done() == 20

@@ -18,6 +18,7 @@ from bohnanza_core.rulesets import customize, ruleset_for
 from bohnanza_core.verify import verify_text
 from config.celery import app
 from replays.store import games
+from tests.tournaments.conftest import celery_conf
 from tournaments import tasks
 from tournaments.competitions import Tournament, Tournaments, game_id
 from tournaments.models import TournamentGame
@@ -29,15 +30,10 @@ BOTS4 = [*BOTS3, "heuristic@builtin #2"]
 
 @pytest.fixture
 def worker(competitions: Tournaments) -> Iterator[Tournaments]:
-    """A worker thread on an in-memory broker, the app taken out of eager mode for the test."""
-    saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "result_backend")}
-    app.conf.update(task_always_eager=False, broker_url="memory://",
-                    result_backend="cache+memory://")
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, loglevel="warning"):
-            yield competitions
-    finally:
-        app.conf.update(saved)
+    """A worker thread on an in-memory broker of its own."""
+    with celery_conf(broker_url="memory://", result_backend="cache+memory://"), \
+            start_worker(app, pool="solo", perform_ping_check=False, loglevel="warning"):
+        yield competitions
 
 
 def run_to_the_end(competitions: Tournaments, tournament_id: UUID,

@@ -13,6 +13,7 @@ urlpatterns = [
     # The language switch: POST language=hu|fi|en (and next=) sets the language cookie.
     path("i18n/", include("django.conf.urls.i18n")),
     path("replays/", include("replays.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("play.urls")),
 ]
 

@@ -69,7 +69,7 @@ def play_deal(tournament_id: UUID, round_number: int, deal: int) -> int:
             raise LookupError(f"{entrant} is not installed on this worker")
     ruleset = tournament.ruleset
     seed = deal_seed(tournament.secret, round_number, deal)
-    label = f"{tournament.name} (round {round_number + 1})"[:200]
+    label = tournament.name[:200]
     played: list[tuple[int, Game]] = []
     for index, gid in zip(indices, ids, strict=True):
         entrants = [tournament.entrants[e] for e in pairings[index].seats]

@@ -34,6 +34,8 @@ from config.pocompile import LOCALE, read_po, write_mo
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import bot_game, running_game
+from tournaments.competitions import reset_tournaments, tournaments
+from tournaments.runner import run_here
 
 LANGUAGES = ("hu", "fi")
 RULEBOOK = settings.BASE_DIR.parent / "shared" / "seeds" / "000_f017b717b63a1ae7.txt"
@@ -45,7 +47,8 @@ HUNGARIAN_BEANS = {
     BeanKind.WAX: "viaszbab", BeanKind.COCOA: "kakaóbab",
 }
 # Words that are the same in every language: the game's and the site's names, units.
-SAME_EVERYWHERE = {"bohnanza", "utc", "json", "lines", "jsonl", "http", "heuristic", "max"}
+SAME_EVERYWHERE = {"bohnanza", "utc", "json", "lines", "jsonl", "http", "heuristic", "max",
+                   "bot"}  # Hungarian says "bot" too: "heuristic@builtin (bot)"
 SKIPPED_TAGS = {"script", "style", "code", "kbd", "textarea"}
 VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
              "source", "track", "wbr"}
@@ -118,8 +121,14 @@ def world(store: Games) -> Iterator[dict[str, object]]:
     ann = User.objects.create_user("ann", password="pw-ann-123")
     staff = User.objects.create_user("zed", password="pw-zed-123", is_staff=True)
     dispute = open_dispute(ann, finished.id, 40, "This draw looks wrong to me.")
+    reset_tournaments()
+    cup = tournaments().create("Cup", "knockout", PRESETS["duel"][0], 2, {"advance": 1},
+                               ["heuristic@builtin", "random@builtin", "nontrading@builtin",
+                                "heuristic@builtin #2"])
+    run_here(cup.id)
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
-           "dispute": str(dispute.id)}
+           "dispute": str(dispute.id), "cup": str(cup.id)}
+    reset_tournaments()
     reset_disputes()
 
 
@@ -139,12 +148,17 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("ann", f"/replays/games/{finished.id}/disputes/new/?seq=40"),
         ("ann", f"/replays/games/{finished.id}/audit/"),
         ("staff", f"/replays/disputes/{world['dispute']}/"),
+        ("anyone", "/tournaments/"), ("anyone", f"/tournaments/{world['cup']}/"),
+        ("anyone", f"/tournaments/{world['cup']}/?round=1"), ("ann", "/tournaments/new/"),
     ]
 
 
 def names_of(world: dict[str, object]) -> list[str]:
     """Names that read the same in every language: seats, accounts, rulesets."""
     names = ["ann", "bob", "cy", "zed", "Games", "This draw looks wrong to me.", *PRESETS]
+    names += ["Cup", "heuristic@builtin", "random@builtin", "nontrading@builtin",
+              "heuristic@builtin #2", "random 1", "random 2", "nontrading 1", "heuristic 1",
+              "heuristic 2", "nontrading 2"]  # the competition's name, entrants and seats
     for key in ("finished", "running"):
         game = world[key]
         assert isinstance(game, Game)

@@ -37,6 +37,8 @@ from bohnanza_core.views import SPECTATOR
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import running_game
+from tournaments.competitions import reset_tournaments, tournaments
+from tournaments.runner import run_here
 
 MAX_ANSWER = 2_000_000
 """Bytes: the longest real page (a finished game's viewer) is about a tenth of this."""
@@ -70,6 +72,12 @@ RAW: dict[str, str] = {
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
     "game_id": ("00000000-0000-0000-0000-000000000000", " "),
     "dispute_id": ("00000000-0000-0000-0000-000000000000",),
+    "tournament_id": ("00000000-0000-0000-0000-000000000000",),
+    "round": ("0", "1", "2", "999", "1e3", " 1"),
+    "table": ("1", "8", "2", "7"),
+    "count": ("0", "51", "1"),
+    "format": ("swiss", "knockout"),
+    "rules": ("draw_cards=3", "x=1\n" * 500, "draw_cards=" + "9" * 300),
     "perspective": ("seat-\u00b2", "seat-\u0663", "seat-" + "9" * 5000, "seat-99",
                     "seat--1", "seat-", "everything", "seat-1"),
     "step": ("0", "1e3", "1_0", " 3", "3.0", "99999999999999999999"),
@@ -167,6 +175,11 @@ SPECS: dict[str, Spec] = {
                                  extra_form={"complaint": "the draw looks wrong"},
                                  signed_in=True),
     "replays:dispute_list": Spec(signed_in=True),
+    "tournaments:list": Spec(),
+    "tournaments:new": Spec(form=("name", "format", "ruleset", "table", "bots", "count",
+                                  "rules"), signed_in=True),
+    "tournaments:detail": Spec(query=("round",)),
+    "tournaments:progress": Spec(),
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
                                    signed_in=True),
@@ -322,9 +335,14 @@ def world(db: None, settings: Any) -> Iterator[World]:
     group = Group.objects.create(name="walkers")
     dispute = open_dispute(users["player"], finished.id, 3, "the third event looks wrong")
     everything = export_record(games().record(finished.id), head=finished.head_hash)
+    reset_tournaments()
+    cup = tournaments().create("Walker Cup", "round-robin", SHORT_GAME, 2, {"cycles": 1},
+                               ["random@builtin", "heuristic@builtin"])
+    run_here(cup.id)
     path_values = {
         "step": "3",
         "dispute_id": str(dispute.id),
+        "tournament_id": str(cup.id),
         "uidb64": "MQ",
         "token": "set-password",
         "id": str(victim.pk),
@@ -336,6 +354,7 @@ def world(db: None, settings: Any) -> Iterator[World]:
     yield World(running, finished, private, str(dispute.id), str(group.pk), users,
                 path_values, everything)
     reset_disputes()
+    reset_tournaments()
     reset_games()
 
 

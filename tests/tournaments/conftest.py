@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from celery.contrib.testing.worker import start_worker
 from django.db import connection
 
 from config.celery import app
@@ -53,3 +54,12 @@ def celery_conf(**changes: Any) -> Iterator[None]:
     finally:
         _forget_connections()
         app.conf.update(saved)
+
+
+@pytest.fixture
+def worker(competitions: Tournaments) -> Iterator[Tournaments]:
+    """A real Celery worker (celery.contrib.testing: a thread) on an in-memory broker of
+    its own."""
+    with celery_conf(broker_url="memory://", result_backend="cache+memory://"), \
+            start_worker(app, pool="solo", perform_ping_check=False, loglevel="warning"):
+        yield competitions

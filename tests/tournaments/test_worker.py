@@ -6,19 +6,15 @@ competition's events, and the ratings re-rated from the stored games alone."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 
 from bohnanza_core.ratings import rerate
 from bohnanza_core.rulesets import customize, ruleset_for
 from bohnanza_core.verify import verify_text
-from config.celery import app
 from replays.store import games
-from tests.tournaments.conftest import celery_conf
 from tournaments import tasks
 from tournaments.competitions import Tournament, Tournaments, game_id
 from tournaments.models import TournamentGame
@@ -26,14 +22,6 @@ from tournaments.runner import stored_results
 
 BOTS3 = ["heuristic@builtin", "random@builtin", "nontrading@builtin"]
 BOTS4 = [*BOTS3, "heuristic@builtin #2"]
-
-
-@pytest.fixture
-def worker(competitions: Tournaments) -> Iterator[Tournaments]:
-    """A worker thread on an in-memory broker of its own."""
-    with celery_conf(broker_url="memory://", result_backend="cache+memory://"), \
-            start_worker(app, pool="solo", perform_ping_check=False, loglevel="warning"):
-        yield competitions
 
 
 def run_to_the_end(competitions: Tournaments, tournament_id: UUID,
@@ -52,7 +40,7 @@ CASES: list[tuple[str, Any, int, dict[str, int], list[str], int]] = [
     ("round-robin", ruleset_for("classic", 3), 3, {"cycles": 1}, BOTS3, 3),
     ("swiss", ruleset_for("duel", 2), 2, {"rounds": 2}, BOTS4, 4),
     ("knockout", ruleset_for("duel", 2), 2, {"advance": 1}, BOTS4, 6),
-    ("duplicate", customize("classic", 3, {"draw_cards": 3}), 3, {"deals": 2}, BOTS3, 6),
+    ("duplicate", customize("classic", 3, {"draw_cards": 2}), 3, {"deals": 2}, BOTS3, 6),
 ]
 
 

@@ -1,0 +1,82 @@
+"""The competitions' pages: create one from the form (a worker plays it), follow its
+progress as JSON, its standings, rounds and pairings with each game's replay; bad input
+stores nothing; the secret behind the deals never shows."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from tournaments.competitions import Tournaments, game_id
+
+FORM = {"name": "Page Cup", "format": "duplicate", "ruleset": "classic", "table": "3",
+        "bots": "heuristic, random, nontrading", "count": "1", "rules": "draw_cards=2"}
+
+
+@pytest.fixture
+def signed_in() -> Client:
+    client = Client()
+    client.force_login(User.objects.create(username="organiser"))
+    return client
+
+
+def test_a_competition_created_on_the_page_runs_and_shows_its_games(worker: Tournaments,
+                                                                    signed_in: Client):
+    answer = signed_in.post(reverse("tournaments:new"), FORM)
+    assert answer.status_code == 302
+    (tid,) = worker.ids()
+    assert answer["Location"] == reverse("tournaments:detail", args=[tid])
+    deadline = time.monotonic() + 60
+    while True:
+        progress = signed_in.get(reverse("tournaments:progress", args=[tid])).json()
+        if progress["finished"]:
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert progress == {"done": 3, "total": 3, "percent": 100, "finished": True, "round": 1,
+                        "text": "3 of 3 games"}
+    page = Client().get(reverse("tournaments:detail", args=[tid]))
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "Page Cup" in text, text[text.find("<main"):][:3000]
+    assert "house rules" in text and "draw_cards" in text
+    assert 'max="3" value="3"' in text and "finished" in text
+    for i in range(3):
+        link = reverse("replays:replay", args=[game_id(tid, 0, i)])
+        assert link in text
+        assert Client().get(link).status_code == 200
+    t = worker.get_tournament(tid)
+    assert t.secret not in text
+    listing = Client().get(reverse("tournaments:list")).content.decode()
+    assert "Page Cup" in listing and "3/3" in listing and "draw_cards" in listing
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"rules": "colour=red"}, "unknown rule option"),
+    ({"bots": "heuristic, clever, random"}, "unknown bot"),
+    ({"format": "swiss", "bots": "heuristic, random, nontrading, heuristic"},
+     "do not fill tables"),
+    ({"table": "9"}, "Ensure this value is less than or equal to 7"),
+    ({"ruleset": "duel"}, "duel is played by 2 players"),
+])
+def test_bad_input_is_refused_and_stores_nothing(competitions: Tournaments, signed_in: Client,
+                                                 change, problem):
+    answer = signed_in.post(reverse("tournaments:new"), {**FORM, **change})
+    assert answer.status_code == 400
+    assert problem in answer.content.decode()
+    assert competitions.ids() == []
+
+
+def test_creating_needs_an_account_and_pages_of_no_competition_are_404(competitions):
+    client = Client()
+    assert client.get(reverse("tournaments:new")).status_code == 302
+    assert client.post(reverse("tournaments:new"), FORM).status_code == 302
+    assert competitions.ids() == []
+    missing = "00000000-0000-0000-0000-000000000000"
+    assert client.get(f"/tournaments/{missing}/").status_code == 404
+    assert client.get(f"/tournaments/{missing}/progress.json").status_code == 404
+    assert client.get("/tournaments/").status_code == 200

@@ -1,0 +1,45 @@
+"""A competition's page in a real browser: the progress bar follows the workers live
+(progress.json, polled) until the competition ends, then the page shows its standings
+and every game's replay link."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from bohnanza_core.rulesets import ruleset_for
+from tests.tournaments.conftest import competitions, worker  # noqa: F401 (fixtures)
+from tournaments import tasks
+from tournaments.competitions import Tournaments
+
+pytestmark = pytest.mark.e2e
+
+SCREENSHOTS = settings.BASE_DIR / "var" / "screenshots"
+ENTRANTS = ["heuristic@builtin", "nontrading@builtin", "random@builtin",
+            "heuristic@builtin #2", "nontrading@builtin #2", "random@builtin #2",
+            "heuristic@builtin #3", "nontrading@builtin #3"]
+
+
+def test_the_progress_bar_follows_the_workers_to_the_end(page: Page, live_server: LiveServer,
+                                                         worker: Tournaments) -> None:  # noqa: F811
+    cup = worker.create("Browser Cup", "swiss", ruleset_for("classic", 4), 4, {"rounds": 3},
+                        ENTRANTS)
+    page.goto(f"{live_server.url}/tournaments/{cup.id}/")
+    expect(page.locator("#competition-status")).to_have_text("running")
+    tasks.start(cup.id)
+    expect(page.locator("#competition-status")).to_have_text("finished", timeout=60_000)
+    expect(page.locator("#competition-count")).to_have_text("6 of 6 games")
+    expect(page.locator("table.standings tbody tr")).to_have_count(8)
+    links = page.get_by_role("link", name="replay", exact=True)
+    expect(links).to_have_count(2)  # the last round's two tables
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "tournament.png"), full_page=True)
+    href = links.first.get_attribute("href")
+    assert href is not None and href.startswith("/replays/games/")
+    links.first.click()
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    page.goto(f"{live_server.url}/tournaments/")
+    expect(page.get_by_role("link", name="Browser Cup")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / "tournaments.png"), full_page=True)

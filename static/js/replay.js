@@ -167,6 +167,7 @@
         logList.append(...fresh.map(lineNode));
         loaded = logList.children.length;
         for (const line of fresh) groups[line.seq - 1] = line.group;
+        markLog(); // the new lines are the future: hidden unless the reader asked for all
       }).finally(() => {
         loading = null;
       });
@@ -289,7 +290,7 @@
     item.dataset.seq = String(line.seq);
     item.dataset.turn = String(line.turn);
     item.dataset.group = String(line.group);
-    item.className = "log-" + line.kind;
+    item.className = "log-" + line.kind + (line.seq > shown ? " is-future" : "");
     const link = document.createElement("a");
     link.href = "?" + params(line.seq, cfg.token);
     const seq = document.createElement("span");

@@ -106,6 +106,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Compresses what goes out (gzip, with Django's random padding against BREACH);
+    # first, so that it sees every answer last. Answers a view has compressed already
+    # (replays/caching.py keeps finished games' answers compressed) pass untouched.
+    # Public pages carry no CSRF token (docs/serving.md, "Compression").
+    "django.middleware.gzip.GZipMiddleware",
     # Static files before anything touches sessions or the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # The reader's language (cookie, else Accept-Language) before anything may answer,
@@ -191,6 +196,35 @@ if REDIS_URL:
 else:
     # Embedded default: one process, no server.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- Cache ----------------------------------------------------------------------
+
+# What is expensive and never changes for a finished game (its narrated log, its
+# steps, its pages) is built once and kept here (replays/caching.py), under keys that
+# hold everything that changes the answer. Embedded default: this process's memory,
+# bounded by BOHNANZA_CACHE_MAX_ENTRIES (entries are compressed answers, a few kB
+# each). Production: Redis at REDIS_URL, shared by every ASGI process; bound it with
+# Redis's own `maxmemory` and `maxmemory-policy allkeys-lru` (docs/serving.md).
+CACHE_TIMEOUT = env_int("BOHNANZA_CACHE_SECONDS", default=24 * 3600, minimum=1)
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "TIMEOUT": CACHE_TIMEOUT,
+            "KEY_PREFIX": "bohnanza",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "bohnanza",
+            "TIMEOUT": CACHE_TIMEOUT,
+            "OPTIONS": {"MAX_ENTRIES": env_int("BOHNANZA_CACHE_MAX_ENTRIES", default=2000,
+                                               minimum=10)},
+        }
+    }
 
 # --- Celery (read by config/celery.py, names prefixed CELERY_) ----------------
 

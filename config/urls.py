@@ -6,12 +6,17 @@ The error handlers answer JSON clients in JSON and people with the site's pages
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     # The language switch: POST language=hu|fi|en (and next=) sets the language cookie.
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Exempt from CSRF: a forged switch changes only the language a visitor reads (one
+    # click changes it back), and in exchange the pages that offer the switch carry no
+    # CSRF token, so a public replay can be kept by shared caches (docs/serving.md).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("replays/", include("replays.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("", include("play.urls")),

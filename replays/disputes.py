@@ -205,11 +205,14 @@ def disputes() -> Disputes:
 
 def reset_disputes() -> None:
     """Forget the application (tests that change the database between them)."""
+    from replays.caching import forget_rulings
+
     global _disputes
     with _lock:
         if _disputes is not None:
             _disputes.close()
         _disputes = None
+    forget_rulings()
 
 
 # -- who may do what -----------------------------------------------------------------

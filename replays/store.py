@@ -62,11 +62,14 @@ def games() -> Games:
 
 def reset_games() -> None:
     """Forget the application (tests that change the database between them)."""
+    from replays.caching import forget_games
+
     global _games
     with _lock:
         if _games is not None:
             _games.close()
         _games = None
+    forget_games()
 
 
 def after_save(hook: Callable[[], None]) -> None:

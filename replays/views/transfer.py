@@ -51,10 +51,11 @@ from bohnanza_core.events import GameStarted
 from bohnanza_core.export import GameFile, export_record
 from bohnanza_core.games import Game, Games
 from bohnanza_core.verify import Verdict, read_and_verify
+from replays.caching import answer, tag
 from replays.models import GameSummary
 from replays.store import access, games, perspective_name
 from replays.views.audit import UPLOAD_MAX_LINES
-from replays.views.viewer import answers_refusals, open_game
+from replays.views.viewer import answers_refusals, open_game, rule_for
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 """The largest file accepted for import; a long five-player game is well under 1 MB."""
@@ -66,18 +67,26 @@ MAX_IMPORT_BYTES = 5 * 1024 * 1024
 @require_safe
 @answers_refusals(as_json=False)
 def export_game(request: HttpRequest, game_id: str) -> HttpResponse:
-    """The record so far as a JSON Lines download, for one allowed perspective."""
+    """The record so far as a JSON Lines download, for one allowed perspective; a
+    finished game's is built once per perspective and head (replays/caching.py)."""
     opened = open_game(request, game_id)
     game = opened.game
-    entries = games().record(game.id)[: game.version]
-    text = export_record(entries, opened.perspective, head=game.head_hash)
+    rule = rule_for(request, opened)
     name = perspective_name(opened.perspective)
-    response = HttpResponse(text, content_type="application/x-ndjson; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="bohnanza-{game.id}-{name}.jsonl"'
-    )
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
+    etag = tag(game, opened.head, "export", name, rule.basis) if rule.cacheable else None
+
+    def build() -> HttpResponse:
+        entries = games().record(game.id)[: game.version]
+        text = export_record(entries, opened.perspective, head=game.head_hash)
+        response = HttpResponse(text, content_type="application/x-ndjson; charset=utf-8")
+        response["Content-Disposition"] = (
+            f'attachment; filename="bohnanza-{game.id}-{name}.jsonl"'
+        )
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
+
+    # The file is the same in every language: only the sign-in decides who gets it.
+    return answer(request, rule, etag, build, vary=("Cookie",))
 
 
 # -- import -------------------------------------------------------------------------

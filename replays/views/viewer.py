@@ -16,7 +16,16 @@ Pages and answers:
   what the step's decision changed marked), the head hash there, and, at a finished
   game's last step, the end-of-game summary.
 - ``games/<id>/log.json`` (``replay_log``): every event so far as one line in the
-  reader's language, with where turns, phases and decisions begin.
+  reader's language, with where turns, phases and decisions begin; ``?from=n`` gives
+  the lines from event ``n`` on. The page holds the log only as far as the end of the
+  current turn; the script fetches the rest when the reader goes further or asks for
+  the whole log.
+
+Caching (:mod:`replays.caching`): a finished game's page, steps and log are built once
+per perspective, language and head and kept in Django's cache; they answer
+``If-None-Match`` with 304 and say who may keep them (``public`` for a public game,
+``private`` for a private one or a signed-in reader's page); a running game's are
+``no-store``. Pages show the game's dispute rulings, so their keys and ETags hold them.
 
 Hidden information: everything shown is built from ``view(state, perspective)`` and
 ``redact(event, perspective)`` for a perspective :func:`replays.store.access` allows,
@@ -26,6 +35,7 @@ leave the server. A running game shows only the steps recorded so far.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -55,6 +65,17 @@ from bohnanza_core.narrate import Narrator, phase_name
 from bohnanza_core.record import Entry
 from bohnanza_core.rulesets import display_name
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact, view
+from replays.caching import (
+    Head,
+    Policy,
+    answer,
+    game_at,
+    head_of,
+    policy,
+    remember,
+    rulings_of,
+    tag,
+)
 from replays.store import (
     Access,
     access,
@@ -137,6 +158,7 @@ class Opened:
     access: Access
     perspective: Perspective
     token: str | None
+    head: Head
 
     @property
     def game_id(self) -> UUID:
@@ -166,7 +188,9 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
     """Load the game a URL names and check the request may see it from the
     perspective it asks for (or its default one). Raises :class:`Refused`."""
     try:
-        game = games().game(parse_game_id(game_id))
+        uuid = parse_game_id(game_id)
+        head = head_of(uuid)
+        game = game_at(uuid, head)
     except GameNotFound:
         raise Refused(404, _("There is no game %(game)s: check the link.")
                       % {"game": shown(game_id)}) from None
@@ -197,7 +221,23 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
     # Links carry the token only when it is the game's: any other is of no use there,
     # and a long one, repeated in every link of the log, made pages of megabytes.
     carried = token if token is not None and token_matches(token, game.share_token) else None
-    return Opened(game, allowed, perspective, carried)
+    return Opened(game, allowed, perspective, carried, head)
+
+
+def rule_for(request: HttpRequest, opened: Opened, *, page: bool = False) -> Policy:
+    """Who may keep this request's answer (:func:`replays.caching.policy`)."""
+    return policy(request, opened.game, opened.token, page=page)
+
+
+def kept(opened: Opened, rule: Policy, what: str, build: Callable[[], Any]) -> Any:
+    """A part of a finished game's answers (its log, a step), built once per
+    perspective, language and head and kept in the cache; a running game's are built
+    every time (each move makes them new)."""
+    if not rule.cacheable:
+        return build()
+    key = "part:" + tag(opened.game, opened.head, what, perspective_name(opened.perspective),
+                        rule.basis)
+    return remember(key, build)
 
 
 def parse_step(text: str | None, steps: int, finished: bool = True) -> int:
@@ -232,10 +272,24 @@ class LogLine:
 
 
 @lru_cache(maxsize=32)
-def _record(game_id: UUID, version: int) -> tuple[Entry, ...]:
-    """A game's record as far as ``version`` (cached: a step, the log and the page all
-    read it, and a stored step never changes)."""
+def _stored_record(game_id: UUID, version: int, head: str) -> tuple[Entry, ...]:
     return tuple(games().record(game_id)[:version])
+
+
+def _record(opened: Opened) -> tuple[Entry, ...]:
+    """The game's record as far as its head (cached per head: a step, the log and the
+    page all read it, and a stored step never changes)."""
+    return _stored_record(opened.game_id, opened.steps, opened.head.digest)
+
+
+@lru_cache(maxsize=32)
+def _stored_timeline(game_id: UUID, version: int, head: str) -> Timeline:
+    return timeline(_stored_record(game_id, version, head))
+
+
+def timeline_of(opened: Opened) -> Timeline:
+    """The game's :class:`Timeline` as far as its head (cached per head)."""
+    return _stored_timeline(opened.game_id, opened.steps, opened.head.digest)
 
 
 @dataclass(frozen=True)
@@ -293,14 +347,14 @@ def timeline(entries: Sequence[Entry]) -> Timeline:
 def log_lines(opened: Opened) -> list[LogLine]:
     """Every event recorded so far, redacted for the perspective and told in words in
     the reader's language."""
-    entries = _record(opened.game_id, opened.steps)
+    entries = _record(opened)
     first = entries[0].event
     assert isinstance(first, GameStarted)  # every record begins so (Games.start)
     # Names cut to 40 characters: a log line tells what happened, and a 1000-character
     # seat name made every line of it a paragraph (the seats show names whole).
     narrator = Narrator(first.ruleset, tuple(short_name(seat) for seat in first.seats),
                         translation)
-    groups = timeline(entries).groups
+    groups = timeline_of(opened).groups
     turn = 0
     lines = []
     for entry in entries:
@@ -335,8 +389,8 @@ def step_answer(request: HttpRequest | None, opened: Opened, step: int) -> dict[
     a finished game's last step, the summary. Built only from the perspective's view
     and its redacted events."""
     at = opened.game if step == opened.steps else games().game(opened.game_id, step)
-    entries = _record(opened.game_id, opened.steps)
-    line = timeline(entries)
+    entries = _record(opened)
+    line = timeline_of(opened)
     group = line.groups[step - 1]
     seen = [redact(entry.event, opened.perspective) for entry in entries[group - 1: step]]
     summary = None
@@ -366,11 +420,46 @@ def _perspective_label(p: Perspective, seats: Sequence[str]) -> tuple[str, str]:
     return _("Seat %(number)s: %(name)s") % {"number": p + 1, "name": short_name(seats[p])}, ""
 
 
-def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[str, Any]:
-    step = parse_step(request.GET.get("step"), opened.steps, opened.game.finished)
-    answer = step_answer(request, opened, step)
-    lines = log_lines(opened)
-    line = timeline(_record(opened.game_id, opened.steps))
+def kept_log(opened: Opened, rule: Policy) -> list[LogLine]:
+    """:func:`log_lines`, kept for a finished game (:func:`kept`)."""
+    lines: list[LogLine] = kept(opened, rule, "log", lambda: log_lines(opened))
+    return lines
+
+
+def kept_step(opened: Opened, rule: Policy, step: int) -> dict[str, Any]:
+    """:func:`step_answer`, kept for a finished game (:func:`kept`). Drawn without the
+    request: the table says nothing of who reads it."""
+    found: dict[str, Any] = kept(opened, rule, f"step:{step}",
+                                 lambda: step_answer(None, opened, step))
+    return found
+
+
+def log_end(line: Timeline, step: int, steps: int) -> int:
+    """The last event the page's log holds at ``step``: the end of the current turn.
+    The script fetches the rest when the reader goes further or asks for all of it."""
+    return min((seq - 1 for _turn, seq in line.turns if seq > step), default=steps)
+
+
+def _rulings(opened: Opened) -> list[dict[str, Any]]:
+    """What the page says of the game's ruled disputes (each links to its event)."""
+    if not opened.game.finished:
+        return []
+    shown_rulings = []
+    for seq, ruling in rulings_of(opened.game_id):
+        text = (_("Event #%(seq)s was disputed: an arbiter upheld the complaint.")
+                if ruling == "upheld" else
+                _("Event #%(seq)s was disputed: an arbiter rejected the complaint; the "
+                  "record stands."))
+        shown_rulings.append({"seq": seq, "ruling": ruling, "text": text % {"seq": seq},
+                              "query": _query(opened, seq)})
+    return shown_rulings
+
+
+def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int,
+                    rule: Policy) -> dict[str, Any]:
+    answer = kept_step(opened, rule, step)
+    line = timeline_of(opened)
+    lines = kept_log(opened, rule)[: log_end(line, step, opened.steps)]
     game_id = str(opened.game_id)
     page = "replays:replay_embed" if embed else "replays:replay"
     here = reverse(page, kwargs={"game_id": game_id})
@@ -399,6 +488,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "stepUrl": reverse("replays:replay_step", kwargs={"game_id": game_id, "step": "0"}),
         "logUrl": reverse("replays:replay_log", kwargs={"game_id": game_id}),
         "finished": opened.game.finished,
+        "logLoaded": len(lines),
         "stops": list(line.stops),
         "turns": [seq for _turn, seq in line.turns],
         "phases": list(line.phases),
@@ -460,6 +550,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool) -> dict[s
         "dispute_url": (reverse("replays:open_dispute", kwargs={"game_id": game_id})
                         if opened.game.finished and seats_of(opened.game, _username(request))
                         else None),
+        "rulings": _rulings(opened),
     }
 
 
@@ -471,12 +562,31 @@ def _username(request: HttpRequest) -> str | None:
 # -- views --------------------------------------------------------------------------
 
 
+def viewer_page(request: HttpRequest, game_id: str, *, embed: bool) -> HttpResponse:
+    """The replay page or its embed, kept whole for anonymous readers of a finished
+    public game (:func:`replays.caching.answer`)."""
+    opened = open_game(request, game_id)
+    step = parse_step(request.GET.get("step"), opened.steps, opened.game.finished)
+    rule = rule_for(request, opened, page=True)
+    template = "replays/embed.html" if embed else "replays/viewer.html"
+    etag = None
+    if rule.cacheable:
+        # Everything the page shows beyond the game and the language: the step and
+        # perspective, the token its links carry, the host and scheme of its share
+        # links, and the rulings of the game's disputes.
+        carried = hashlib.sha256(opened.token.encode()).hexdigest()[:16] if opened.token else ""
+        etag = tag(opened.game, opened.head, template, step,
+                   perspective_name(opened.perspective), rule.basis, carried,
+                   request.get_host(), request.scheme, rulings_of(opened.game_id))
+    return answer(request, rule, etag, lambda: render(
+        request, template, _viewer_context(request, opened, embed, step, rule)))
+
+
 @require_safe
 @answers_refusals(as_json=False)
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     """The replay page."""
-    opened = open_game(request, game_id)
-    return render(request, "replays/viewer.html", _viewer_context(request, opened, embed=False))
+    return viewer_page(request, game_id, embed=False)
 
 
 @require_safe
@@ -484,8 +594,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
 @answers_refusals(as_json=False)
 def replay_embed(request: HttpRequest, game_id: str) -> HttpResponse:
     """The replay for other sites' iframes: no site header, same rules of access."""
-    opened = open_game(request, game_id)
-    return render(request, "replays/embed.html", _viewer_context(request, opened, embed=True))
+    return viewer_page(request, game_id, embed=True)
 
 
 @require_safe
@@ -494,27 +603,43 @@ def replay_step(request: HttpRequest, game_id: str, step: str) -> HttpResponse:
     """One step as JSON (see the module's docstring)."""
     opened = open_game(request, game_id)
     step_number = parse_step(step, opened.steps, opened.game.finished)
-    return JsonResponse(step_answer(request, opened, step_number))
+    rule = rule_for(request, opened)
+    etag = (tag(opened.game, opened.head, "step", step_number,
+                perspective_name(opened.perspective), rule.basis)
+            if rule.cacheable else None)
+    return answer(request, rule, etag,
+                  lambda: JsonResponse(kept_step(opened, rule, step_number)))
 
 
 @require_safe
 @answers_refusals(as_json=True)
 def replay_log(request: HttpRequest, game_id: str) -> HttpResponse:
-    """The readable log so far, for the perspective, with the turns' first steps."""
+    """The readable log so far, for the perspective, with the turns' first steps;
+    ``?from=n``: only the lines from event ``n`` on (the page holds those before)."""
     opened = open_game(request, game_id)
-    lines = log_lines(opened)
-    line = timeline(_record(opened.game_id, opened.steps))
-    return JsonResponse({
-        "game": str(opened.game_id),
-        "perspective": perspective_name(opened.perspective),
-        "steps": opened.steps,
-        "finished": opened.game.finished,
-        "lines": [{"seq": ln.seq, "turn": ln.turn, "kind": ln.kind, "text": ln.text,
-                   "group": ln.group} for ln in lines],
-        "turns": [{"turn": turn, "step": seq} for turn, seq in line.turns],
-        "stops": list(line.stops),
-        "phases": list(line.phases),
-    })
+    first = parse_step(request.GET.get("from") or "1", opened.steps, opened.game.finished)
+    rule = rule_for(request, opened)
+    etag = (tag(opened.game, opened.head, "log", first, perspective_name(opened.perspective),
+                rule.basis)
+            if rule.cacheable else None)
+
+    def build() -> HttpResponse:
+        lines = kept_log(opened, rule)[first - 1:]
+        line = timeline_of(opened)
+        return JsonResponse({
+            "game": str(opened.game_id),
+            "perspective": perspective_name(opened.perspective),
+            "steps": opened.steps,
+            "finished": opened.game.finished,
+            "from": first,
+            "lines": [{"seq": ln.seq, "turn": ln.turn, "kind": ln.kind, "text": ln.text,
+                       "group": ln.group} for ln in lines],
+            "turns": [{"turn": turn, "step": seq} for turn, seq in line.turns],
+            "stops": list(line.stops),
+            "phases": list(line.phases),
+        })
+
+    return answer(request, rule, etag, build)
 
 
 urlpatterns: list[URLPattern] = [

@@ -7,7 +7,9 @@
  * single event, by turn and by phase, playing at a chosen speed; it keeps the log
  * free of spoilers (only what has happened so far, unless the reader asks for all),
  * marks the current step's lines, answers the keyboard, and keeps the address bar a
- * share link of what is shown. Without JavaScript the page still works through its
+ * share link of what is shown. The page holds the log only as far as the end of the
+ * current turn (cfg.logLoaded lines); the rest is fetched (log.json?from=) when the
+ * reader goes further, asks for the whole log, or plays on towards it. Without JavaScript the page still works through its
  * plain links and GET forms.
  */
 (function () {
@@ -53,6 +55,9 @@
   let phases = cfg.phases; // where each phase begins
   let groups = cfg.groups; // for each step, where its group begins
   let perspective = cfg.perspective;
+  let loaded = cfg.logLoaded || logList.children.length; // log lines in the page: 1..loaded
+  let loading = null; // the fetch of the rest of the log, while it runs
+  let logTicket = 0; // a rest of the log fetched for an older perspective is dropped
   let mode = "decision";
   let speed = 1;
   let playing = false;
@@ -145,8 +150,29 @@
     let step = from;
     for (let i = 0; i < PREFETCH && step !== null && step <= steps; i++) {
       fetchStep(step).catch(() => {});
+      ensureLog(step).catch(() => {});
       step = mode === "event" ? step + 1 : after(stops, step);
     }
+  }
+
+  // The log as far as `step`: the page holds it to the end of its turn; the rest comes
+  // in one fetch, the first time it is needed.
+  function ensureLog(step) {
+    if (step <= loaded) return Promise.resolve();
+    if (!loading) {
+      const mine = logTicket;
+      loading = getJson(logUrl() + "&from=" + (loaded + 1)).then((data) => {
+        if (mine !== logTicket) return;
+        const fresh = data.lines.filter((line) => line.seq > loaded);
+        logList.append(...fresh.map(lineNode));
+        loaded = logList.children.length;
+        for (const line of fresh) groups[line.seq - 1] = line.group;
+        markLog(); // the new lines are the future: hidden unless the reader asked for all
+      }).finally(() => {
+        loading = null;
+      });
+    }
+    return loading;
   }
 
   // -- showing ------------------------------------------------------------------
@@ -170,7 +196,7 @@
     target = clamp(step);
     const mine = ++ticket;
     try {
-      const data = await fetchStep(target);
+      const [data] = await Promise.all([fetchStep(target), ensureLog(target)]);
       if (mine !== ticket) return;
       show(data);
       clearError();
@@ -264,7 +290,7 @@
     item.dataset.seq = String(line.seq);
     item.dataset.turn = String(line.turn);
     item.dataset.group = String(line.group);
-    item.className = "log-" + line.kind;
+    item.className = "log-" + line.kind + (line.seq > shown ? " is-future" : "");
     const link = document.createElement("a");
     link.href = "?" + params(line.seq, cfg.token);
     const seq = document.createElement("span");
@@ -279,7 +305,10 @@
   }
 
   async function refreshLog() {
+    const mine = ++logTicket;
     const data = await getJson(logUrl());
+    if (mine !== logTicket) return;
+    loaded = data.lines.length;
     steps = data.steps;
     stops = data.stops;
     phases = data.phases;
@@ -395,6 +424,9 @@
   spoilers.addEventListener("change", () => {
     logBox.classList.toggle("show-all", spoilers.checked);
     markLog();
+    if (spoilers.checked) {
+      ensureLog(steps).then(markLog, (error) => showError(error.message));
+    }
   });
   scrub.addEventListener("input", () => {
     stop();

@@ -81,6 +81,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     "perspective": ("seat-\u00b2", "seat-\u0663", "seat-" + "9" * 5000, "seat-99",
                     "seat--1", "seat-", "everything", "seat-1"),
     "step": ("0", "1e3", "1_0", " 3", "3.0", "99999999999999999999"),
+    "from": ("0", "1e3", "1_0", " 3", "3.0", "99999999999999999999"),
     "seq": ("0", "1e3", "3.0", "99999999999999999999"),
     "event_seq": ("0", "1e3", "3.0", "99999999999999999999"),
     "started_from": ("9999-12-31", "0001-01-01", "10000-01-01", "2026-02-30",
@@ -163,7 +164,7 @@ SPECS: dict[str, Spec] = {
     "replays:replay": Spec(query=("token", "perspective", "step")),
     "replays:replay_embed": Spec(query=("token", "perspective", "step")),
     "replays:replay_step": Spec(query=("token", "perspective")),
-    "replays:replay_log": Spec(query=("token", "perspective")),
+    "replays:replay_log": Spec(query=("token", "perspective", "from")),
     # replays/views/transfer.py
     "replays:replay_export": Spec(query=("token", "perspective")),
     "replays:import": Spec(form=("private",), upload="file", signed_in=True),

@@ -223,3 +223,56 @@ def test_import_through_the_form(page: Page, live_server: LiveServer, game: Game
     expect(page.locator("#replay-table .rt")).to_have_attribute("data-step",
                                                                 str(len(foreign.events)))
     expect(page.locator(".rt-player").first).to_have_text(f"{foreign.seats[0]} (imported)")
+
+
+def test_the_log_beyond_the_current_turn_comes_when_needed_and_rulings_show(
+        page: Page, live_server: LiveServer, transactional_db: None,
+        django_user_model: type[User]) -> None:
+    from replays.disputes import open_dispute, reset_disputes, rule_dispute
+
+    reset_games()
+    reset_disputes()
+    game = bot_game("e2e-lazy-log", bots=("heuristic", "random", "nontrading"),
+                    players=("user:ann", "bot:random", "bot:nontrading"))
+    ann = django_user_model.objects.create_user("ann", password="pw")
+    arbiter = django_user_model.objects.create_user("zed", password="pw", is_staff=True)
+    disputed = 40
+    rule_dispute(arbiter, open_dispute(ann, game.id, disputed, "odd draw").id, "upheld",
+                 "the shuffle checks out, but the draw was misrecorded")
+    record = games().record(game.id)
+    turns = [e.seq for e in record if isinstance(e.event, TurnStarted)]
+    base = f"{live_server.url}/replays/games/{game.id}/"
+    at = f"{base}?step={turns[1]}&perspective=spectator"
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "log.json" in r.url else None)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    # The page as sent holds the log to the end of turn 2, no further.
+    sent = page.request.get(at).text()
+    assert sent.count("<li data-seq=") == turns[2] - 1
+
+    page.goto(at)
+    expect(page.locator("#replay-rulings li")).to_have_count(1)
+    expect(page.locator("#replay-rulings")).to_contain_text(f"Event #{disputed} was disputed")
+    expect(page.locator("#replay-log-lines li.log-GameEnded")).to_be_hidden()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "viewer-ruling.png"))
+
+    # Asking for the whole log fetches the rest, once, and shows it...
+    page.locator("#rc-spoilers").check()
+    expect(page.locator("#replay-log-lines li.log-GameEnded")).to_be_visible()
+    expect(page.locator("#replay-log-lines li")).to_have_count(game.version)
+    assert [url for url in fetched if f"from={turns[2]}" in url]
+    page.locator("#rc-spoilers").uncheck()
+    expect(page.locator("#replay-log-lines li.log-GameEnded")).to_be_hidden()
+
+    # ...and stepping there shows its lines, the event line included.
+    page.keyboard.press("End")
+    expect_step(page, game.version)
+    expect(page.locator("#replay-event")).to_contain_text(f"#{game.version}")
+    page.keyboard.press("Home")
+    expect_step(page, 1)
+    expect(page.locator("#replay-log-lines li.log-GameEnded")).to_be_hidden()
+    assert len(fetched) == 1
+    assert errors == []

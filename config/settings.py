@@ -241,6 +241,9 @@ if not CELERY_BROKER_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR),
         "data_folder_out": str(CELERY_QUEUE_DIR),
+        # Where kombu keeps its exchange tables: beside the queue, never the working
+        # directory (its default, "control/", wrote files into the checkout).
+        "control_folder": str(CELERY_QUEUE_DIR.parent / "control"),
         "polling_interval": 0.2,
     }
 # A task is acknowledged when it has run, and given back when its worker dies, so a

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from django.conf import settings
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from pytest_django.live_server_helper import LiveServer
 
 from bohnanza_core.events import CardTurnedOver, OfferAccepted, PhaseStarted, TurnStarted
@@ -137,13 +138,20 @@ def test_phone_layout_at_390(browser: Browser, live_server: LiveServer, seven: G
     page.keyboard.press("PageDown")
     page.keyboard.press("PageDown")
     expect(page.locator(".rt-seat")).to_have_count(7)
-    # No seat is cut off at the side, and the page does not scroll sideways.
-    widths = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
-    assert widths[0] <= widths[1], widths
-    boxes = page.eval_on_selector_all(".rt-seat", "(nodes) => nodes.map((n) => { "
-                                      "const r = n.getBoundingClientRect(); "
-                                      "return [r.left, r.right, r.width]; })")
-    assert all(left >= 0 and right <= 390 and width > 150 for left, right, width in boxes)
+    # No seat is cut off at the side, and the page does not scroll sideways, once the
+    # step's table is drawn (polled: a loaded machine may still be laying it out).
+    laid_out = """() => document.documentElement.scrollWidth <= innerWidth
+        && [...document.querySelectorAll('.rt-seat')].every((n) => {
+             const r = n.getBoundingClientRect();
+             return r.left >= 0 && r.right <= 390 && r.width > 150; })"""
+    try:
+        page.wait_for_function(laid_out, timeout=10_000)
+    except PlaywrightTimeoutError:
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        boxes = page.eval_on_selector_all(".rt-seat", "(nodes) => nodes.map((n) => { "
+                                          "const r = n.getBoundingClientRect(); "
+                                          "return [r.left, r.right, r.width]; })")
+        raise AssertionError(f"page {widths}, seats {boxes}") from None
     scrub = page.locator("#rc-scrub").bounding_box()
     assert scrub is not None and scrub["width"] >= 300, scrub
     page.screenshot(path=str(SCREENSHOTS / "table-7-seats-390.png"), full_page=True)

@@ -20,6 +20,10 @@ missing, and said so), as a browser asks (``Accept-Encoding: gzip``):
   app (no Django), the ceiling of daphne on this machine under its current load; each
   figure is also printed as a share of it (these machines are noisy and shared).
 
+Then the same behind nginx (Debian's ``nginx-light``, if installed) as docs/serving.md
+configures it: its cache keeps what ``Cache-Control`` allows (``public``, ``s-maxage``)
+and asks daphne again with ``If-None-Match`` once that is stale.
+
 Targets (issue 14), at 50 clients, cold cache excluded: the viewer page at least 500
 requests/s with p99 under 100 ms; step JSON at least 1,000 requests/s. With
 ``--processes 1,2`` each setup runs with one and with two daphne processes sharing one
@@ -99,7 +103,7 @@ def _ms(text: str) -> float:
 
 def run_wrk(wrk: str, url: str, clients: int, seconds: float) -> Figures:
     out = subprocess.run(
-        [wrk, f"-t{min(2, clients)}", f"-c{clients}", f"-d{seconds}s", "--latency",
+        [wrk, f"-t{min(2, clients)}", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--latency",
          "-H", "Accept-Encoding: gzip", "-H", "Accept-Language: en", url],
         capture_output=True, text=True, check=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([0-9.]+)", out)[1])  # type: ignore[index]
@@ -204,8 +208,80 @@ def servers(env: dict[str, str], processes: int, app: str) -> Iterator[str]:
         for process in started:
             process.terminate()
         for process in started:
-            process.wait(timeout=30)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # daphne waits for what it still holds
+                process.kill()
+                process.wait()
         listener.close()
+
+
+NGINX_CONF = """
+worker_processes {workers};
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+daemon off;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  proxy_cache_path {folder}/cache levels=1:2 keys_zone=bohnanza:10m max_size=256m
+                   inactive=1d use_temp_path=off;
+  upstream app {{ server 127.0.0.1:{upstream}; keepalive 32; }}
+  server {{
+    listen 127.0.0.1:{port};
+    location / {{
+      proxy_pass http://app;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      # Keeps what the answers allow (Cache-Control public, s-maxage; Vary), asks
+      # again with If-None-Match once it is stale, and never keeps a signed-in
+      # reader's answers.
+      proxy_cache bohnanza;
+      proxy_cache_revalidate on;
+      proxy_cache_lock on;
+      proxy_cache_key "$scheme$host$request_uri$cookie_django_language";
+      proxy_cache_bypass $cookie_sessionid;
+      proxy_no_cache $cookie_sessionid;
+    }}
+  }}
+}}
+"""
+
+
+@contextmanager
+def nginx(upstream: str, workers: int) -> Iterator[str | None]:
+    """nginx in front of ``upstream`` as docs/serving.md configures it (its cache
+    honouring Cache-Control); None when nginx is not installed (``apt-get install
+    nginx-light``)."""
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                       else None)
+    if binary is None:
+        print("nginx not installed (apt-get install nginx-light): no figures behind it")
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-web-nginx-") as folder, \
+            socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        Path(folder).chmod(0o755)  # nginx's workers (another user) write its cache here
+        conf = Path(folder) / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(workers=workers, folder=folder, port=port,
+                                          upstream=upstream.rsplit(":", 1)[1]))
+        process = subprocess.Popen([binary, "-c", str(conf), "-p", folder])
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(100):
+                if _reachable(port):
+                    break
+                time.sleep(0.1)
+            yield base
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
 
 
 # -- the run ----------------------------------------------------------------------------------
@@ -219,7 +295,7 @@ def line(what: str, clients: int, figures: Figures, ceiling: float, target: str 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--processes", default="1,2",
                         help="daphne processes to measure with, e.g. 1,2")
     parser.add_argument("--embedded", action="store_true",
@@ -279,6 +355,16 @@ def main() -> int:
                                     f" (>= {STEP_TARGET:.0f}/s)"
                                 met = met and ok
                             line(name, clients, figures, ceiling.rate, target)
+                    with nginx(base, processes) as proxied:
+                        if proxied is not None:
+                            print(f"behind nginx ({processes} worker(s), its cache "
+                                  "honouring Cache-Control; first request warms it):")
+                            for name, path in paths.items():
+                                get(proxied + path)
+                                for clients in (1, 50):
+                                    line(name + " (nginx)", clients,
+                                         run_wrk(wrk, proxied + path, clients, args.seconds),
+                                         ceiling.rate)
                 print()
     return 0 if met else 1
 

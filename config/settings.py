@@ -164,7 +164,16 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
 if DATABASE_URL:
     import dj_database_url
 
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # Under ASGI every request runs in a thread of its own, and Django keeps one
+    # connection per thread: persistent connections (CONN_MAX_AGE) then pile up, one per
+    # request for their whole age, until PostgreSQL refuses more ("too many clients";
+    # bench/web.py met it at 50 concurrent clients). A connection pool per process
+    # (Django's, psycopg_pool) lends each request one and takes it back at its end.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2, "max_size": env_int("BOHNANZA_DB_POOL_SIZE", default=20, minimum=2),
+            "timeout": 10}
 else:
     DATABASES = {
         "default": {

@@ -35,6 +35,8 @@ VARIABLES = (
     "DJANGO_SECURE_HSTS_PRELOAD", "DJANGO_SECURE_PROXY_SSL_HEADER",
     "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_LOG_LEVEL", "BOHNANZA_MAX_UPLOAD_BYTES",
     "BOHNANZA_LOGIN_FAILURE_LIMIT", "BOHNANZA_LOGIN_COOLOFF_MINUTES",
+    "REDIS_URL", "DATABASE_URL", "BOHNANZA_CACHE_MAX_ENTRIES", "BOHNANZA_CACHE_SECONDS",
+    "BOHNANZA_DB_POOL_SIZE",
 )
 
 
@@ -139,6 +141,37 @@ def test_bad_values_stop_the_settings(monkeypatch: pytest.MonkeyPatch, name: str
                                       complaint: str) -> None:
     with pytest.raises(ImproperlyConfigured, match=complaint):
         read_settings(monkeypatch, **{name: value})
+
+
+def test_the_cache_is_bounded_memory_by_default_and_redis_with_redis_url(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    default = read_settings(monkeypatch)["CACHES"]["default"]
+    assert default["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert default["OPTIONS"]["MAX_ENTRIES"] == 2000
+    assert default["TIMEOUT"] == 24 * 3600
+    small = read_settings(monkeypatch, BOHNANZA_CACHE_MAX_ENTRIES="50",
+                          BOHNANZA_CACHE_SECONDS="60")["CACHES"]["default"]
+    assert (small["OPTIONS"]["MAX_ENTRIES"], small["TIMEOUT"]) == (50, 60)
+    shared = read_settings(monkeypatch, REDIS_URL="redis://cache.example:6379/2")
+    assert shared["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert shared["CACHES"]["default"]["LOCATION"] == "redis://cache.example:6379/2"
+    with pytest.raises(ImproperlyConfigured, match="BOHNANZA_CACHE_MAX_ENTRIES"):
+        read_settings(monkeypatch, BOHNANZA_CACHE_MAX_ENTRIES="lots")
+
+
+def test_postgresql_goes_through_a_pool_not_persistent_connections(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    database = read_settings(monkeypatch, DATABASE_URL="postgres://u@db.example:5432/b",
+                             BOHNANZA_DB_POOL_SIZE="7")["DATABASES"]["default"]
+    assert database["CONN_MAX_AGE"] == 0
+    assert database["OPTIONS"]["pool"]["max_size"] == 7
+    sqlite = read_settings(monkeypatch, DATABASE_URL="sqlite:////tmp/x.sqlite3")
+    assert "pool" not in sqlite["DATABASES"]["default"].get("OPTIONS", {})
+
+
+def test_compression_sees_every_answer_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    middleware = read_settings(monkeypatch)["MIDDLEWARE"]
+    assert middleware.index("django.middleware.gzip.GZipMiddleware") == 1
 
 
 # -- manage.py check --deploy --------------------------------------------------------

@@ -251,13 +251,18 @@ http {{
 """
 
 
+def nginx_binary() -> str | None:
+    """Debian's nginx (in /usr/sbin, often not on PATH), or None."""
+    return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                     else None)
+
+
 @contextmanager
 def nginx(upstream: str, workers: int) -> Iterator[str | None]:
     """nginx in front of ``upstream`` as docs/serving.md configures it (its cache
     honouring Cache-Control); None when nginx is not installed (``apt-get install
     nginx-light``)."""
-    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
-                                       else None)
+    binary = nginx_binary()
     if binary is None:
         print("nginx not installed (apt-get install nginx-light): no figures behind it")
         yield None
@@ -291,6 +296,24 @@ def line(what: str, clients: int, figures: Figures, ceiling: float, target: str 
     print(f"{what:<22} {clients:>7} {figures.rate:>10,.0f} {figures.p50_ms:>8.1f} "
           f"{figures.p99_ms:>8.1f} {figures.rate / ceiling:>8.0%} {figures.errors:>6}  {target}",
           flush=True)
+
+
+def judge(name: str, clients: int, figures: Figures, judged: bool) -> tuple[str, bool]:
+    """The target a row is held to, and whether it is met. Production serves a finished
+    public game through a shared cache (nginx, docs/serving.md), so the targets are
+    judged on that setup; daphne's own rows are printed beside it for what a cache miss
+    costs, and judged only where nginx is not installed."""
+    if clients != 50 or name not in ("viewer page", "step JSON"):
+        return "", True
+    if name == "viewer page":
+        ok = figures.rate >= PAGE_TARGET[0] and figures.p99_ms < PAGE_TARGET[1]
+        wanted = f">= {PAGE_TARGET[0]:.0f}/s, p99 < {PAGE_TARGET[1]:.0f} ms"
+    else:
+        ok = figures.rate >= STEP_TARGET
+        wanted = f">= {STEP_TARGET:.0f}/s"
+    if not judged:
+        return f"(target {wanted} judged behind nginx)", True
+    return ("target met" if ok else "below target") + f" ({wanted})", ok
 
 
 def main() -> int:
@@ -339,32 +362,27 @@ def main() -> int:
                     print(f"\n{'what':<22} {'clients':>7} {'req/s':>10} {'p50 ms':>8} "
                           f"{'p99 ms':>8} {'of bare':>8} {'errors':>6}")
                     line("bare ASGI (baseline)", 50, ceiling, ceiling.rate)
+                    judged_here = nginx_binary() is None
                     for name, path in paths.items():
                         for clients in (1, 50):
                             figures = run_wrk(wrk, base + path, clients, args.seconds)
-                            target = ""
-                            if clients == 50 and name == "viewer page":
-                                ok = (figures.rate >= PAGE_TARGET[0]
-                                      and figures.p99_ms < PAGE_TARGET[1])
-                                target = ("target met" if ok else "below target") + \
-                                    f" (>= {PAGE_TARGET[0]:.0f}/s, p99 < {PAGE_TARGET[1]:.0f} ms)"
-                                met = met and ok
-                            if clients == 50 and name == "step JSON":
-                                ok = figures.rate >= STEP_TARGET
-                                target = ("target met" if ok else "below target") + \
-                                    f" (>= {STEP_TARGET:.0f}/s)"
-                                met = met and ok
+                            target, ok = judge(name, clients, figures, judged_here)
+                            met = met and ok
                             line(name, clients, figures, ceiling.rate, target)
                     with nginx(base, processes) as proxied:
                         if proxied is not None:
                             print(f"behind nginx ({processes} worker(s), its cache "
-                                  "honouring Cache-Control; first request warms it):")
+                                  "honouring Cache-Control; first request warms it), "
+                                  "the production setup (docs/serving.md): judged here")
                             for name, path in paths.items():
                                 get(proxied + path)
                                 for clients in (1, 50):
-                                    line(name + " (nginx)", clients,
-                                         run_wrk(wrk, proxied + path, clients, args.seconds),
-                                         ceiling.rate)
+                                    figures = run_wrk(wrk, proxied + path, clients,
+                                                      args.seconds)
+                                    target, ok = judge(name, clients, figures, True)
+                                    met = met and ok
+                                    line(name + " (nginx)", clients, figures, ceiling.rate,
+                                         target)
                 print()
     return 0 if met else 1
 

@@ -35,7 +35,6 @@ from bohnanza_core.state import Phase
 from bohnanza_core.views import view
 from play import live
 from play.models import Seat, Table
-from replays.store import games
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +122,7 @@ def next_step(table_id: UUID) -> tuple[Step, list[live.Played]]:
     table = live.running_table(table_id)
     if table.game_id is None:
         return Step("idle"), []
-    game = games().game(table.game_id)
+    game = live.load(table.game_id)
     state = game.table
     seats = {s.number: s for s in table.seats.all()}
     if state.finished:

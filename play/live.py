@@ -13,6 +13,7 @@ draw each answer with the table component in their reader's language
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -150,11 +151,37 @@ def running_table(table_id: UUID) -> Table:
     return Table.objects.prefetch_related("seats__user").get(pk=table_id)
 
 
+CACHED_GAMES = 500
+"""Live games this process keeps in memory between commands (the least recently played
+are dropped first)."""
+
+_cache: OrderedDict[UUID, Game] = OrderedDict()
+
+
+def _remember(game: Game) -> Game:
+    _cache[game.id] = game
+    _cache.move_to_end(game.id)
+    while len(_cache) > CACHED_GAMES:
+        _cache.popitem(last=False)
+    return game
+
+
+def load(game_id: UUID, *, fresh: bool = False) -> Game:
+    """The game as this process last stored or read it, or (``fresh``, or not held) as
+    the store has it now. A held game may be behind another process's commands: a
+    command played on it then loses its race in the store and is decided again on the
+    stored game (:func:`submit`)."""
+    game = None if fresh else _cache.get(game_id)
+    if game is None:
+        game = games().game(game_id)
+    return _remember(game)
+
+
 def current(table: Table, perspective: Perspective) -> dict[str, Any]:
     """The perspective's whole view, rebuilt from the store (a client that connects,
     reconnects or saw a gap)."""
     assert table.game_id is not None
-    game = games().game(table.game_id)
+    game = load(table.game_id, fresh=True)
     return seat_update(game, perspective, [], game.version)
 
 
@@ -174,18 +201,31 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     to another is decided again on the game as stored, while it is still legal
     (IllegalMove otherwise). Nothing is stored for a refused command."""
     store = games()
-    game = store.game(game_id)
+    game = load(game_id)
+    if expected_version is not None and game.version < expected_version:
+        game = load(game_id, fresh=True)  # another process moved it on
     if expected_version is not None and game.version != expected_version:
         raise StaleFrame(f"the table moved on (step {game.version}; you saw "
                          f"{expected_version}): look again")
+    fresh = False
     for attempt in range(RACE_RETRIES):
         since = game.version
         try:
             entries = store.play_on(game, command, actor)
+        except IllegalMove:
+            if fresh:
+                raise
+            # The held game may be behind another process's commands: judge it on the
+            # stored game before refusing it.
+            game, fresh = load(game_id, fresh=True), True
+            if expected_version is not None and game.version != expected_version:
+                raise StaleFrame(f"the table moved on (step {game.version}; you saw "
+                                 f"{expected_version}): look again") from None
+            continue
         except StaleCommand:
             logger.info("table %s: a command lost a race (try %d); deciding it again",
                         table_id, attempt + 1)
-            game = store.game(game_id)
+            game, fresh = load(game_id, fresh=True), True
             continue
         events = [entry.event for entry in entries]
         return Played(game, updates(table_id, game, events, since))

@@ -41,8 +41,6 @@ class Table(models.Model):
     game_seconds = models.PositiveIntegerField(default=0,
                                                help_text="each seat's bank beyond the "
                                                          "per-move allowance")
-    disconnect_seconds = models.PositiveIntegerField(
-        default=0, help_text="a person away this long is replaced by a bot (0: never)")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     game_id = models.UUIDField(null=True, blank=True, unique=True)
     # The clock: which seat it runs for, since when, at which version of the game, and
@@ -82,8 +80,6 @@ class Seat(models.Model):
     bank_used = models.FloatField(default=0.0, help_text="seconds of the game's bank spent")
     last_seen = models.DateTimeField(null=True, blank=True,
                                      help_text="when the seat's player was last connected")
-    replaced = models.BooleanField(default=False,
-                                   help_text="a bot plays on for a person who left")
 
     class Meta:
         ordering = ("number",)

@@ -40,8 +40,8 @@ def _username(user: AbstractBaseUser | AnonymousUser) -> str:
 
 def create_table(user: AbstractBaseUser, preset: str, players: int, *,
                  seats: Sequence[str], overrides: Mapping[str, Any] | None = None,
-                 public: bool = True, move_seconds: int = 0, game_seconds: int = 0,
-                 disconnect_seconds: int = 0) -> Table:
+                 public: bool = True, move_seconds: int = 0, game_seconds: int = 0
+                 ) -> Table:
     """A new table with ``user`` in the first open seat. ``seats``: for each seat,
     :data:`OPEN` or a built-in bot's name. The rules are checked here, so a table that
     exists can always be started."""
@@ -65,14 +65,13 @@ def create_table(user: AbstractBaseUser, preset: str, players: int, *,
         raise TableError(f"no bot {unknown[0][:40]!r}; bots: {', '.join(BOTS)}")
     if OPEN not in seats:
         raise TableError("leave at least one seat open: yours")
-    for seconds in (move_seconds, game_seconds, disconnect_seconds):
+    for seconds in (move_seconds, game_seconds):
         if not 0 <= seconds <= MAX_CLOCK_SECONDS:
             raise TableError(f"a clock runs from 0 to {MAX_CLOCK_SECONDS} seconds")
     with transaction.atomic():
         table = Table.objects.create(created_by=user, preset=preset, players=players,
                                      overrides=overrides, public=public,
-                                     move_seconds=move_seconds, game_seconds=game_seconds,
-                                     disconnect_seconds=disconnect_seconds)
+                                     move_seconds=move_seconds, game_seconds=game_seconds)
         mine = seats.index(OPEN)
         Seat.objects.bulk_create([
             Seat(table=table, number=n, bot="" if choice == OPEN else choice,

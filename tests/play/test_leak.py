@@ -53,7 +53,9 @@ def store(monkeypatch: pytest.MonkeyPatch) -> Iterator[Games]:
     """An in-memory store for the live code (the frames are the same on any)."""
     games = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
     monkeypatch.setattr(live, "games", lambda: games)
+    live._cache.clear()
     yield games
+    live._cache.clear()
     games.close()
 
 
@@ -62,6 +64,8 @@ def _cards_in(obj: Any, found: set[int]) -> None:
     cards, offers, the piles, and the events' card fields."""
     if isinstance(obj, dict):
         for key, value in obj.items():
+            if key == "cards" and not isinstance(value, list):
+                continue  # DiscardPileReshuffled's count of cards, not a card
             if key in CARD_FIELDS or key in ("face_up", "trade_area", "discard_pile",
                                              "out_of_game"):
                 _ids(value, found)
@@ -73,6 +77,12 @@ def _cards_in(obj: Any, found: set[int]) -> None:
     elif isinstance(obj, list):
         for item in obj:
             _cards_in(item, found)
+
+
+def _found(obj: Any) -> set[int]:
+    found: set[int] = set()
+    _cards_in(obj, found)
+    return found
 
 
 def _ids(value: Any, found: set[int]) -> None:
@@ -111,7 +121,9 @@ def check_frame(text: str, state: GameState, perspective: int, seeds: tuple[str,
     offered = {c for e in frame.get("events", ()) if e["type"] == "OfferMade"
                for c in e["gives"]}
     leaked = (found - offered) & _secret_cards(state, perspective)
-    assert not leaked, f"cards {sorted(leaked)} of hidden hands or the draw pile"
+    assert not leaked, (f"cards {sorted(leaked)} of hidden hands or the draw pile",
+                        [e for e in frame.get("events", ()) if leaked & _found(e)],
+                        perspective)
     html = frame.get("answer", {}).get("html")
     if html is not None:
         drawn = {int(n) for n in re.findall(r'data-card="(\d+)"', html)}

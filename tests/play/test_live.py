@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands
 from bohnanza_core.wire import command_to_json
-from play import driver
+from play import driver, live
 from play.models import Table
 from play.routing import websocket_urlpatterns
 from play.tables import create_table, join, start
@@ -41,7 +41,9 @@ def fresh(settings: Any) -> Iterator[None]:
     settings.PLAY_BOT_PACE_SECONDS = 0
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     reset_games()
+    live._cache.clear()
     yield
+    live._cache.clear()
     reset_games()
 
 
@@ -89,7 +91,7 @@ def _stored_version(table: Table) -> int:
     return games().game(table.game_id).version
 
 
-def live(test: Callable[[], Awaitable[None]]) -> Callable[[], None]:
+def in_loop(test: Callable[[], Awaitable[None]]) -> Callable[[], None]:
     """Run an async test in an event loop (as the ASGI server would), stopping the
     table drivers it started at the end."""
     @functools.wraps(test)
@@ -107,7 +109,7 @@ SHORT = {"beans": ["wax", "blue", "chili", "stink"]}
 """House rules for a short four-player classic game (four kinds of bean)."""
 
 
-@live
+@in_loop
 async def test_a_whole_game_by_four_websocket_clients() -> None:
     people = await sync_to_async(_people)(4)
     table = await sync_to_async(_table)(people, ["open"] * 4, overrides=SHORT)
@@ -146,7 +148,7 @@ async def test_a_whole_game_by_four_websocket_clients() -> None:
         await c.disconnect()
 
 
-@live
+@in_loop
 async def test_out_of_turn_forged_and_malformed_frames_are_refused_and_store_nothing() -> None:
     people = await sync_to_async(_people)(3)
     table = await sync_to_async(_table)(people, ["open"] * 3)
@@ -192,7 +194,7 @@ async def test_out_of_turn_forged_and_malformed_frames_are_refused_and_store_not
         await c.disconnect()
 
 
-@live
+@in_loop
 async def test_a_reconnect_in_the_middle_of_a_trade() -> None:
     people = await sync_to_async(_people)(3)
     table = await sync_to_async(_table)(people, ["open"] * 3)
@@ -231,7 +233,7 @@ async def test_a_reconnect_in_the_middle_of_a_trade() -> None:
         await c.disconnect()
 
 
-@live
+@in_loop
 async def test_a_gap_is_healed_by_asking_again() -> None:
     people = await sync_to_async(_people)(2)
     table = await sync_to_async(_table)(people, ["open"] * 2, preset="duel")
@@ -245,7 +247,7 @@ async def test_a_gap_is_healed_by_asking_again() -> None:
     await ann.disconnect()
 
 
-@live
+@in_loop
 async def test_bots_play_their_seats_and_the_game_ends() -> None:
     people = await sync_to_async(_people)(1)
     table = await sync_to_async(_table)(people, ["open", "heuristic", "random"],
@@ -276,7 +278,7 @@ async def test_bots_play_their_seats_and_the_game_ends() -> None:
     assert status == Table.Status.FINISHED
 
 
-@live
+@in_loop
 async def test_the_clock_plays_the_default_move_when_a_deadline_has_passed() -> None:
     people = await sync_to_async(_people)(2)
     table = await sync_to_async(_table)(people, ["open", "open"], preset="duel",
@@ -316,3 +318,97 @@ def test_spectators_of_a_private_table_need_its_invitation() -> None:
     assert async_to_sync(connect)(f"?invite={table.invite_token}")
 
 
+
+
+@in_loop
+async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() -> None:
+    """examples/remote_bot.py's logic (the heuristic bot on what the seat is sent) plays
+    a whole game against a built-in bot; a wrong token is refused."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "remote_bot", Path(settings.BASE_DIR) / "examples" / "remote_bot.py")
+    assert spec is not None and spec.loader is not None
+    remote = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(remote)
+
+    def seat_the_bot() -> tuple[Table, str]:
+        from play.tables import issue_bot_token
+        ann = User.objects.create_user("ann")
+        robo = User.objects.create_user("robo")
+        token = issue_bot_token(robo)
+        table = create_table(ann, "classic", 3, seats=["open", "open", "random"],
+                             overrides=SHORT)
+        leave_seat = table.seats.get(number=0)
+        leave_seat.user = robo
+        leave_seat.save()
+        join(table, ann)
+        table.created_by = robo
+        table.save()
+        return start(table, robo), token
+
+    table, token = await sync_to_async(seat_the_bot)()
+    refused = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/",
+                                    headers=[(b"authorization", b"Bearer nope")])
+    assert not (await refused.connect(timeout=TIMEOUT))[0]
+    bot = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/",
+                                headers=[(b"authorization", f"Bearer {token}".encode())])
+    assert (await bot.connect(timeout=TIMEOUT))[0]
+    ann = await _client(table, await sync_to_async(User.objects.get)(username="ann"))
+    seat = remote.RemoteSeat()
+    frame = await _frame(bot)
+    assert frame["seat"] == 0
+    ann_frame = await _frame(ann)
+    for _ in range(5000):
+        if frame["type"] == "state" and frame["finished"]:
+            break
+        reply = seat.answer(frame)
+        if reply is not None:
+            await bot.send_to(text_data=json.dumps(reply))
+        # ann plays the first legal move whenever she is the one awaited
+        # (a communicator that times out cancels its consumer: look before reading)
+        while not await ann.receive_nothing(timeout=0.01):
+            ann_frame = await _frame(ann)
+        if ann_frame["type"] == "error":  # she acted on a table that had moved on
+            await ann.send_to(text_data='{"type": "sync"}')
+            ann_frame = {"type": "sent"}
+        if (ann_frame["type"] == "state" and not ann_frame["finished"]
+                and ann_frame["answer"]["table"]["awaiting"][:1] == [1]):
+            moves = [m for m in ann_frame["legal"] if m["kind"] != "offer_shape"]
+            await ann.send_to(text_data=json.dumps(
+                {"type": "command", "command": moves[0]}))
+            ann_frame = {"type": "sent"}
+        if await bot.receive_nothing(timeout=0.05):
+            await bot.send_to(text_data='{"type": "sync"}')
+        frame = await _frame(bot)
+    assert frame["finished"]
+    actors = {e.actor for e in await sync_to_async(games().record)(table.game_id)}
+    assert {"user:robo", "user:ann", "bot:random"} <= actors
+    await bot.disconnect()
+    await ann.disconnect()
+
+
+@in_loop
+async def test_the_lobby_lists_update_live() -> None:
+    from django.test import Client
+
+    lobby = WebsocketCommunicator(APP, "/ws/lobby/")
+    assert (await lobby.connect(timeout=TIMEOUT))[0]
+    first = await _frame(lobby)
+    assert first == {"type": "lobby", "protocol": 1, "open": [], "running": []}
+    ann = (await sync_to_async(_people)(1))[0]
+    client = Client()
+    await sync_to_async(client.force_login)(ann)
+    await sync_to_async(client.post)("/play/tables/new/", {
+        "preset": "duel", "players": "2", "move_seconds": "0", "game_seconds": "0",
+        "public": "on", "seat_0": "open", "seat_1": "random"})
+    opened = await _frame(lobby)
+    assert [t["preset"] for t in opened["open"]] == ["duel"] and opened["running"] == []
+    table_id = opened["open"][0]["id"]
+    await sync_to_async(client.post)(f"/play/tables/{table_id}/start/")
+    started = await _frame(lobby)
+    assert started["open"] == [] and [t["id"] for t in started["running"]] == [table_id]
+    await lobby.send_to(text_data="nonsense")
+    assert (await _frame(lobby))["type"] == "error"
+    await lobby.disconnect()

@@ -36,7 +36,7 @@ from play.models import Table
 pytestmark = [pytest.mark.slow]
 
 GAMES = 200
-HTML_EVERY = 60
+HTML_EVERY = 200
 """Every this many commands (and the last), the client's whole frame is drawn too."""
 
 CARD_FIELDS = ("card", "cards", "gives", "order", "hand")

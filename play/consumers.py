@@ -135,16 +135,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = live.group_for(self.table_id, self.perspective)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_current()
-        if self.perspective != SPECTATOR:
-            await database_sync_to_async(driver.seen)(self.table_id, self.perspective, True)
         driver.kick(self.table_id, self.channel_layer)
 
     async def disconnect(self, code: int) -> None:
         for group in (self.group, self.room):
             if group is not None:
                 await self.channel_layer.group_discard(group, self.channel_name)
-        if self.group is not None and self.perspective != SPECTATOR:
-            await database_sync_to_async(driver.seen)(self.table_id, self.perspective, False)
 
     async def send_json(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))

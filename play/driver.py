@@ -94,11 +94,6 @@ class Step:
     at: datetime | None = None
 
 
-def seen(table_id: UUID, seat: int, connected: bool) -> None:
-    """Note when a seat's person was last connected."""
-    Seat.objects.filter(table_id=table_id, number=seat).update(last_seen=timezone.now())
-
-
 def _bot(table: Table, seat: Seat) -> Bot:
     key = (table.id, seat.number)
     bot = _bots.get(key)

@@ -78,8 +78,6 @@ class Seat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="seats")
     bank_used = models.FloatField(default=0.0, help_text="seconds of the game's bank spent")
-    last_seen = models.DateTimeField(null=True, blank=True,
-                                     help_text="when the seat's player was last connected")
 
     class Meta:
         ordering = ("number",)

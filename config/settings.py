@@ -235,6 +235,10 @@ else:
         }
     }
 
+# Live tables (play/driver.py): how long a bot waits before it moves, in milliseconds,
+# so that people at the table see each move happen.
+PLAY_BOT_PACE_SECONDS = env_int("BOHNANZA_BOT_PACE_MS", default=1000) / 1000
+
 # --- Celery (read by config/celery.py, names prefixed CELERY_) ----------------
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

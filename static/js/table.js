@@ -12,6 +12,16 @@
  *   const table = BohnanzaTable.mount(element);  // element holds the first drawing
  *   table.show(answer);                          // a newer answer
  *   table.setMode("event");                      // or "decision"
+ *
+ * Interactive mode (the live table): `table.play(options)` turns the drawing into the
+ * place where a seat plays. The server sends the seat's legal moves with each answer
+ * (docs/protocol.md); only those are offered, as buttons (keys 1-9 press the first
+ * nine), as clicks on the drawing's cards and fields, and an offer form built from
+ * the offer's legal shape. `options`: {moves: element for the buttons, words:
+ * translated labels, send: function(command) called with the wire command}.
+ *
+ *   table.play({moves, words, send});
+ *   table.setMoves(legal);                       // after each answer
  */
 (function () {
   "use strict";
@@ -65,10 +75,154 @@
       box.dispatchEvent(new CustomEvent("table:shown", { detail: answer }));
     }
 
+    let interactive = null;
+
+    function fill(template, values) {
+      return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+    }
+
+    function cardName(card) {
+      const table = current && current.table;
+      const kind = table ? table.card_kinds[card] : "";
+      return (interactive.words.beans && interactive.words.beans[kind]) || kind;
+    }
+
+    function label(move) {
+      const w = interactive.words;
+      const values = Object.assign({}, move);
+      if ("field" in move) values.field = move.field + 1;
+      if ("card" in move) values.card = cardName(move.card);
+      if ("cards" in move) values.cards = move.cards.map(cardName).join(", ") || w.nothing;
+      return fill(w[move.kind] || move.kind, values);
+    }
+
+    function button(text, onClick, cls) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = cls || "move";
+      b.textContent = text;
+      b.addEventListener("click", onClick);
+      return b;
+    }
+
+    function offerForm(shape) {
+      const w = interactive.words;
+      const table = current.table;
+      const form = document.createElement("fieldset");
+      form.className = "offer-form";
+      const legend = document.createElement("legend");
+      legend.textContent = w.offer;
+      form.appendChild(legend);
+      const gives = document.createElement("div");
+      gives.className = "offer-gives";
+      gives.appendChild(document.createTextNode(w.give + " "));
+      for (const card of shape.givable) {
+        const l = document.createElement("label");
+        const c = document.createElement("input");
+        c.type = "checkbox";
+        c.value = card;
+        l.appendChild(c);
+        l.appendChild(document.createTextNode(" " + cardName(card) + " "));
+        gives.appendChild(l);
+      }
+      form.appendChild(gives);
+      const wants = document.createElement("div");
+      wants.className = "offer-wants";
+      wants.appendChild(document.createTextNode(w.want + " "));
+      for (const kind of shape.wantable) {
+        const l = document.createElement("label");
+        const n = document.createElement("input");
+        n.type = "number";
+        n.min = "0";
+        n.max = "9";
+        n.value = "0";
+        n.dataset.kind = kind;
+        n.className = "offer-want";
+        l.appendChild(document.createTextNode((w.beans[kind] || kind) + " "));
+        l.appendChild(n);
+        wants.appendChild(l);
+      }
+      form.appendChild(wants);
+      const to = document.createElement("select");
+      to.className = "offer-to";
+      to.setAttribute("aria-label", w.to);
+      for (const seat of shape.to) {
+        const o = document.createElement("option");
+        o.value = seat === null ? "" : String(seat);
+        o.textContent = seat === null ? w.everyone : table.seats[seat].name;
+        to.appendChild(o);
+      }
+      form.appendChild(document.createTextNode(w.to + " "));
+      form.appendChild(to);
+      form.appendChild(button(w.make_offer, () => {
+        const given = [...gives.querySelectorAll("input:checked")].map((c) => Number(c.value));
+        const wanted = [...wants.querySelectorAll("input.offer-want")]
+          .filter((n) => Number(n.value) > 0).map((n) => [n.dataset.kind, Number(n.value)]);
+        interactive.send({ kind: "make_offer", gives: given, wants: wanted,
+                           to: to.value === "" ? null : Number(to.value) });
+      }, "move move-offer"));
+      return form;
+    }
+
+    function setMoves(legal) {
+      if (!interactive) return;
+      const panel = interactive.moves;
+      panel.innerHTML = "";
+      interactive.legal = legal || [];
+      const list = document.createElement("div");
+      list.className = "move-list";
+      let n = 0;
+      for (const move of interactive.legal) {
+        if (move.kind === "offer_shape") continue;
+        n += 1;
+        const key = n <= 9 ? "[" + n + "] " : "";
+        const b = button(key + label(move), () => interactive.send(move));
+        b.dataset.key = n <= 9 ? String(n) : "";
+        list.appendChild(b);
+      }
+      panel.appendChild(list);
+      const shape = interactive.legal.find((m) => m.kind === "offer_shape");
+      if (shape) panel.appendChild(offerForm(shape));
+      if (!interactive.legal.length) {
+        const p = document.createElement("p");
+        p.className = "rt-none";
+        p.textContent = interactive.words.wait;
+        panel.appendChild(p);
+      }
+    }
+
+    function onTableClick(event) {
+      if (!interactive || !interactive.legal) return;
+      const card = event.target.closest("[data-card]");
+      const field = event.target.closest(".is-you [data-field]");
+      let choices = [];
+      if (card) {
+        const id = Number(card.dataset.card);
+        choices = interactive.legal.filter((m) => m.card === id);
+      } else if (field) {
+        const number = Number(field.dataset.field) - 1;
+        choices = interactive.legal.filter((m) => m.kind === "plant_from_hand" && m.field === number);
+      }
+      if (choices.length === 1) interactive.send(choices[0]);
+    }
+
+    function play(options) {
+      interactive = Object.assign({ legal: [] }, options);
+      box.classList.add("is-interactive");
+      box.addEventListener("click", onTableClick);
+      document.addEventListener("keydown", (event) => {
+        if (event.target.closest("input, select, textarea")) return;
+        const b = interactive.moves.querySelector('button[data-key="' + event.key + '"]');
+        if (b) { event.preventDefault(); b.click(); }
+      });
+    }
+
     setMode(mode);
     return {
       show,
       setMode,
+      play,
+      setMoves,
       get mode() { return mode; },
       get answer() { return current; },
     };

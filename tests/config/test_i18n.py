@@ -31,6 +31,7 @@ from bohnanza_core.games import Game, Games
 from bohnanza_core.narrate import bean_name
 from bohnanza_core.rulesets import PRESETS
 from config.pocompile import LOCALE, read_po, write_mo
+from play.tables import create_table, start
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import bot_game, running_game
@@ -126,8 +127,12 @@ def world(store: Games) -> Iterator[dict[str, object]]:
                                ["heuristic@builtin", "random@builtin", "nontrading@builtin",
                                 "heuristic@builtin #2"])
     run_here(cup.id)
+    waiting = create_table(ann, "classic", 3, seats=["open", "heuristic", "open"],
+                           move_seconds=30, overrides={"trading": False})
+    live = start(create_table(ann, "duel", 2, seats=["open", "random"]), ann)
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
-           "dispute": str(dispute.id), "cup": str(cup.id)}
+           "dispute": str(dispute.id), "cup": str(cup.id), "waiting": str(waiting.id),
+           "live": str(live.id), "live_seats": list(games().game(live.game_id).table.seats)}
     reset_tournaments()
     reset_disputes()
 
@@ -150,12 +155,18 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("staff", f"/replays/disputes/{world['dispute']}/"),
         ("anyone", "/tournaments/"), ("anyone", f"/tournaments/{world['cup']}/"),
         ("anyone", f"/tournaments/{world['cup']}/?round=1"), ("ann", "/tournaments/new/"),
+        ("anyone", "/play/"), ("ann", "/play/"), ("anyone", "/accounts/signup/"),
+        ("anyone", "/players/ann/"), ("ann", "/players/ann/"),
+        ("ann", f"/play/tables/{world['waiting']}/"),
+        ("anyone", f"/play/tables/{world['waiting']}/"),
+        ("ann", f"/play/tables/{world['live']}/"),
     ]
 
 
 def names_of(world: dict[str, object]) -> list[str]:
     """Names that read the same in every language: seats, accounts, rulesets."""
-    names = ["ann", "bob", "cy", "zed", "Games", "This draw looks wrong to me.", *PRESETS]
+    names = ["ann", "bob", "cy", "zed", "Games", "This draw looks wrong to me.", *PRESETS,
+             *world.get("live_seats", [])]  # type: ignore[misc]
     names += ["Cup", "heuristic@builtin", "random@builtin", "nontrading@builtin",
               "heuristic@builtin #2", "random 1", "random 2", "nontrading 1", "heuristic 1",
               "heuristic 2", "nontrading 2"]  # the competition's name, entrants and seats

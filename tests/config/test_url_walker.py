@@ -34,6 +34,7 @@ from bohnanza_core.export import export_record
 from bohnanza_core.games import Game, play_bot_game
 from bohnanza_core.rulesets import customize
 from bohnanza_core.views import SPECTATOR
+from play.tables import create_table
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import running_game
@@ -154,6 +155,20 @@ SPECS: dict[str, Spec] = {
     # play/views.py
     "play:home": Spec(),
     "play:rules": Spec(),
+    # play/lobby.py
+    "play:lobby": Spec(),
+    "play:new_table": Spec(form=("preset", "players", "house_rules", "move_seconds",
+                                 "game_seconds", "public", "seat_0", "seat_1"),
+                           extra_form={"preset": "duel", "players": "2", "seat_0": "open",
+                                       "seat_1": "random", "move_seconds": "0",
+                                       "game_seconds": "0"},
+                           signed_in=True),
+    "play:table": Spec(query=("invite",)),
+    "play:join_table": Spec(form=("seat",), signed_in=True),
+    "play:leave_table": Spec(form=("seat",), signed_in=True),
+    "play:start_table": Spec(form=("seat",), signed_in=True),
+    "play:signup": Spec(form=("username", "password1", "password2"), few=True),
+    "play:profile": Spec(),
     # replays/views/games.py
     "replays:game_list": Spec(query=("player", "ruleset", "players", "tournament", "status",
                                      "winner", "started_from", "started_to", "page")),
@@ -340,7 +355,11 @@ def world(db: None, settings: Any) -> Iterator[World]:
     cup = tournaments().create("Walker Cup", "round-robin", SHORT_GAME, 2, {"cycles": 1},
                                ["random@builtin", "heuristic@builtin"])
     run_here(cup.id)
+    # A table waiting in the lobby (ann sits, a bot too; the walk joins, leaves, starts).
+    table = create_table(users["player"], "duel", 2, seats=["open", "random"], public=False)
     path_values = {
+        "table_id": str(table.id),
+        "username": "ann",
         "step": "3",
         "dispute_id": str(dispute.id),
         "tournament_id": str(cup.id),

@@ -12,6 +12,8 @@ from django.core.management import call_command
 from bohnanza_core.games import Game
 from bohnanza_core.verify import verify_record
 from play.management.commands.demo import ACCOUNTS, BOT_GAMES
+from play.models import Table
+from play.tables import start
 from replays.store import games, reset_games
 from tests.core.attack import seed_guesses
 
@@ -54,7 +56,16 @@ def test_demo_fills_an_empty_platform_once(fresh_store: None) -> None:
     assert users.get(username="arbiter").is_staff
     assert users.get(username="ann").check_password("bohnanza")
 
+    waiting = Table.objects.get(status=Table.Status.OPEN)
+    assert waiting.created_by.username == "ann" and "/play/tables/" in out.getvalue()
+    assert [s.player() for s in waiting.seats.all()] == [
+        "user:ann", "bot:heuristic", "bot:nontrading", "bot:random"]
+
     again = StringIO()
     call_command("demo", stdout=again)
     assert "nothing added" in again.getvalue()
     assert len(_stored_games()) == len(stored)
+    assert Table.objects.count() == 1
+    start(waiting, waiting.created_by)  # the visitor starts it: another one waits
+    call_command("demo", stdout=StringIO())
+    assert Table.objects.filter(status=Table.Status.OPEN).count() == 1

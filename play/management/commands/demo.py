@@ -3,7 +3,9 @@
 Demo accounts (password ``bohnanza``; ``arbiter`` is staff), and games stored command
 by command in the event store: bot games under every ruleset, games where demo
 accounts sit (so they can open them as players and dispute them), a private one, and
-one still running. Run twice, it adds nothing: the demo is there once.
+one still running; and a live table where ``ann`` plays three bots, waiting for her to
+start it. Run twice, it adds nothing: the demo is there once (the waiting table is made
+again once it has started).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from bohnanza_core import ruleset_for
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands
 from bohnanza_core.games import play_bot_game
 from bohnanza_core.simulator import seat_names
+from play.models import Table
+from play.tables import create_table
 from replays.store import games
 
 PASSWORD = "bohnanza"
@@ -43,11 +47,23 @@ BOT_GAMES: tuple[tuple[str, tuple[str, ...], tuple[str, ...] | None, bool], ...]
 class Command(BaseCommand):
     help = "Create demo accounts and store demo games (only into an empty store)."
 
+    def waiting_table(self) -> None:
+        """A live table waiting for the visitor: ann (sign in as her) against three
+        bots, ready to start; one at a time, made again once it has started."""
+        ann = get_user_model().objects.get(username="ann")
+        if Table.objects.filter(created_by=ann, status=Table.Status.OPEN).exists():
+            return
+        table = create_table(ann, "classic", 4,
+                             seats=["open", "heuristic", "nontrading", "random"])
+        self.stdout.write(f"demo: a table waits for ann against three bots: "
+                          f"/play/tables/{table.id}/")
+
     def handle(self, *args: Any, **options: Any) -> None:
         users = get_user_model()
         for name, staff in ACCOUNTS:
             if not users.objects.filter(username=name).exists():
                 users.objects.create_user(name, password=PASSWORD, is_staff=staff)
+        self.waiting_table()
         store = games()
         if store.recorder.max_notification_id():
             self.stdout.write("demo: the store already holds games; nothing added")

@@ -1,0 +1,244 @@
+"""The websocket consumers: one table (a seat or a spectator), and the lobby.
+
+A table's socket is ``/ws/tables/<id>/``. Who connects decides what they see: a
+person signed in who sits at the table plays their seat; anyone else who may watch it
+is a spectator. Each joins one group (their seat's, or the spectators') and is sent
+only what that group is sent: updates built per perspective in ``play.live``. Frames
+are read within bounds (``bohnanza_core.jsonlimits``) before anything is looked at.
+The protocol is docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+from uuid import UUID
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import trans_real
+
+from bohnanza_core.errors import IllegalMove
+from bohnanza_core.jsonlimits import JSONLimitError, loads_line
+from bohnanza_core.views import SPECTATOR
+from bohnanza_core.wire import CommandFormatError, command_from_json
+from play import driver, live
+from play.models import Table
+from play.tables import bot_user_for
+
+logger = logging.getLogger(__name__)
+
+MAX_FRAME_CHARS = 8 * 1024
+"""The longest frame a client may send (a command is a few hundred characters)."""
+
+CLOSE_NO_TABLE = 4404
+CLOSE_FORBIDDEN = 4403
+
+
+def _language(scope: dict[str, Any]) -> str:
+    """The reader's language: the site's language cookie, else the browser's."""
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie and translation.check_for_language(cookie):
+        return str(cookie)
+    for name, value in scope.get("headers", ()):
+        if name == b"accept-language":
+            for code, _q in trans_real.parse_accept_lang_header(value.decode("latin-1")[:500]):
+                try:
+                    return trans_real.get_supported_language_variant(code)
+                except LookupError:
+                    continue
+    return str(settings.LANGUAGE_CODE)
+
+
+def _bearer(scope: dict[str, Any]) -> str:
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            text = value.decode("latin-1")
+            if text.startswith("Bearer "):
+                return text[7:].strip()
+    return ""
+
+
+def _query(scope: dict[str, Any], key: str) -> str:
+    from urllib.parse import parse_qs
+    raw = scope.get("query_string", b"")[:1000].decode("latin-1")
+    values = parse_qs(raw).get(key)
+    return values[0] if values else ""
+
+
+def parse_frame(text: str | None) -> dict[str, Any]:
+    """A client frame as a JSON object, within bounds; ValueError with a reason."""
+    if text is None:
+        raise ValueError("frames are JSON text")
+    if len(text) > MAX_FRAME_CHARS:
+        raise ValueError(f"a frame is at most {MAX_FRAME_CHARS} characters")
+    try:
+        obj = loads_line(text, "frame")
+    except JSONLimitError as error:
+        raise ValueError(str(error)) from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"frame: not JSON ({error.msg})") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        raise ValueError("a frame is an object with a type")
+    return obj
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One client at one table: a seat's player or a spectator."""
+
+    table: Table
+    table_id: UUID
+    perspective: int
+    actor: str
+    group: str | None = None
+    room: str | None = None
+    language: str
+
+    async def connect(self) -> None:
+        self.language = _language(self.scope)
+        try:
+            self.table_id = UUID(str(self.scope["url_route"]["kwargs"]["table_id"]))
+            self.table = await database_sync_to_async(live.running_table)(self.table_id)
+        except (ValueError, Table.DoesNotExist):
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        user = self.scope.get("user")
+        token = _bearer(self.scope)
+        if token:
+            user = await database_sync_to_async(bot_user_for)(token)
+            if user is None:
+                await self.close(code=CLOSE_FORBIDDEN)
+                return
+        name = user.get_username() if user is not None and user.is_authenticated else None
+        seats = [s.number for s in self.table.seats.all()
+                 if s.user is not None and s.user.get_username() == name]
+        invited = _query(self.scope, "invite") == self.table.invite_token
+        if not (self.table.public or seats or invited
+                or (user is not None and getattr(user, "is_staff", False))):
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.perspective = seats[0] if seats else SPECTATOR
+        self.actor = f"user:{name}" if name else ""
+        await self.accept()
+        self.room = f"table-{self.table_id.hex}-room"
+        await self.channel_layer.group_add(self.room, self.channel_name)
+        if self.table.game_id is None:
+            await self.send_json({"type": "waiting", "protocol": live.PROTOCOL,
+                                  "table_id": str(self.table_id)})
+            return
+        await self._join_game()
+
+    async def _join_game(self) -> None:
+        self.group = live.group_for(self.table_id, self.perspective)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._send_current()
+        driver.kick(self.table_id, self.channel_layer)
+
+    async def disconnect(self, code: int) -> None:
+        for group in (self.group, self.room):
+            if group is not None:
+                await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def send_json(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    async def _send_current(self) -> None:
+        update = await database_sync_to_async(live.current)(self.table, self.perspective)
+        await self._send_update(update)
+
+    async def _send_update(self, update: dict[str, Any]) -> None:
+        def build() -> dict[str, Any]:
+            with translation.override(self.language):
+                return live.answer_for(update, self.table)
+        frame = await database_sync_to_async(build)()
+        await self.send_json(frame)
+
+    async def _refuse(self, reason: str, ref: object = None) -> None:
+        await self.send_json(live.error_frame(reason, ref=ref))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
+                      ) -> None:
+        try:
+            frame = parse_frame(text_data)
+        except ValueError as error:
+            await self._refuse(str(error))
+            return
+        kind, ref = frame["type"], frame.get("ref")
+        if kind == "ping":
+            await self.send_json({"type": "pong", "protocol": live.PROTOCOL, "ref": ref
+                                  if isinstance(ref, int) else None})
+        elif self.group is None:
+            await self._refuse("the game has not started yet", ref)
+        elif kind == "sync":
+            await self._send_current()
+        elif kind == "command":
+            await self._command(frame, ref)
+        else:
+            await self._refuse(f"unknown frame type {str(kind)[:30]!r}", ref)
+
+    async def _command(self, frame: dict[str, Any], ref: object) -> None:
+        if self.perspective == SPECTATOR:
+            await self._refuse("spectators do not play: sit at a table to play", ref)
+            return
+        version = frame.get("version")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            await self._refuse("version is the step the client saw, a whole number", ref)
+            return
+        try:
+            command = command_from_json(frame.get("command"), self.perspective)
+        except CommandFormatError as error:
+            await self._refuse(str(error), ref)
+            return
+        assert self.table.game_id is not None
+        try:
+            played = await database_sync_to_async(live.submit)(
+                self.table_id, self.table.game_id, command, self.actor, version)
+        except IllegalMove as error:
+            await self._refuse(error.reason, ref)
+            return
+        except live.StaleFrame as error:
+            await self._refuse(str(error), ref)
+            await self._send_current()
+            return
+        await driver.broadcast(self.channel_layer, played)
+        driver.kick(self.table_id, self.channel_layer)
+
+    # -- group messages ---------------------------------------------------------------
+
+    async def table_update(self, message: dict[str, Any]) -> None:
+        await self._send_update(message["update"])
+
+    async def table_started(self, message: dict[str, Any]) -> None:
+        self.table = await database_sync_to_async(live.running_table)(self.table_id)
+        if self.group is None and self.table.game_id is not None:
+            await self._join_game()
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """The lobby's live lists: open tables and running games (public ones)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
+        await self.lobby_changed({})
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(live.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
+                      ) -> None:
+        try:
+            parse_frame(text_data)
+        except ValueError as error:
+            await self.send(text_data=json.dumps(live.error_frame(str(error))))
+            return
+        await self.lobby_changed({})
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        from play.lobby import lobby_lists
+        lists = await database_sync_to_async(lobby_lists)()
+        await self.send(text_data=json.dumps({"type": "lobby", "protocol": live.PROTOCOL,
+                                              **lists}))

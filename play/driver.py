@@ -1,0 +1,223 @@
+"""What moves a table when no person does: its bots, and its clock.
+
+Each process that serves a table runs at most one driver task for it (:func:`kick`
+starts one; a command at the table wakes it). The driver looks at the stored game
+(:func:`next_step`, in a worker thread): a bot awaited plays after the table's human
+pace, through the bot protocol (it is given its seat's view only); a person awaited on
+a clocked table has a deadline, stored on the table so that a restarted server still
+keeps it, and when it passes the documented default move
+(``bohnanza_core.simulator.fallback``: decline, end trading, plant the front card...)
+is played as an event whose actor is ``clock``. Two processes driving one table are
+settled by the store, as any two commands are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from bohnanza_core.bots import BOTS, Bot
+from bohnanza_core.commands import Command
+from bohnanza_core.engine import awaiting
+from bohnanza_core.errors import IllegalMove
+from bohnanza_core.games import Game
+from bohnanza_core.simulator import fallback
+from bohnanza_core.state import Phase
+from bohnanza_core.views import view
+from play import live
+from play.models import Seat, Table
+
+logger = logging.getLogger(__name__)
+
+CLOCK = "clock"
+"""The actor of a move the clock played."""
+
+_tasks: dict[UUID, asyncio.Task[None]] = {}
+_wake: dict[UUID, asyncio.Event] = {}
+_bots: dict[tuple[UUID, int], Bot] = {}
+_chances: dict[UUID, int] = {}
+"""Per table, the last turn whose trading phase gave the bots their voluntary chance."""
+
+
+def bot_pace() -> float:
+    """Seconds a bot waits before it moves (``PLAY_BOT_PACE_SECONDS``)."""
+    return float(getattr(settings, "PLAY_BOT_PACE_SECONDS", 1.0))
+
+
+async def broadcast(layer: Any, played: live.Played) -> None:
+    """Send every group its own update (built per perspective in ``live.updates``)."""
+    for group, update in played.updates.items():
+        await layer.group_send(group, {"type": "table.update", "update": update})
+    if played.game.finished:
+        await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def kick(table_id: UUID, layer: Any) -> None:
+    """Make sure this process drives the table, and let its driver look again."""
+    wake = _wake.setdefault(table_id, asyncio.Event())
+    wake.set()
+    task = _tasks.get(table_id)
+    if task is None or task.done():
+        _tasks[table_id] = asyncio.get_running_loop().create_task(drive(table_id, layer))
+
+
+async def stop_all() -> None:
+    """Cancel every driver of this process (tests, shutdown)."""
+    tasks = list(_tasks.values())
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+    _tasks.clear()
+    _wake.clear()
+    _bots.clear()
+    _chances.clear()
+
+
+@dataclass
+class Step:
+    """What the driver does next: ``bot`` (a bot's move, then look again), ``wait``
+    (until ``at``, a clock's deadline, unless woken), or ``idle`` (nothing: a person's
+    turn without a clock, or the game is over)."""
+
+    kind: str
+    at: datetime | None = None
+
+
+def _bot(table: Table, seat: Seat) -> Bot:
+    key = (table.id, seat.number)
+    bot = _bots.get(key)
+    if bot is None:
+        # The bot's own choices follow from the table and seat, never the game's seed.
+        bot = _bots[key] = BOTS[seat.bot](seat.number, f"{table.id}:{seat.number}")
+    return bot
+
+
+def _play(table: Table, game: Game, command: Command, actor: str) -> live.Played | None:
+    try:
+        return live.submit(table.id, game.id, command, actor)
+    except (IllegalMove, live.StaleFrame) as refused:
+        logger.info("table %s: %s's move refused: %s", table.id, actor, refused)
+        return None
+
+
+def next_step(table_id: UUID) -> tuple[Step, list[live.Played]]:
+    """Look at the table once: play what bots and the clock have to play now (at most
+    one move), and say what to do next. Runs in a worker thread."""
+    table = live.running_table(table_id)
+    if table.game_id is None:
+        return Step("idle"), []
+    game = live.load(table.game_id)
+    state = game.table
+    seats = {s.number: s for s in table.seats.all()}
+    if state.finished:
+        if table.status != Table.Status.FINISHED:
+            Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED,
+                                                     clock_deadline=None)
+        return Step("idle"), []
+    if state.phase is Phase.TRADING and _chances.get(table.id) != state.turn:
+        # A bot not on turn gets one voluntary chance to propose, as in the simulator.
+        _chances[table.id] = state.turn
+        played = []
+        for offset in range(1, state.players):
+            number = (state.active + offset) % state.players
+            seat = seats[number]
+            if seat.is_bot:
+                command = _bot(table, seat).act(view(state, number))
+                if command is not None and command.seat == number:
+                    done = _play(table, game, command, seat.player())
+                    if done is not None:
+                        played.append(done)
+                        game = done.game
+                        state = game.table
+                        if state.phase is not Phase.TRADING:
+                            break
+        if played:
+            return Step("bot"), played
+    waiting = awaiting(state)
+    if not waiting:
+        return Step("idle"), []
+    number = waiting[0]
+    seat = seats[number]
+    if seat.is_bot:
+        command = _bot(table, seat).act(view(state, number))
+        done = None
+        if command is not None and command.seat == number:
+            done = _play(table, game, command, seat.player())
+        if done is None:  # a bot that answers illegally: the default move
+            done = _play(table, game, fallback(state, number), seat.player())
+        return Step("bot"), [done] if done is not None else []
+    if not table.clocked:
+        return Step("idle"), []
+    return _clock(table, game, seat)
+
+
+def _clock(table: Table, game: Game, seat: Seat) -> tuple[Step, list[live.Played]]:
+    """The person in ``seat`` is awaited: start their clock at this version (charging
+    the last one's overrun to the bank of whoever it ran for), or play the default move
+    once the deadline has passed."""
+    now = timezone.now()
+    if table.clock_version != game.version or table.clock_seat != seat.number:
+        if table.clock_seat is not None and table.clock_started is not None:
+            over = (now - table.clock_started).total_seconds() - table.move_seconds
+            if over > 0:
+                Seat.objects.filter(table=table, number=table.clock_seat).update(
+                    bank_used=min(over + _bank_used(table, table.clock_seat),
+                                  float(table.game_seconds)))
+        bank = max(0.0, table.game_seconds - _bank_used(table, seat.number))
+        deadline = now + timedelta(seconds=table.move_seconds + bank)
+        Table.objects.filter(pk=table.pk).update(clock_seat=seat.number,
+                                                 clock_version=game.version,
+                                                 clock_started=now, clock_deadline=deadline)
+        return Step("wait", deadline), []
+    assert table.clock_deadline is not None
+    if now < table.clock_deadline:
+        return Step("wait", table.clock_deadline), []
+    Seat.objects.filter(table=table, number=seat.number).update(
+        bank_used=float(table.game_seconds))
+    done = _play(table, game, fallback(game.table, seat.number), CLOCK)
+    return Step("bot"), [done] if done is not None else []
+
+
+def _bank_used(table: Table, number: int) -> float:
+    used = Seat.objects.filter(table=table, number=number).values_list("bank_used", flat=True)
+    return float(used[0]) if used else 0.0
+
+
+async def drive(table_id: UUID, layer: Any) -> None:
+    """Drive one table until nothing is left for it to do."""
+    wake = _wake.setdefault(table_id, asyncio.Event())
+    try:
+        while True:
+            # The human pace: whoever moved last is seen to have moved before a bot
+            # answers.
+            await asyncio.sleep(bot_pace())
+            wake.clear()
+            step, played = await database_sync_to_async(next_step)(table_id)
+            for done in played:
+                await broadcast(layer, done)
+            if step.kind == "idle":
+                return
+            if step.kind == "bot":
+                continue
+            assert step.at is not None
+            delay = max(0.0, (step.at - timezone.now()).total_seconds())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout=delay + 0.05)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        logger.exception("table %s: its driver stopped", table_id)
+    finally:
+        if _tasks.get(table_id) is asyncio.current_task():
+            del _tasks[table_id]

@@ -1,0 +1,237 @@
+"""Live play, the synchronous half: what the websocket consumers (``play/consumers.py``)
+and the table's driver (``play/driver.py``) ask of the store, run in a worker thread
+(``database_sync_to_async``).
+
+A command goes through ``Games.play_on`` (decided by the rules, stored) before
+anything is sent. What is sent is built here, per perspective, from the engine's view
+and the redacted events only (:func:`seat_update`), never from the state: a seat's
+group gets its own seat's view, the spectators' group the public one. The consumers
+draw each answer with the table component in their reader's language
+(:func:`answer_for`). The protocol is docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from django.utils import translation
+
+from bohnanza_core.commands import Command
+from bohnanza_core.engine import legal_commands
+from bohnanza_core.errors import IllegalMove
+from bohnanza_core.events import Event
+from bohnanza_core.export import event_from_json, event_to_json
+from bohnanza_core.games import Game, GameNotFound, StaleCommand
+from bohnanza_core.narrate import Narrator
+from bohnanza_core.views import SPECTATOR, Perspective, redact, view
+from bohnanza_core.wire import move_to_json
+from play.models import Table
+from replays.store import games
+from replays.table import Changes, changes_of, short_name, table_answer
+
+logger = logging.getLogger(__name__)
+
+PROTOCOL = 1
+"""The protocol's version (docs/protocol.md); every server frame carries it."""
+
+RACE_RETRIES = 5
+"""How often a command that lost a race in the store is decided again."""
+
+
+class StaleFrame(Exception):
+    """The client acted on a table it had not seen the latest of."""
+
+
+def seat_group(table_id: UUID, seat: int) -> str:
+    return f"table-{table_id.hex}-seat-{seat}"
+
+
+def spectator_group(table_id: UUID) -> str:
+    return f"table-{table_id.hex}-spectators"
+
+
+LOBBY_GROUP = "lobby"
+
+
+def group_for(table_id: UUID, perspective: Perspective) -> str:
+    return spectator_group(table_id) if perspective == SPECTATOR else seat_group(table_id,
+                                                                                 perspective)
+
+
+# -- what a perspective is sent -------------------------------------------------------
+
+
+def seat_update(game: Game, perspective: Perspective, events: list[Event],
+                since: int) -> dict[str, Any]:
+    """What ``perspective`` may know after ``events`` (the game moved from version
+    ``since`` to ``game.version``): its view, the events redacted for it, and (a seat)
+    its legal moves. Plain JSON, for the channel layer."""
+    state = game.table
+    shown = [redact(event, perspective) for event in events]
+    seat = perspective if perspective >= 0 else None
+    seen = view(state, perspective)
+    return {
+        "since": since,
+        "version": game.version,
+        "head_hash": game.head_hash,
+        "seat": seat,
+        "table": seen.as_dict(),
+        "events": [event_to_json(event) for event in shown],
+        "legal": ([move_to_json(m) for m in legal_commands(state, seat)]
+                  if seat is not None else []),
+        "players": list(game.players),
+        "finished": state.finished,
+        # What a program playing the seat needs beside the table (bohnanza_core.wire.
+        # WireView): the rules, and facts every seat may know.
+        "facts": {
+            "rules": state.ruleset.parameters(),
+            "planted": seen.planted_this_turn,
+            "ending": seen.ending,
+            "harvestable": [[seen.may_harvest(s, f) for f in range(seen.field_count(s))]
+                            for s in range(state.players)],
+        },
+    }
+
+
+def updates(table_id: UUID, game: Game, events: list[Event], since: int
+            ) -> dict[str, dict[str, Any]]:
+    """Every group's update after a command: one per seat and the spectators'."""
+    out = {seat_group(table_id, seat): seat_update(game, seat, events, since)
+           for seat in range(game.table.players)}
+    out[spectator_group(table_id)] = seat_update(game, SPECTATOR, events, since)
+    return out
+
+
+def answer_for(update: dict[str, Any], table: Table) -> dict[str, Any]:
+    """The frame a client is sent for ``update``: the table answer (drawn by the one
+    template, in the active language), the redacted events narrated, the legal moves."""
+    ruleset = table.ruleset()
+    events = [event_from_json(e) for e in update["events"]]
+    changed = changes_of(events) if events else Changes()
+    now = changes_of(events[-1:]) if events else Changes()
+    data = update["table"]
+    answer = table_answer(data, update["players"], ruleset, step=update["version"],
+                          steps=update["version"], head_hash=update["head_hash"],
+                          changed=changed, now=now)
+    narrator = Narrator(ruleset, tuple(short_name(s["name"]) for s in data["seats"]),
+                        translation)
+    return {
+        "type": "state",
+        "protocol": PROTOCOL,
+        "table_id": str(table.id),
+        "game": str(table.game_id),
+        "since": update["since"],
+        "version": update["version"],
+        "head_hash": update["head_hash"],
+        "seat": update["seat"],
+        "finished": update["finished"],
+        "legal": update["legal"],
+        "facts": update["facts"],
+        "log": [narrator.describe(event) for event in events],
+        "answer": answer,
+    }
+
+
+def error_frame(reason: str, *, ref: object = None, version: int | None = None,
+                head_hash: str | None = None) -> dict[str, Any]:
+    return {"type": "error", "protocol": PROTOCOL, "reason": reason,
+            "ref": ref if isinstance(ref, int | str) and len(str(ref)) <= 40 else None,
+            "version": version, "head_hash": head_hash}
+
+
+# -- reading and playing --------------------------------------------------------------
+
+
+def running_table(table_id: UUID) -> Table:
+    """The table (Table.DoesNotExist if none), with its seats and their accounts."""
+    return Table.objects.prefetch_related("seats__user").get(pk=table_id)
+
+
+CACHED_GAMES = 500
+"""Live games this process keeps in memory between commands (the least recently played
+are dropped first)."""
+
+_cache: OrderedDict[UUID, Game] = OrderedDict()
+
+
+def _remember(game: Game) -> Game:
+    _cache[game.id] = game
+    _cache.move_to_end(game.id)
+    while len(_cache) > CACHED_GAMES:
+        _cache.popitem(last=False)
+    return game
+
+
+def load(game_id: UUID, *, fresh: bool = False) -> Game:
+    """The game as this process last stored or read it, or (``fresh``, or not held) as
+    the store has it now. A held game may be behind another process's commands: a
+    command played on it then loses its race in the store and is decided again on the
+    stored game (:func:`submit`)."""
+    game = None if fresh else _cache.get(game_id)
+    if game is None:
+        game = games().game(game_id)
+    return _remember(game)
+
+
+def current(table: Table, perspective: Perspective) -> dict[str, Any]:
+    """The perspective's whole view, rebuilt from the store (a client that connects,
+    reconnects or saw a gap)."""
+    assert table.game_id is not None
+    game = load(table.game_id, fresh=True)
+    return seat_update(game, perspective, [], game.version)
+
+
+@dataclass
+class Played:
+    """A command stored: the game after it and every group's update."""
+
+    game: Game
+    updates: dict[str, dict[str, Any]]
+
+
+def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
+           expected_version: int | None = None) -> Played:
+    """Decide ``command`` on the stored game and store it. ``expected_version``: the
+    version the client saw; a table that had moved on when the command arrived
+    refuses it (:class:`StaleFrame`). A command that then loses a race in the store
+    to another is decided again on the game as stored, while it is still legal
+    (IllegalMove otherwise). Nothing is stored for a refused command."""
+    store = games()
+    game = load(game_id)
+    if expected_version is not None and game.version < expected_version:
+        game = load(game_id, fresh=True)  # another process moved it on
+    if expected_version is not None and game.version != expected_version:
+        raise StaleFrame(f"the table moved on (step {game.version}; you saw "
+                         f"{expected_version}): look again")
+    fresh = False
+    for attempt in range(RACE_RETRIES):
+        since = game.version
+        try:
+            entries = store.play_on(game, command, actor)
+        except IllegalMove:
+            if fresh:
+                raise
+            # The held game may be behind another process's commands: judge it on the
+            # stored game before refusing it.
+            game, fresh = load(game_id, fresh=True), True
+            if expected_version is not None and game.version != expected_version:
+                raise StaleFrame(f"the table moved on (step {game.version}; you saw "
+                                 f"{expected_version}): look again") from None
+            continue
+        except StaleCommand:
+            logger.info("table %s: a command lost a race (try %d); deciding it again",
+                        table_id, attempt + 1)
+            game, fresh = load(game_id, fresh=True), True
+            continue
+        events = [entry.event for entry in entries]
+        return Played(game, updates(table_id, game, events, since))
+    raise StaleFrame("the table is too busy: try again")
+
+
+__all__ = ["LOBBY_GROUP", "PROTOCOL", "GameNotFound", "IllegalMove", "Played", "StaleFrame",
+           "answer_for", "current", "error_frame", "group_for", "running_table",
+           "seat_group", "seat_update", "spectator_group", "submit", "updates"]

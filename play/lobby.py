@@ -1,0 +1,296 @@
+"""The lobby's pages: the lists of open tables and running games, creating a table,
+a table's page (the waiting room before the start, the live table after), joining,
+leaving, starting; and the accounts' pages: signing up, a player's profile."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from uuid import UUID
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import redirect_to_login
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST, require_safe
+
+from bohnanza_core.bots import BOTS
+from bohnanza_core.cards import BeanKind
+from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
+from play import live
+from play.models import Table, describe
+from play.tables import MAX_CLOCK_SECONDS, OPEN, TableError, create_table, join, leave, start
+from replays.models import GameSummary
+from replays.store import token_matches
+from replays.table import bean, display_player
+
+LIST_LIMIT = 50
+"""Tables and games each lobby list shows."""
+
+MAX_HOUSE_RULES_CHARS = 2000
+
+
+def lobby_lists() -> dict[str, Any]:
+    """The lobby's two lists (public tables only): tables waiting for players, and
+    games being played."""
+    tables = Table.objects.filter(public=True).prefetch_related("seats__user")
+    return {
+        "open": [describe(t) for t in tables.filter(status=Table.Status.OPEN)[:LIST_LIMIT]],
+        "running": [describe(t) for t in
+                    tables.filter(status=Table.Status.RUNNING)[:LIST_LIMIT]],
+    }
+
+
+def _lobby_changed() -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(live.LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def _seat_choices() -> list[tuple[str, Any]]:
+    return [(OPEN, gettext_lazy("open to people")),
+            *((name, display_player(f"bot:{name}")) for name in BOTS)]
+
+
+def _default_seat(seat: int) -> str:
+    return OPEN if seat == 0 else "heuristic"
+
+
+class TableForm(forms.Form):
+    """A new table: ruleset, player count, house rules, seats, clock, visibility."""
+
+    preset = forms.ChoiceField(label=gettext_lazy("Ruleset"))
+    players = forms.IntegerField(label=gettext_lazy("Players"), min_value=2,
+                                 max_value=MAX_PLAYERS, initial=4)
+    house_rules = forms.CharField(
+        label=gettext_lazy("House rules (JSON: options that differ from the ruleset)"),
+        required=False, max_length=MAX_HOUSE_RULES_CHARS,
+        widget=forms.Textarea(attrs={"rows": 2}))
+    move_seconds = forms.IntegerField(label=gettext_lazy("Seconds per move (0: no clock)"),
+                                      min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
+    game_seconds = forms.IntegerField(label=gettext_lazy("Seconds per game, beyond those"),
+                                      min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
+    public = forms.BooleanField(label=gettext_lazy("Public (else by invitation link)"),
+                                required=False, initial=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [(name, name) for name in PRESETS]
+        for seat in range(MAX_PLAYERS):
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                label=_("Seat %(n)s") % {"n": seat + 1}, choices=_seat_choices(),
+                initial=_default_seat(seat), required=False)
+
+    def clean_house_rules(self) -> dict[str, Any]:
+        text = self.cleaned_data.get("house_rules") or ""
+        if not text.strip():
+            return {}
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise forms.ValidationError(_("House rules are a JSON object, e.g. "
+                                          '{"trading": false}')) from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("House rules are a JSON object, e.g. "
+                                          '{"trading": false}'))
+        return value
+
+
+@require_safe
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby: the live lists, and a form for a new table."""
+    return render(request, "play/lobby.html", {"lists": lobby_lists(), "form": TableForm(),
+                                               "seat_numbers": range(MAX_PLAYERS)})
+
+
+@require_POST
+def new_table(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("play:lobby"))
+    form = TableForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = create_table(
+                request.user, data["preset"], data["players"],
+                seats=[data.get(f"seat_{n}") or _default_seat(n)
+                       for n in range(data["players"])],
+                overrides=data["house_rules"], public=data["public"],
+                move_seconds=data["move_seconds"], game_seconds=data["game_seconds"])
+        except TableError as error:
+            form.add_error(None, str(error))
+        else:
+            _lobby_changed()
+            return redirect("play:table", table_id=table.id)
+    return render(request, "play/lobby.html", {"lists": lobby_lists(), "form": form,
+                                               "seat_numbers": range(MAX_PLAYERS)},
+                  status=400)
+
+
+def _table(table_id: str, request: HttpRequest) -> tuple[Table, bool]:
+    """The table and whether the request may see it (a private table: its players,
+    staff, or the invitation link)."""
+    try:
+        table = Table.objects.prefetch_related("seats__user").get(pk=UUID(table_id))
+    except (ValueError, Table.DoesNotExist):
+        raise Http404(_("No such table")) from None
+    user = request.user
+    seated = user.is_authenticated and any(s.user_id == user.pk for s in table.seats.all())
+    invite = request.GET.get("invite", "")
+    invited = bool(invite) and token_matches(invite[:100], table.invite_token)
+    allowed = table.public or seated or invited or bool(getattr(user, "is_staff", False))
+    if not allowed:
+        raise Http404(_("No such table"))
+    return table, seated
+
+
+@require_safe
+def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
+    """The table: the waiting room until it starts, then the live table."""
+    table, seated = _table(table_id, request)
+    seats = list(table.seats.all())
+    context = {
+        "table": table, "seats": seats, "seated": seated,
+        "mine": request.user.is_authenticated and table.created_by_id == request.user.pk,
+        "players": [display_player(s.player()) if s.taken else None for s in seats],
+        "invite_url": request.build_absolute_uri(
+            reverse("play:table", kwargs={"table_id": table.id})
+            + f"?invite={table.invite_token}") if seated else None,
+        "free": any(not s.taken for s in seats),
+    }
+    if table.game_id is None:
+        return render(request, "play/room.html", context)
+    return render(request, "play/table.html", {**context, "words": move_words()})
+
+
+def move_words() -> dict[str, Any]:
+    """The live table's labels (static/js/table.js fills in the %(name)s parts)."""
+    return {
+        "plant_from_hand": _("Plant the front card in field %(field)s"),
+        "plant_card": _("Plant %(card)s in field %(field)s"),
+        "end_planting": _("Stop planting"),
+        "discard_card": _("Discard %(card)s"),
+        "accept_offer": _("Accept offer #%(offer)s, giving %(cards)s"),
+        "decline_offer": _("Decline offer #%(offer)s"),
+        "withdraw_offer": _("Withdraw offer #%(offer)s"),
+        "end_trading": _("End trading"),
+        "harvest": _("Harvest field %(field)s"),
+        "buy_third_field": _("Buy the third field"),
+        "offer": _("Offer a trade or a gift"),
+        "give": _("Give:"),
+        "want": _("Want:"),
+        "to": _("To:"),
+        "everyone": _("everyone"),
+        "make_offer": _("Make the offer"),
+        "nothing": _("nothing"),
+        "wait": _("Nothing to do: waiting for the others."),
+        "connected": _("Connected."),
+        "reconnecting": _("Connection lost: reconnecting…"),
+        "copied": _("Copied"),
+        "beans": {kind.value: bean(kind) for kind in BeanKind},
+    }
+
+
+def _act(request: HttpRequest, table_id: str, action: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("play:table", kwargs={"table_id": table_id}))
+    table, _seated = _table(table_id, request)
+    try:
+        if action == "join":
+            join(table, request.user)
+        elif action == "leave":
+            leave(table, request.user)
+            if not Table.objects.filter(pk=table.pk).exists():
+                _lobby_changed()
+                return redirect("play:lobby")
+        else:
+            started = start(table, request.user)
+            layer = get_channel_layer()
+            if layer is not None:
+                async_to_sync(layer.group_send)(f"table-{started.id.hex}-room",
+                                                {"type": "table.started"})
+    except TableError as error:
+        messages.error(request, str(error))
+    _lobby_changed()
+    invite = request.GET.get("invite", "")[:100]
+    suffix = f"?invite={invite}" if invite and token_matches(invite, table.invite_token) else ""
+    return redirect(reverse("play:table", kwargs={"table_id": table.id}) + suffix)
+
+
+@require_POST
+def join_table(request: HttpRequest, table_id: str) -> HttpResponse:
+    return _act(request, table_id, "join")
+
+
+@require_POST
+def leave_table(request: HttpRequest, table_id: str) -> HttpResponse:
+    return _act(request, table_id, "leave")
+
+
+@require_POST
+def start_table(request: HttpRequest, table_id: str) -> HttpResponse:
+    return _act(request, table_id, "start")
+
+
+# -- accounts -----------------------------------------------------------------------
+
+
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """A new account, signed in at once."""
+    if request.method == "POST":
+        form = SignUpForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("play:lobby")
+    elif request.method in ("GET", "HEAD"):
+        form = SignUpForm()
+    else:
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    return render(request, "registration/signup.html", {"form": form},
+                  status=400 if request.method == "POST" else 200)
+
+
+@require_safe
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: the games they played, each linked to its replay (private
+    ones only for themselves)."""
+    users = get_user_model()
+    try:
+        person = users.objects.get(username=username[:150])
+    except users.DoesNotExist:
+        raise Http404(_("No such player")) from None
+    me = request.user.is_authenticated and request.user.pk == person.pk
+    played = GameSummary.objects.filter(seats__player=f"user:{person.get_username()}")
+    if not me:
+        played = played.filter(Q(private=False))
+    played = played.distinct().order_by("-started_at").prefetch_related("seats")[:200]
+    return render(request, "play/profile.html", {"person": person, "games": played,
+                                                 "me": me})
+
+
+urlpatterns = [
+    path("play/", lobby, name="lobby"),
+    path("play/tables/new/", new_table, name="new_table"),
+    path("play/tables/<str:table_id>/", table_page, name="table"),
+    path("play/tables/<str:table_id>/join/", join_table, name="join_table"),
+    path("play/tables/<str:table_id>/leave/", leave_table, name="leave_table"),
+    path("play/tables/<str:table_id>/start/", start_table, name="start_table"),
+    path("accounts/signup/", signup, name="signup"),
+    path("players/<str:username>/", profile, name="profile"),
+]

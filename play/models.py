@@ -1,0 +1,138 @@
+"""Tables of the lobby: who sits where before and while a game is played, and the
+table's clock. The game itself lives in the event store (``replays.store``); a table
+only points at it (``game_id``) once started."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from bohnanza_core.rulesets import Ruleset, customize, ruleset_for
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Table(models.Model):
+    """A table in the lobby: a ruleset (a preset for a player count, with house rules
+    as overrides), its seats, a clock, public or private (by invitation link)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="tables_created")
+    created_at = models.DateTimeField(auto_now_add=True)
+    preset = models.CharField(max_length=40)
+    players = models.PositiveSmallIntegerField()
+    overrides = models.JSONField(default=dict, blank=True,
+                                 help_text="house rules: parameters that differ from the preset")
+    public = models.BooleanField(default=True)
+    invite_token = models.CharField(max_length=40, default=new_invite_token)
+    move_seconds = models.PositiveIntegerField(default=0, help_text="0: no clock")
+    game_seconds = models.PositiveIntegerField(default=0,
+                                               help_text="each seat's bank beyond the "
+                                                         "per-move allowance")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    game_id = models.UUIDField(null=True, blank=True, unique=True)
+    # The clock: which seat it runs for, since when, at which version of the game, and
+    # when it falls (persisted, so a restarted server still plays the clock's move).
+    clock_seat = models.SmallIntegerField(null=True, blank=True)
+    clock_version = models.PositiveIntegerField(null=True, blank=True)
+    clock_started = models.DateTimeField(null=True, blank=True)
+    clock_deadline = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        indexes = [models.Index(fields=("status", "public", "-created_at"))]
+
+    def __str__(self) -> str:
+        return f"{self.preset} table {self.id}"
+
+    def ruleset(self) -> Ruleset:
+        """The table's rules: the preset for its player count, with its house rules."""
+        if self.overrides:
+            return customize(self.preset, self.players, self.overrides)
+        return ruleset_for(self.preset, self.players)
+
+    @property
+    def clocked(self) -> bool:
+        return self.move_seconds > 0
+
+
+class Seat(models.Model):
+    """One seat of a table: open to people (``user`` once someone sits), or taken by a
+    built-in bot (``bot``, the bot's name)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    bot = models.CharField(max_length=40, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="seats")
+    bank_used = models.FloatField(default=0.0, help_text="seconds of the game's bank spent")
+
+    class Meta:
+        ordering = ("number",)
+        constraints = [models.UniqueConstraint(fields=("table", "number"), name="one_per_seat")]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of {self.table_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def taken(self) -> bool:
+        return self.is_bot or self.user_id is not None
+
+    def player(self) -> str:
+        """Who sits here as the record names them: ``user:<name>`` or ``bot:<name>``."""
+        if self.bot:
+            return f"bot:{self.bot}"
+        assert self.user is not None
+        return f"user:{self.user.get_username()}"
+
+    def seat_name(self) -> str:
+        """The seat's name in the game (at most 40 characters, as the engine wants)."""
+        if self.bot:
+            return f"{self.bot} {self.number + 1}"
+        assert self.user is not None
+        return self.user.get_username()[:40]
+
+
+class BotAccount(models.Model):
+    """An account that plays as a bot from outside (as Lichess bot accounts do): it
+    authenticates websockets with its API token, of which only the hash is kept."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="bot_account")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"bot account {self.user_id}"
+
+
+def describe(table: Table) -> dict[str, Any]:
+    """The lobby's line for a table (public facts only; no invitation token)."""
+    seats = list(table.seats.all())
+    return {
+        "id": str(table.id),
+        "preset": table.preset,
+        "players": table.players,
+        "house_rules": sorted(table.overrides),
+        "status": table.status,
+        "free": sum(1 for s in seats if not s.taken),
+        "seats": [s.player() if s.taken else None for s in seats],
+        "clock": [table.move_seconds, table.game_seconds],
+        "game": str(table.game_id) if table.game_id else None,
+    }

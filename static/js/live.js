@@ -1,0 +1,92 @@
+/* The live table's connection (docs/protocol.md): a websocket to /ws/tables/<id>/.
+ *
+ * Each `state` frame carries the table answer, drawn by the table component
+ * (static/js/table.js, the replay viewer's), the seat's legal moves, the move log's new
+ * lines, the game's version and head hash. A frame that does not follow the version
+ * this page has (`since` is not it) means one was missed: the page asks for its view
+ * again (`sync`). A dropped connection is opened again, and the server rebuilds the
+ * view from the store. An `error` frame (a move refused, with the engine's reason) is
+ * shown to this player only. The waiting room (data-room) reloads when the game starts.
+ */
+(function () {
+  "use strict";
+
+  function start(root) {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.socket;
+    const room = root.dataset.room === "1";
+    const words = room ? {} : JSON.parse(document.getElementById("live-words").textContent);
+    const box = root.querySelector(".live-table");
+    const status = root.querySelector(".live-status");
+    const error = root.querySelector(".live-error");
+    const log = root.querySelector(".live-log");
+    const end = root.querySelector(".live-end");
+    let version = null;
+    let socket = null;
+    let retry = 500;
+    let ref = 0;
+    const table = box ? window.BohnanzaTable.mount(box, { words }) : null;
+
+    function send(frame) {
+      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+    }
+
+    if (table && root.dataset.seat !== "") {
+      table.play({
+        moves: root.querySelector(".live-moves"),
+        words,
+        send: (command) => {
+          ref += 1;
+          const c = Object.assign({}, command);
+          send({ type: "command", ref, version, command: c });
+        },
+      });
+    }
+
+    function onState(frame) {
+      if (version !== null && frame.since !== version && frame.version > version && frame.since !== frame.version) {
+        send({ type: "sync" });
+        return;
+      }
+      if (version !== null && frame.version < version) return;
+      version = frame.version;
+      table.show(frame.answer);
+      table.setMoves(frame.legal);
+      error.hidden = true;
+      for (const line of frame.log) {
+        const li = document.createElement("li");
+        li.textContent = line;
+        log.prepend(li);
+      }
+      if (frame.finished) end.hidden = false;
+      root.dataset.version = String(version);
+    }
+
+    function connect() {
+      socket = new WebSocket(url);
+      socket.addEventListener("open", () => { retry = 500; if (status) status.textContent = words.connected || ""; });
+      socket.addEventListener("message", (message) => {
+        const frame = JSON.parse(message.data);
+        if (frame.type === "state") {
+          if (room) { location.reload(); return; }
+          onState(frame);
+        } else if (frame.type === "error" && error) {
+          error.textContent = frame.reason;
+          error.hidden = false;
+        }
+      });
+      socket.addEventListener("close", () => {
+        if (status) status.textContent = words.reconnecting || "";
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 8000);
+      });
+    }
+    connect();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const root of document.querySelectorAll("[data-socket]")) {
+      if (root.classList.contains("lobby")) continue;
+      start(root);
+    }
+  });
+})();

@@ -1,0 +1,414 @@
+"""Live play over websockets (play/consumers.py), with Channels' WebsocketCommunicator:
+a whole game by four clients, frames refused with a reason and nothing stored, a
+reconnect in the middle of a trade, spectators, bots and the clock."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.auth import AuthMiddlewareStack
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from bohnanza_core.engine import OfferShape, awaiting, legal_commands
+from bohnanza_core.wire import command_to_json
+from play import driver, live
+from play.models import Table
+from play.routing import websocket_urlpatterns
+from play.tables import create_table, join, start
+from replays.store import games, reset_games
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APP = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+NAMES = ("ann", "bob", "cy", "di")
+TIMEOUT = 5
+
+
+@pytest.fixture(autouse=True)
+def fresh(settings: Any) -> Iterator[None]:
+    settings.PLAY_BOT_PACE_SECONDS = 0
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    reset_games()
+    live._cache.clear()
+    yield
+    live._cache.clear()
+    reset_games()
+
+
+def _people(n: int) -> list[User]:
+    return [User.objects.create_user(name, password="pw") for name in NAMES[:n]]
+
+
+def _table(people: list[User], seats: list[str], preset: str = "classic", **kw: Any) -> Table:
+    table = create_table(people[0], preset, len(seats), seats=seats, **kw)
+    for person in people[1:]:
+        join(table, person)
+    return start(table, people[0])
+
+
+async def _client(table: Table, user: User | None, query: str = "") -> WebsocketCommunicator:
+    """A websocket client signed in as ``user`` (the session cookie, as a browser)."""
+    headers = []
+    if user is not None:
+        from django.test import Client
+        client = Client()
+        await sync_to_async(client.force_login)(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    communicator = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/{query}",
+                                         headers=headers)
+    connected, _code = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    return communicator
+
+
+async def _frame(c: WebsocketCommunicator) -> dict[str, Any]:
+    return json.loads(await c.receive_from(timeout=TIMEOUT))
+
+
+async def _latest(c: WebsocketCommunicator, version: int) -> dict[str, Any]:
+    """Frames until one at ``version`` (or later)."""
+    while True:
+        frame = await _frame(c)
+        assert frame["type"] != "error", frame
+        if frame["type"] == "state" and frame["version"] >= version:
+            return frame
+
+
+def _stored_version(table: Table) -> int:
+    return games().game(table.game_id).version
+
+
+def in_loop(test: Callable[[], Awaitable[None]]) -> Callable[[], None]:
+    """Run an async test in an event loop (as the ASGI server would), stopping the
+    table drivers it started at the end."""
+    @functools.wraps(test)
+    def run() -> None:
+        async def body() -> None:
+            try:
+                await test()
+            finally:
+                await driver.stop_all()
+        async_to_sync(body)()
+    return run
+
+
+SHORT = {"beans": ["wax", "blue", "chili", "stink"]}
+"""House rules for a short four-player classic game (four kinds of bean)."""
+
+
+@in_loop
+async def test_a_whole_game_by_four_websocket_clients() -> None:
+    people = await sync_to_async(_people)(4)
+    table = await sync_to_async(_table)(people, ["open"] * 4, overrides=SHORT)
+    clients = [await _client(table, p) for p in people]
+    watcher = await _client(table, None)
+    frames = [await _frame(c) for c in clients]
+    assert [f["seat"] for f in frames] == [0, 1, 2, 3]
+    assert (await _frame(watcher))["seat"] is None
+    version = frames[0]["version"]
+    state = (await sync_to_async(games().game)(table.game_id)).table
+    commands = 0
+    while not state.finished:
+        seat = awaiting(state)[0]
+        move = next(m for m in legal_commands(state, seat) if not isinstance(m, OfferShape))
+        await clients[seat].send_to(text_data=json.dumps(
+            {"type": "command", "ref": commands, "version": version,
+             "command": command_to_json(move)}))
+        # every seat and the spectator get their update, each built for them
+        got = [await _latest(c, version + 1) for c in (*clients, watcher)]
+        version = got[0]["version"]
+        assert {g["version"] for g in got} == {version}
+        assert {g["head_hash"] for g in got} == {got[0]["head_hash"]}
+        for n, g in enumerate(got[:4]):
+            assert g["answer"]["table"]["perspective"] == n
+            assert "hand" in g["answer"]["table"]["seats"][n]
+            assert all("hand" not in s for i, s in enumerate(g["answer"]["table"]["seats"])
+                       if i != n)
+        state = (await sync_to_async(games().game)(table.game_id)).table
+        commands += 1
+    assert got[-1]["finished"] and "seed" not in got[-1]["answer"]["table"]
+    game = await sync_to_async(games().game)(table.game_id)
+    assert game.finished and got[0]["head_hash"] == game.head_hash
+    actors = {e.actor for e in await sync_to_async(games().record)(table.game_id)}
+    assert {f"user:{n}" for n in NAMES} <= actors
+    for c in (*clients, watcher):
+        await c.disconnect()
+
+
+@in_loop
+async def test_out_of_turn_forged_and_malformed_frames_are_refused_and_store_nothing() -> None:
+    people = await sync_to_async(_people)(3)
+    table = await sync_to_async(_table)(people, ["open"] * 3)
+    ann, bob, _cy = [await _client(table, p) for p in people]
+    watcher = await _client(table, None)
+    for c in (ann, bob, watcher):
+        await _frame(c)
+    before = await sync_to_async(_stored_version)(table)
+    refused = [
+        (bob, {"type": "command", "command": {"kind": "plant_from_hand", "field": 0}},
+         "only the active player"),  # out of turn: seat 0 starts
+        (bob, {"type": "command", "command": {"kind": "plant_from_hand", "field": 0,
+                                              "seat": 0}}, "this connection plays seat 1"),
+        (ann, {"type": "command", "command": {"kind": "plant_from_hand", "field": 99999}},
+         "field"),
+        (ann, {"type": "command", "command": {"kind": "teleport"}}, "unknown command kind"),
+        (ann, {"type": "command", "command": {"kind": "harvest", "field": 0, "x": 1}},
+         "has no field"),
+        (ann, {"type": "command", "version": before - 1,
+               "command": {"kind": "plant_from_hand", "field": 0}}, "moved on"),
+        (watcher, {"type": "command", "command": {"kind": "plant_from_hand", "field": 0}},
+         "spectators"),
+        (ann, {"type": "dance"}, "unknown frame type"),
+    ]
+    for client, frame, reason in refused:
+        await client.send_to(text_data=json.dumps(frame))
+        answer = await _frame(client)
+        assert answer["type"] == "error" and reason in answer["reason"], (frame, answer)
+        if "moved on" in reason:
+            assert (await _frame(client))["type"] == "state"  # and its view again
+    for junk in ("not json", "[1, 2]", '{"type": 1}', "{" * 50 + "}" * 50, "x" * 20_000,
+                 '{"type": "command", "command": {"kind": "harvest", "field": 1e400}}',
+                 '{"type": "command", "command": {"kind": "harvest", "field": ' + "9" * 50
+                 + "}}"):
+        await ann.send_to(text_data=junk)
+        answer = await _frame(ann)
+        assert answer["type"] == "error" and answer["reason"], junk[:40]
+    await ann.send_to(bytes_data=b"\x00\x01")
+    assert (await _frame(ann))["type"] == "error"
+    assert await sync_to_async(_stored_version)(table) == before
+    assert await bob.receive_nothing(timeout=0.1)  # nobody else heard of any of it
+    for c in (ann, bob, watcher):
+        await c.disconnect()
+
+
+@in_loop
+async def test_a_reconnect_in_the_middle_of_a_trade() -> None:
+    people = await sync_to_async(_people)(3)
+    table = await sync_to_async(_table)(people, ["open"] * 3)
+    clients = [await _client(table, p) for p in people]
+    for c in clients:
+        await _frame(c)
+
+    def to_trading() -> Any:
+        game = games().game(table.game_id)
+        while game.table.phase.value != "trading":
+            seat = awaiting(game.table)[0]
+            move = next(m for m in legal_commands(game.table, seat)
+                        if not isinstance(m, OfferShape))
+            games().play_on(game, move, game.players[seat])
+        return game
+
+    game = await sync_to_async(to_trading)()
+    offer = {"kind": "make_offer", "gives": [game.table.face_up[0]],
+             "wants": [], "to": 1}  # a gift of a face-up card to bob
+    await clients[0].send_to(text_data=json.dumps({"type": "command", "command": offer}))
+    mid = await _latest(clients[1], game.version + 1)
+    assert mid["answer"]["table"]["offers"]
+    assert any(m["kind"] == "accept_offer" for m in mid["legal"])
+    await clients[1].disconnect()
+    bob = await _client(table, people[1])  # reconnects: the view is rebuilt from the store
+    again = await _frame(bob)
+    assert again["version"] == mid["version"] and again["head_hash"] == mid["head_hash"]
+    assert again["answer"]["table"]["offers"] == mid["answer"]["table"]["offers"]
+    accept = next(m for m in again["legal"] if m["kind"] == "accept_offer")
+    await bob.send_to(text_data=json.dumps({"type": "command", "version": again["version"],
+                                            "command": accept}))
+    after = await _latest(bob, again["version"] + 1)
+    assert not after["answer"]["table"]["offers"]
+    assert after["answer"]["table"]["seats"][1]["trade_area"]
+    for c in (clients[0], clients[2], bob):
+        await c.disconnect()
+
+
+@in_loop
+async def test_a_gap_is_healed_by_asking_again() -> None:
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open"] * 2, preset="duel")
+    ann = await _client(table, people[0])
+    first = await _frame(ann)
+    await ann.send_to(text_data=json.dumps({"type": "sync"}))
+    again = await _frame(ann)
+    assert again["version"] == first["version"] and again["since"] == again["version"]
+    await ann.send_to(text_data=json.dumps({"type": "ping", "ref": 7}))
+    assert await _frame(ann) == {"type": "pong", "protocol": 1, "ref": 7}
+    await ann.disconnect()
+
+
+@in_loop
+async def test_bots_play_their_seats_and_the_game_ends() -> None:
+    people = await sync_to_async(_people)(1)
+    table = await sync_to_async(_table)(people, ["open", "heuristic", "random"],
+                                        overrides=SHORT)
+    ann = await _client(table, people[0])
+    frame = await _frame(ann)
+    for _ in range(2000):
+        if frame["finished"]:
+            break
+        moves = [m for m in frame["legal"] if m["kind"] != "offer_shape"]
+        if moves and 0 in frame["answer"]["table"]["awaiting"][:1]:
+            await ann.send_to(text_data=json.dumps(
+                {"type": "command", "version": frame["version"], "command": moves[0]}))
+        frame = await _frame(ann)
+        while frame["type"] != "state":
+            frame = await _frame(ann)
+    assert frame["finished"]
+    record = await sync_to_async(games().record)(table.game_id)
+    actors = {e.actor for e in record}
+    assert {"user:ann", "bot:heuristic", "bot:random"} <= actors
+    await ann.disconnect()
+    status = await sync_to_async(lambda: Table.objects.get(pk=table.pk).status)()
+    for _ in range(50):
+        if status == Table.Status.FINISHED:
+            break
+        await asyncio.sleep(0.02)
+        status = await sync_to_async(lambda: Table.objects.get(pk=table.pk).status)()
+    assert status == Table.Status.FINISHED
+
+
+@in_loop
+async def test_the_clock_plays_the_default_move_when_a_deadline_has_passed() -> None:
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open"], preset="duel",
+                                        move_seconds=60)
+    ann = await _client(table, people[0])
+    first = await _frame(ann)
+    # The deadline is stored on the table: move it into the past, as after a restart.
+    for _ in range(50):
+        stored = await sync_to_async(Table.objects.get)(pk=table.pk)
+        if stored.clock_deadline is not None:
+            break
+        await asyncio.sleep(0.02)
+    assert stored.clock_seat == 0 and stored.clock_version == first["version"]
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        clock_deadline=timezone.now() - timedelta(seconds=1))
+    await driver.stop_all()
+    driver.kick(table.id, get_channel_layer())
+    moved = await _latest(ann, first["version"] + 1)
+    record = await sync_to_async(games().record)(table.game_id)
+    assert record[first["version"]].actor == "clock"
+    assert moved["log"]
+    await ann.disconnect()
+
+
+def test_spectators_of_a_private_table_need_its_invitation() -> None:
+    people = _people(1)
+    table = _table(people, ["open", "heuristic"], preset="duel", public=False)
+
+    async def connect(query: str) -> bool:
+        communicator = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/{query}")
+        connected, _ = await communicator.connect(timeout=TIMEOUT)
+        await communicator.disconnect()
+        return connected
+
+    assert not async_to_sync(connect)("")
+    assert not async_to_sync(connect)("?invite=wrong")
+    assert async_to_sync(connect)(f"?invite={table.invite_token}")
+
+
+
+
+@in_loop
+async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() -> None:
+    """examples/remote_bot.py's logic (the heuristic bot on what the seat is sent) plays
+    a whole game against a built-in bot; a wrong token is refused."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "remote_bot", Path(settings.BASE_DIR) / "examples" / "remote_bot.py")
+    assert spec is not None and spec.loader is not None
+    remote = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(remote)
+
+    def seat_the_bot() -> tuple[Table, str]:
+        from play.tables import issue_bot_token
+        ann = User.objects.create_user("ann")
+        robo = User.objects.create_user("robo")
+        token = issue_bot_token(robo)
+        table = create_table(ann, "classic", 3, seats=["open", "open", "random"],
+                             overrides=SHORT)
+        leave_seat = table.seats.get(number=0)
+        leave_seat.user = robo
+        leave_seat.save()
+        join(table, ann)
+        table.created_by = robo
+        table.save()
+        return start(table, robo), token
+
+    table, token = await sync_to_async(seat_the_bot)()
+    refused = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/",
+                                    headers=[(b"authorization", b"Bearer nope")])
+    assert not (await refused.connect(timeout=TIMEOUT))[0]
+    bot = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/",
+                                headers=[(b"authorization", f"Bearer {token}".encode())])
+    assert (await bot.connect(timeout=TIMEOUT))[0]
+    ann = await _client(table, await sync_to_async(User.objects.get)(username="ann"))
+    seat = remote.RemoteSeat()
+    frame = await _frame(bot)
+    assert frame["seat"] == 0
+    ann_frame = await _frame(ann)
+    for _ in range(5000):
+        if frame["type"] == "state" and frame["finished"]:
+            break
+        reply = seat.answer(frame)
+        if reply is not None:
+            await bot.send_to(text_data=json.dumps(reply))
+        # ann plays the first legal move whenever she is the one awaited
+        # (a communicator that times out cancels its consumer: look before reading)
+        while not await ann.receive_nothing(timeout=0.01):
+            ann_frame = await _frame(ann)
+        if ann_frame["type"] == "error":  # she acted on a table that had moved on
+            await ann.send_to(text_data='{"type": "sync"}')
+            ann_frame = {"type": "sent"}
+        if (ann_frame["type"] == "state" and not ann_frame["finished"]
+                and ann_frame["answer"]["table"]["awaiting"][:1] == [1]):
+            moves = [m for m in ann_frame["legal"] if m["kind"] != "offer_shape"]
+            await ann.send_to(text_data=json.dumps(
+                {"type": "command", "command": moves[0]}))
+            ann_frame = {"type": "sent"}
+        if await bot.receive_nothing(timeout=0.05):
+            await bot.send_to(text_data='{"type": "sync"}')
+        frame = await _frame(bot)
+    assert frame["finished"]
+    actors = {e.actor for e in await sync_to_async(games().record)(table.game_id)}
+    assert {"user:robo", "user:ann", "bot:random"} <= actors
+    await bot.disconnect()
+    await ann.disconnect()
+
+
+@in_loop
+async def test_the_lobby_lists_update_live() -> None:
+    from django.test import Client
+
+    lobby = WebsocketCommunicator(APP, "/ws/lobby/")
+    assert (await lobby.connect(timeout=TIMEOUT))[0]
+    first = await _frame(lobby)
+    assert first == {"type": "lobby", "protocol": 1, "open": [], "running": []}
+    ann = (await sync_to_async(_people)(1))[0]
+    client = Client()
+    await sync_to_async(client.force_login)(ann)
+    await sync_to_async(client.post)("/play/tables/new/", {
+        "preset": "duel", "players": "2", "move_seconds": "0", "game_seconds": "0",
+        "public": "on", "seat_0": "open", "seat_1": "random"})
+    opened = await _frame(lobby)
+    assert [t["preset"] for t in opened["open"]] == ["duel"] and opened["running"] == []
+    table_id = opened["open"][0]["id"]
+    await sync_to_async(client.post)(f"/play/tables/{table_id}/start/")
+    started = await _frame(lobby)
+    assert started["open"] == [] and [t["id"] for t in started["running"]] == [table_id]
+    await lobby.send_to(text_data="nonsense")
+    assert (await _frame(lobby))["type"] == "error"
+    await lobby.disconnect()

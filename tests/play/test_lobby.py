@@ -1,0 +1,136 @@
+"""The lobby (play/lobby.py, play/tables.py): creating a table with house rules, bots
+and a clock; joining, leaving, starting; private tables; signing up; profiles."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from bohnanza_core.games import play_bot_game
+from bohnanza_core.rulesets import ruleset_for
+from play.models import Table
+from play.tables import TableError, create_table, join, leave, start
+from replays.store import games, reset_games
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh(settings: Any) -> Iterator[None]:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    reset_games()
+    yield
+    reset_games()
+
+
+def _signed_in(name: str) -> tuple[User, Client]:
+    user = User.objects.create_user(name, password="pw")
+    client = Client()
+    client.force_login(user)
+    return user, client
+
+
+def test_a_table_is_created_joined_and_started_into_the_event_store() -> None:
+    _ann, client = _signed_in("ann")
+    bob, bob_client = _signed_in("bob")
+    answer = client.post("/play/tables/new/", {
+        "preset": "classic", "players": "3", "house_rules": '{"trading": false}',
+        "move_seconds": "30", "game_seconds": "120", "public": "on",
+        "seat_0": "open", "seat_1": "open", "seat_2": "heuristic"})
+    assert answer.status_code == 302
+    table = Table.objects.get()
+    assert table.overrides == {"trading": False} and table.move_seconds == 30
+    assert table.ruleset().house_rules == ("trading",)
+    assert "classic" in client.get("/play/").content.decode()
+    assert client.post(f"/play/tables/{table.id}/start/").status_code == 302
+    assert Table.objects.get().status == "open"  # a seat is still open
+    bob_client.post(f"/play/tables/{table.id}/join/")
+    client.post(f"/play/tables/{table.id}/start/")
+    table.refresh_from_db()
+    assert table.status == "running" and table.game_id is not None
+    game = games().game(table.game_id)
+    assert game.players == ("user:ann", "user:bob", "bot:heuristic")
+    assert game.table.ruleset.trading is False
+    page = bob_client.get(f"/play/tables/{table.id}/").content.decode()
+    assert 'id="live-words"' in page and "table.js" in page
+    with pytest.raises(TableError):
+        leave(table, bob)
+
+
+@pytest.mark.parametrize(("kwargs", "reason"), [
+    ({"preset": "nonesuch"}, "no ruleset"),
+    ({"players": 9}, "player"),
+    ({"overrides": {"trading": "perhaps"}}, "trading"),
+    ({"overrides": {"seed": 1}}, "unknown rule option"),
+    ({"seats": ["heuristic"] * 3}, "at least one seat open"),
+    ({"seats": ["open", "cheater", "open"]}, "no bot"),
+    ({"move_seconds": -1}, "clock"),
+])
+def test_a_table_that_cannot_be_played_is_refused(kwargs: dict[str, Any], reason: str) -> None:
+    ann = User.objects.create_user("ann")
+    args: dict[str, Any] = {"preset": "classic", "players": 3,
+                            "seats": ["open", "open", "random"]}
+    args.update(kwargs)
+    preset, players = args.pop("preset"), args.pop("players")
+    with pytest.raises(TableError, match=reason):
+        create_table(ann, preset, players, **args)
+    assert not Table.objects.exists()
+
+
+def test_joining_leaving_and_who_may_start() -> None:
+    ann, bob, cy = (User.objects.create_user(n) for n in ("ann", "bob", "cy"))
+    table = create_table(ann, "duel", 2, seats=["open", "open"])
+    join(table, bob)
+    with pytest.raises(TableError, match="no open seat"):
+        join(table, cy)
+    with pytest.raises(TableError, match="already sit"):
+        join(table, bob)
+    with pytest.raises(TableError, match="creator"):
+        start(table, bob)
+    leave(table, bob)
+    join(table, cy)
+    start(table, ann)
+    with pytest.raises(TableError, match="started"):
+        join(table, bob)
+    leave_table = create_table(ann, "duel", 2, seats=["open", "random"])
+    leave(leave_table, ann)  # the creator closes an unstarted table
+    assert not Table.objects.filter(pk=leave_table.pk).exists()
+
+
+def test_a_private_table_opens_only_for_its_players_and_invitation() -> None:
+    ann, client = _signed_in("ann")
+    table = create_table(ann, "duel", 2, seats=["open", "open"], public=False)
+    assert client.get(f"/play/tables/{table.id}/").status_code == 200
+    stranger = Client()
+    assert stranger.get(f"/play/tables/{table.id}/").status_code == 404
+    assert stranger.get(f"/play/tables/{table.id}/?invite=nope").status_code == 404
+    page = stranger.get(f"/play/tables/{table.id}/?invite={table.invite_token}")
+    assert page.status_code == 200
+    assert table.invite_token not in Client().get("/play/").content.decode()
+    assert str(table.id) not in Client().get("/play/").content.decode()
+
+
+def test_sign_up_signs_in_and_the_profile_lists_games_with_their_replays() -> None:
+    client = Client()
+    answer = client.post("/accounts/signup/", {"username": "dora", "password1": "bean-field-77",
+                                              "password2": "bean-field-77"})
+    assert answer.status_code == 302
+    assert "dora" in client.get("/play/").content.decode()
+    ruleset = ruleset_for("duel", 2)
+    public = play_bot_game(games(), ruleset, ["random", "random"], "p1",
+                           players=["user:dora", "bot:random"])
+    private = play_bot_game(games(), ruleset, ["random", "random"], "p2",
+                            players=["user:dora", "bot:random"], private=True)
+    mine = client.get("/players/dora/").content.decode()
+    assert f"/replays/games/{public.id}/" in mine and f"/replays/games/{private.id}/" in mine
+    theirs = Client().get("/players/dora/").content.decode()
+    assert f"/replays/games/{public.id}/" in theirs
+    assert f"/replays/games/{private.id}/" not in theirs
+    assert Client().get("/players/nobody/").status_code == 404
+    bad = client.post("/accounts/signup/", {"username": "dora", "password1": "x",
+                                           "password2": "y"})
+    assert bad.status_code == 400

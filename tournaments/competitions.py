@@ -331,9 +331,13 @@ class Tournaments(Application[UUID]):
         self.save(tournament)
         return tournament
 
-    def get_tournament(self, tournament_id: UUID) -> Tournament:
+    def get_tournament(self, tournament_id: UUID, *, copy: bool = True) -> Tournament:
+        """The competition as stored now, from a per-process cache brought up to date
+        with only the events since (a worker loads it for every deal). A copy unless
+        ``copy=False``: the cached object itself, for a single-threaded worker's reads
+        that change nothing (no copy of thousands of pairings per deal)."""
         try:
-            tournament: Any = self.repository.get(tournament_id)
+            tournament: Any = self.repository.get(tournament_id, deepcopy_from_cache=copy)
         except AggregateNotFoundError:
             raise TournamentNotFound(f"no tournament {tournament_id}") from None
         assert isinstance(tournament, Tournament)
@@ -358,7 +362,7 @@ def tournaments() -> Tournaments:
     global _tournaments
     with _lock:
         if _tournaments is None:
-            _tournaments = Tournaments(env=store_env())
+            _tournaments = Tournaments(env={**store_env(), "AGGREGATE_CACHE_MAXSIZE": "64"})
         return _tournaments
 
 

@@ -340,7 +340,8 @@ class Tournaments(Application[UUID]):
             tournament: Any = self.repository.get(tournament_id, deepcopy_from_cache=copy)
         except AggregateNotFoundError:
             raise TournamentNotFound(f"no tournament {tournament_id}") from None
-        assert isinstance(tournament, Tournament)
+        if not isinstance(tournament, Tournament):  # a ladder's id
+            raise TournamentNotFound(f"no tournament {tournament_id}")
         return tournament
 
     def ids(self, limit: int = 200) -> list[UUID]:

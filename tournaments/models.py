@@ -25,3 +25,22 @@ class TournamentGame(models.Model):
         indexes = [models.Index(fields=["tournament_id", "round"])]
         constraints = [models.UniqueConstraint(fields=["tournament_id", "round", "index"],
                                                name="one_game_per_pairing")]
+
+
+class LadderGame(models.Model):
+    """A ladder match's game, stored in the same transaction as its events
+    (``tournaments.ladder_runner.play_match``): counting a tick's rows says whether it
+    is done."""
+
+    game_id = models.UUIDField(primary_key=True)
+    ladder_id = models.UUIDField()
+    tick = models.PositiveIntegerField()
+    match = models.PositiveIntegerField(help_text="the match's number on the ladder")
+    ranks = models.JSONField()
+    coins = models.JSONField()
+    winners = models.JSONField()
+
+    class Meta:
+        indexes = [models.Index(fields=["ladder_id", "tick"])]
+        constraints = [models.UniqueConstraint(fields=["ladder_id", "match"],
+                                               name="one_game_per_ladder_match")]

@@ -108,3 +108,27 @@ def test_a_worker_plays_ladder_ticks(worker: Tournaments):
     assert len(done.results) == 3 and done.games_done() == 6
     assert LadderGame.objects.filter(ladder_id=ladder.id).count() == 6
     _same_ratings(done)
+
+
+def test_the_shell_creates_joins_ticks_and_rerates_a_ladder(competitions: Tournaments):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out = StringIO()
+    call_command("ladder", "create", "--name", "Shell", "--ruleset", "duel", "--table", "2",
+                 "--bots", "heuristic,random", "--every", "60", stdout=out)
+    lid = out.getvalue().split("\n", 1)[0]
+    assert PeriodicTask.objects.filter(name=f"ladder {lid}").exists()
+    call_command("ladder", "join", lid, "--bots", "nontrading", stdout=StringIO())
+    out = StringIO()
+    call_command("ladder", "tick", lid, "--here", "--ticks", "2", stdout=out)
+    assert "nontrading@builtin" in out.getvalue()
+    out = StringIO()
+    call_command("ladder", "rerate", lid, stdout=out)
+    assert "the same as the ladder's ratings" in out.getvalue()
+    assert get_ladder(ladder_ids()[0]).games_done() == 2
+    with pytest.raises(CommandError):
+        call_command("ladder", "create", "--name", "Bad", "--ruleset", "duel", "--table",
+                     "2", "--bots", "nosuchbot", stdout=StringIO())

@@ -35,6 +35,8 @@ from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import bot_game, running_game
 from tournaments.competitions import reset_tournaments, tournaments
+from tournaments.ladder_runner import run_ticks_here
+from tournaments.ladders import create_ladder
 from tournaments.runner import run_here
 
 LANGUAGES = ("hu", "fi")
@@ -126,8 +128,11 @@ def world(store: Games) -> Iterator[dict[str, object]]:
                                ["heuristic@builtin", "random@builtin", "nontrading@builtin",
                                 "heuristic@builtin #2"])
     run_here(cup.id)
+    ladder = create_ladder("Ladder", PRESETS["duel"][0], 2, 60,
+                           ["heuristic@builtin", "random@builtin", "nontrading@builtin"])
+    run_ticks_here(ladder.id, 3)
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
-           "dispute": str(dispute.id), "cup": str(cup.id)}
+           "dispute": str(dispute.id), "cup": str(cup.id), "ladder": str(ladder.id)}
     reset_tournaments()
     reset_disputes()
 
@@ -150,13 +155,15 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("staff", f"/replays/disputes/{world['dispute']}/"),
         ("anyone", "/tournaments/"), ("anyone", f"/tournaments/{world['cup']}/"),
         ("anyone", f"/tournaments/{world['cup']}/?round=1"), ("ann", "/tournaments/new/"),
+        ("anyone", "/tournaments/ladders/"), ("anyone", f"/tournaments/ladders/{world['ladder']}/"),
+        ("ann", "/tournaments/ladders/new/"),
     ]
 
 
 def names_of(world: dict[str, object]) -> list[str]:
     """Names that read the same in every language: seats, accounts, rulesets."""
     names = ["ann", "bob", "cy", "zed", "Games", "This draw looks wrong to me.", *PRESETS]
-    names += ["Cup", "heuristic@builtin", "random@builtin", "nontrading@builtin",
+    names += ["Cup", "Ladder", "heuristic@builtin", "random@builtin", "nontrading@builtin",
               "heuristic@builtin #2", "random 1", "random 2", "nontrading 1", "heuristic 1",
               "heuristic 2", "nontrading 2"]  # the competition's name, entrants and seats
     for key in ("finished", "running"):

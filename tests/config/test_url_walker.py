@@ -38,6 +38,8 @@ from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import running_game
 from tournaments.competitions import reset_tournaments, tournaments
+from tournaments.ladder_runner import run_ticks_here
+from tournaments.ladders import create_ladder
 from tournaments.runner import run_here
 
 MAX_ANSWER = 2_000_000
@@ -180,6 +182,10 @@ SPECS: dict[str, Spec] = {
                                   "rules"), signed_in=True),
     "tournaments:detail": Spec(query=("round",)),
     "tournaments:progress": Spec(),
+    "tournaments:ladders": Spec(),
+    "tournaments:new_ladder": Spec(form=("name", "ruleset", "table", "bots", "every", "rules"),
+                                   signed_in=True),
+    "tournaments:ladder": Spec(),
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
                                    signed_in=True),
@@ -339,10 +345,14 @@ def world(db: None, settings: Any) -> Iterator[World]:
     cup = tournaments().create("Walker Cup", "round-robin", SHORT_GAME, 2, {"cycles": 1},
                                ["random@builtin", "heuristic@builtin"])
     run_here(cup.id)
+    ladder = create_ladder("Walker Ladder", SHORT_GAME, 2, 60,
+                           ["random@builtin", "heuristic@builtin"])
+    run_ticks_here(ladder.id, 2)
     path_values = {
         "step": "3",
         "dispute_id": str(dispute.id),
         "tournament_id": str(cup.id),
+        "ladder_id": str(ladder.id),
         "uidb64": "MQ",
         "token": "set-password",
         "id": str(victim.pk),

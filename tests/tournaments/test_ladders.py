@@ -132,3 +132,37 @@ def test_the_shell_creates_joins_ticks_and_rerates_a_ladder(competitions: Tourna
     with pytest.raises(CommandError):
         call_command("ladder", "create", "--name", "Bad", "--ruleset", "duel", "--table",
                      "2", "--bots", "nosuchbot", stdout=StringIO())
+
+
+def test_the_ladder_pages_create_rank_and_chart(competitions: Tournaments):
+    from django.contrib.auth.models import User
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    form = {"name": "Page ladder", "ruleset": "duel", "table": "2",
+            "bots": "heuristic, random, nontrading", "every": "60", "rules": ""}
+    assert client.post(reverse("tournaments:new_ladder"), form).status_code == 302
+    assert ladder_ids() == []  # signed out: to the sign-in page, nothing stored
+    client.force_login(User.objects.create(username="organiser"))
+    for bad in ({"every": "1"}, {"bots": "nosuchbot"}, {"table": "3"},
+                {"rules": "no_such_rule=1"}, {"name": ""}):
+        assert client.post(reverse("tournaments:new_ladder"), {**form, **bad}).status_code == 400
+    assert ladder_ids() == []
+    answer = client.post(reverse("tournaments:new_ladder"), form)
+    (lid,) = ladder_ids()
+    assert answer["Location"] == reverse("tournaments:ladder", args=[lid])
+    assert PeriodicTask.objects.filter(name=f"ladder {lid}").exists()
+    page = client.get(answer["Location"]).content.decode()
+    assert "No tick has ended yet." in page and "<svg" not in page
+    ladder = run_ticks_here(lid, 3)
+    page = client.get(answer["Location"]).content.decode()
+    assert page.count('class="series"') == 3 and "heuristic@builtin" in page
+    assert ladder.secret not in page
+    for match in range(ladder.first_match(2), ladder.games_done()):
+        assert str(ladder_game_id(lid, match)) in page
+    assert "Page ladder" in client.get(reverse("tournaments:ladders")).content.decode()
+    assert client.get(reverse("tournaments:ladder", args=[ladder_game_id(lid, 0)])
+                      ).status_code == 404
+    tournament_page = f"/tournaments/{lid}/"  # a ladder's id is no competition's
+    assert client.get(tournament_page).status_code == 404

@@ -26,7 +26,6 @@ from replays.summary import (
     BOTTOM,
     HEIGHT,
     LEFT,
-    RIGHT,
     SEAT_COLOURS,
     SEAT_DASHES,
     TOP,
@@ -50,6 +49,8 @@ from tournaments.runner import entrants_for
 
 CHART_LINES = 7
 """Entrants drawn on the chart: the top of the ranking (one colour and dash each)."""
+LABEL_ROOM = 150
+"""Right of the plot: each line's end label (the entrant's short name and rating)."""
 CHART_POINTS = 200
 """Ticks drawn at most: a long ladder's history is sampled evenly, the last tick kept."""
 
@@ -81,6 +82,14 @@ def _get(ladder_id: UUID) -> Ladder:
         raise Http404(_("No such ladder.")) from None
 
 
+def short_name(entrant: str) -> str:
+    """An entrant on the chart: the bot and its copy number, without the version
+    (``heuristic@builtin #2`` -> ``heuristic #2``); the ranking above names it in full."""
+    bot, _, rest = entrant.partition("@")
+    copy = rest.partition(" ")[2]
+    return f"{bot[:14]} {copy}".strip()
+
+
 def rating_chart(ladder: Ladder) -> dict[str, Any] | None:
     """The conservative rating of the top entrants after every tick (0 before their
     first game), one line each, as SVG geometry; None before the first tick ends."""
@@ -95,7 +104,7 @@ def rating_chart(ladder: Ladder) -> dict[str, Any] | None:
               for e in shown]
     values = [v for line in series for v in line]
     low, high = min(0.0, *values), max(1.0, *values)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    plot_w, plot_h = WIDTH - LEFT - LABEL_ROOM, HEIGHT - TOP - BOTTOM
     span = max(1, len(ticks) - 1)
 
     def x(i: int) -> float:
@@ -108,7 +117,7 @@ def rating_chart(ladder: Ladder) -> dict[str, Any] | None:
     for n, (entrant, line) in enumerate(zip(shown, series, strict=True)):
         points = " L".join(f"{x(i)},{y(v)}" for i, v in enumerate(line))
         lines.append({"path": f"M{points}", "colour": SEAT_COLOURS[n], "dash": SEAT_DASHES[n],
-                      "name": entrant, "final": f"{line[-1]:.1f}",
+                      "name": short_name(entrant), "final": f"{line[-1]:.1f}",
                       "label_x": x(len(line) - 1) + 6, "label_y": y(line[-1]) + 4})
     _spread_labels(lines, low=TOP + 8, high=HEIGHT - BOTTOM + 4)
     step = max(1, round((high - low) / 5))
@@ -118,7 +127,7 @@ def rating_chart(ladder: Ladder) -> dict[str, Any] | None:
     x_ticks = [{"label": str(t + 1), "x": x(i)} for i, t in enumerate(ticks)
                if i % every == 0 or i == span]
     return {"width": WIDTH, "height": HEIGHT, "lines": lines, "y_ticks": y_ticks,
-            "x_ticks": x_ticks, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP,
+            "x_ticks": x_ticks, "left": LEFT, "right": WIDTH - LABEL_ROOM, "top": TOP,
             "bottom": HEIGHT - BOTTOM}
 
 

@@ -43,3 +43,20 @@ def test_the_progress_bar_follows_the_workers_to_the_end(page: Page, live_server
     page.goto(f"{live_server.url}/tournaments/")
     expect(page.get_by_role("link", name="Browser Cup")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "tournaments.png"), full_page=True)
+
+
+def test_a_ladder_page_draws_its_rating_history(page: Page, live_server: LiveServer,
+                                               competitions: Tournaments) -> None:  # noqa: F811
+    from tournaments.ladder_runner import run_ticks_here
+    from tournaments.ladders import create_ladder
+
+    ladder = create_ladder("Browser Ladder", ruleset_for("duel", 2), 2, 60, ENTRANTS[:5])
+    run_ticks_here(ladder.id, 12)
+    page.goto(f"{live_server.url}/tournaments/ladders/{ladder.id}/")
+    expect(page.locator("table.standings tbody tr")).to_have_count(5)
+    expect(page.locator(".rating-chart path.series")).to_have_count(5)
+    expect(page.get_by_role("link", name="replay", exact=True)).to_have_count(2)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "ladder.png"), full_page=True)
+    page.goto(f"{live_server.url}/tournaments/ladders/")
+    expect(page.get_by_role("link", name="Browser Ladder")).to_be_visible()

@@ -47,9 +47,9 @@ from bohnanza_core.pairings import (
     round_robin,
     swiss_round,
 )
-from bohnanza_core.ratings import Ratings
 from bohnanza_core.rulesets import Ruleset
 from replays.store import store_env
+from tournaments.ratings import Ratings
 
 ROUND_ROBIN: Final = "round-robin"
 SWISS: Final = "swiss"

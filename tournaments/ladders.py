@@ -30,7 +30,6 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.utils import get_topic
 
 from bohnanza_core.pairings import MAX_ENTRANTS, PairingError, check_table
-from bohnanza_core.ratings import Rating, Ratings
 from bohnanza_core.rulesets import Ruleset
 from tournaments.competitions import (
     MAX_NAME,
@@ -39,6 +38,7 @@ from tournaments.competitions import (
     Tournaments,
     tournaments,
 )
+from tournaments.ratings import Rating, Ratings
 
 LADDER_NAMESPACE: Final = uuid.UUID("3e0f6a1c-5b7d-4c2e-9a8f-1d2c3b4a5e6f")
 """The uuid5 namespace of ladder games' ids."""

@@ -9,7 +9,6 @@ import time
 import pytest
 from django_celery_beat.models import PeriodicTask
 
-from bohnanza_core.ratings import rerate
 from bohnanza_core.rulesets import ruleset_for
 from config.celery import app as celery_app
 from replays.store import games
@@ -23,6 +22,7 @@ from tournaments.ladder_runner import (
 )
 from tournaments.ladders import Ladder, create_ladder, get_ladder, ladder_game_id, ladder_ids
 from tournaments.models import LadderGame
+from tournaments.ratings import rerate
 
 BOTS5 = ["heuristic@builtin", "random@builtin", "nontrading@builtin", "heuristic@builtin #2",
          "random@builtin #2"]

@@ -24,7 +24,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS
-from bohnanza_core.ratings import rerate
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.competitions import CompetitionError, tournaments
@@ -37,6 +36,7 @@ from tournaments.ladders import (
     get_ladder,
     ladder_ids,
 )
+from tournaments.ratings import rerate
 from tournaments.runner import entrants_for
 
 

@@ -29,7 +29,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS
-from bohnanza_core.ratings import rerate
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.competitions import (
@@ -39,6 +38,7 @@ from tournaments.competitions import (
     TournamentNotFound,
     tournaments,
 )
+from tournaments.ratings import rerate
 from tournaments.runner import entrants_for, run_here, stored_results
 
 OPTION_OF = {"round-robin": "cycles", "swiss": "rounds", "knockout": "advance",

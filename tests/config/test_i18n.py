@@ -37,6 +37,8 @@ from tests.factories import bot_game, running_game
 from tournaments.competitions import reset_tournaments, tournaments
 from tournaments.ladder_runner import run_ticks_here
 from tournaments.ladders import create_ladder
+from tournaments.league_runner import run_league_here
+from tournaments.leagues import create_league
 from tournaments.runner import run_here
 
 LANGUAGES = ("hu", "fi")
@@ -131,8 +133,12 @@ def world(store: Games) -> Iterator[dict[str, object]]:
     ladder = create_ladder("Ladder", PRESETS["duel"][0], 2, 60,
                            ["heuristic@builtin", "random@builtin", "nontrading@builtin"])
     run_ticks_here(ladder.id, 3)
+    league = run_league_here(create_league(
+        "League", PRESETS["duel"][0], 2, 2, 1, 2,
+        ["heuristic@builtin", "random@builtin", "nontrading@builtin", "random@builtin #2"]).id)
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
-           "dispute": str(dispute.id), "cup": str(cup.id), "ladder": str(ladder.id)}
+           "dispute": str(dispute.id), "cup": str(cup.id), "ladder": str(ladder.id),
+           "league": str(league.id)}
     reset_tournaments()
     reset_disputes()
 
@@ -155,15 +161,19 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("staff", f"/replays/disputes/{world['dispute']}/"),
         ("anyone", "/tournaments/"), ("anyone", f"/tournaments/{world['cup']}/"),
         ("anyone", f"/tournaments/{world['cup']}/?round=1"), ("ann", "/tournaments/new/"),
-        ("anyone", "/tournaments/ladders/"), ("anyone", f"/tournaments/ladders/{world['ladder']}/"),
+        ("anyone", "/tournaments/ladders/"),
+        ("anyone", f"/tournaments/ladders/{world['ladder']}/"),
         ("ann", "/tournaments/ladders/new/"),
+        ("anyone", "/tournaments/leagues/"),
+        ("anyone", f"/tournaments/leagues/{world['league']}/"),
     ]
 
 
 def names_of(world: dict[str, object]) -> list[str]:
     """Names that read the same in every language: seats, accounts, rulesets."""
     names = ["ann", "bob", "cy", "zed", "Games", "This draw looks wrong to me.", *PRESETS]
-    names += ["Cup", "Ladder", "heuristic@builtin", "random@builtin", "nontrading@builtin",
+    names += ["Cup", "Ladder", "League", "random@builtin #2", "heuristic@builtin",
+              "random@builtin", "nontrading@builtin",
               "heuristic@builtin #2", "random 1", "random 2", "nontrading 1", "heuristic 1",
               "heuristic 2", "nontrading 2"]  # the competition's name, entrants and seats
     for key in ("finished", "running"):

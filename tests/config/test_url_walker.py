@@ -40,6 +40,8 @@ from tests.factories import running_game
 from tournaments.competitions import reset_tournaments, tournaments
 from tournaments.ladder_runner import run_ticks_here
 from tournaments.ladders import create_ladder
+from tournaments.league_runner import run_league_here
+from tournaments.leagues import create_league
 from tournaments.runner import run_here
 
 MAX_ANSWER = 2_000_000
@@ -186,6 +188,8 @@ SPECS: dict[str, Spec] = {
     "tournaments:new_ladder": Spec(form=("name", "ruleset", "table", "bots", "every", "rules"),
                                    signed_in=True),
     "tournaments:ladder": Spec(),
+    "tournaments:leagues": Spec(),
+    "tournaments:league": Spec(),
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
                                    signed_in=True),
@@ -348,11 +352,15 @@ def world(db: None, settings: Any) -> Iterator[World]:
     ladder = create_ladder("Walker Ladder", SHORT_GAME, 2, 60,
                            ["random@builtin", "heuristic@builtin"])
     run_ticks_here(ladder.id, 2)
+    league = run_league_here(create_league("Walker League", SHORT_GAME, 2, 2, 1, 2,
+                                           ["random@builtin", "heuristic@builtin",
+                                            "random@builtin #2", "heuristic@builtin #2"]).id)
     path_values = {
         "step": "3",
         "dispute_id": str(dispute.id),
         "tournament_id": str(cup.id),
         "ladder_id": str(ladder.id),
+        "league_id": str(league.id),
         "uidb64": "MQ",
         "token": "set-password",
         "id": str(victim.pk),

@@ -60,3 +60,17 @@ def test_a_ladder_page_draws_its_rating_history(page: Page, live_server: LiveSer
     page.screenshot(path=str(SCREENSHOTS / "ladder.png"), full_page=True)
     page.goto(f"{live_server.url}/tournaments/ladders/")
     expect(page.get_by_role("link", name="Browser Ladder")).to_be_visible()
+
+
+def test_a_league_page_shows_its_divisions_and_moves(page: Page, live_server: LiveServer,
+                                                     competitions: Tournaments) -> None:  # noqa: F811
+    from tournaments.league_runner import run_league_here
+    from tournaments.leagues import create_league
+
+    league = run_league_here(create_league("Browser League", ruleset_for("duel", 2), 2, 3, 1,
+                                           2, ENTRANTS[:6]).id)
+    page.goto(f"{live_server.url}/tournaments/leagues/{league.id}/")
+    expect(page.get_by_role("heading", level=3)).to_have_count(6)  # 3 divisions, 2 seasons
+    expect(page.locator("td", has_text="promoted")).to_have_count(4)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "league.png"), full_page=True)

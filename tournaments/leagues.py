@@ -140,14 +140,17 @@ class League(Aggregate):
     def games_done(self) -> int:
         return sum(len(r) for r in self.results)
 
-    def standings(self, season: int) -> list[list[DivisionRow]]:
+    def standings(self, season: int,
+                  results: Sequence[GameResult] | None = None) -> list[list[DivisionRow]]:
         """Each division of a season, best first: points, then coins, then the season's
-        seeding (its place in the division as the season started)."""
+        seeding (its place in the division as the season started). ``results``: the
+        season's results before they are recorded (to decide the moves)."""
         divisions = self.season_divisions[season]
         points = {e: 0.0 for d in divisions for e in d}
         coins = {e: 0 for d in divisions for e in d}
         games = {e: 0 for d in divisions for e in d}
-        results = self.results[season] if season < len(self.results) else []
+        if results is None:
+            results = self.results[season] if season < len(self.results) else []
         for fixture, result in zip(self.fixtures[season], results, strict=False):
             for seat, (e, p) in enumerate(zip(fixture.seats, rank_points(result.ranks),
                                               strict=True)):
@@ -163,9 +166,10 @@ class League(Aggregate):
                           for e in order])
         return table
 
-    def _ranked(self, season: int) -> list[list[int]]:
+    def _ranked(self, season: int,
+                results: Sequence[GameResult] | None = None) -> list[list[int]]:
         return [[self.entrants.index(row.entrant) for row in division]
-                for division in self.standings(season)]
+                for division in self.standings(season, results)]
 
     def start_season(self) -> bool:
         """Start the next season (False when every season has been played): the first
@@ -207,9 +211,7 @@ class League(Aggregate):
         season = self.open_season
         assert season is not None and len(results) == len(self.fixtures[season])
         encoded = [[list(g.ranks), list(g.coins), list(g.winners)] for g in results]
-        self.results.append(list(results))  # to rank; the event sets it for good
-        ranked = self._ranked(season)
-        self.results.pop()
+        ranked = self._ranked(season, results)
         promoted = [e for d in ranked[1:] for e in d[:self.moves]]
         relegated = [e for d in ranked[:-1] for e in d[len(d) - self.moves:]]
         self.trigger_event(League.SeasonEnded, season=season, results=encoded,

@@ -164,7 +164,7 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("anyone", "/tournaments/ladders/"),
         ("anyone", f"/tournaments/ladders/{world['ladder']}/"),
         ("ann", "/tournaments/ladders/new/"),
-        ("anyone", "/tournaments/leagues/"),
+        ("anyone", "/tournaments/leagues/"), ("ann", "/tournaments/leagues/new/"),
         ("anyone", f"/tournaments/leagues/{world['league']}/"),
     ]
 

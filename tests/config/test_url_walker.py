@@ -189,6 +189,8 @@ SPECS: dict[str, Spec] = {
                                    signed_in=True),
     "tournaments:ladder": Spec(),
     "tournaments:leagues": Spec(),
+    "tournaments:new_league": Spec(form=("name", "ruleset", "table", "bots", "divisions",
+                                         "moves", "seasons", "rules"), signed_in=True),
     "tournaments:league": Spec(),
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},

@@ -108,3 +108,30 @@ def test_the_shell_and_the_pages_show_a_league(competitions: Tournaments):
     assert "Shell league" in client.get(reverse("tournaments:leagues")).content.decode()
     assert client.get(reverse("tournaments:league", args=[league_game_id(lid, 0, 0)])
                       ).status_code == 404
+
+
+def test_a_league_made_on_the_page_is_played_by_a_worker(worker: Tournaments):
+    from django.contrib.auth.models import User
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    form = {"name": "Page league", "ruleset": "duel", "table": "2",
+            "bots": "heuristic, random, nontrading, heuristic", "divisions": "2",
+            "moves": "1", "seasons": "1", "rules": ""}
+    assert client.post(reverse("tournaments:new_league"), form).status_code == 302
+    assert league_ids() == []  # signed out: to the sign-in page, nothing stored
+    client.force_login(User.objects.create(username="organiser"))
+    for bad in ({"divisions": "3"}, {"moves": "2"}, {"seasons": "21"}, {"table": "3"},
+                {"bots": "nosuchbot"}, {"rules": "no_such_rule=1"}):
+        assert client.post(reverse("tournaments:new_league"), {**form, **bad}).status_code == 400
+    assert league_ids() == []
+    answer = client.post(reverse("tournaments:new_league"), form)
+    (lid,) = league_ids()
+    assert answer["Location"] == reverse("tournaments:league", args=[lid])
+    deadline = time.monotonic() + 60
+    while not get_league(lid).finished:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    page = client.get(answer["Location"]).content.decode()
+    assert page.count("promoted") == 1 and page.count("relegated") == 1

@@ -58,7 +58,7 @@ CHART_POINTS = 200
 class NewLadder(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=MAX_NAME, strip=True)
     ruleset = forms.ChoiceField(label=gettext_lazy("Ruleset"),
-                                choices=[(p, p) for p in PRESETS])
+                                choices=[(p, p) for p in PRESETS], initial="duel")
     table = forms.IntegerField(label=gettext_lazy("Players at each table"),
                                min_value=MIN_TABLE, max_value=MAX_TABLE, initial=2)
     bots = forms.CharField(

@@ -4,6 +4,8 @@ and every game's replay link."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
@@ -74,3 +76,31 @@ def test_a_league_page_shows_its_divisions_and_moves(page: Page, live_server: Li
     expect(page.locator("td", has_text="promoted")).to_have_count(4)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "league.png"), full_page=True)
+
+
+def test_the_new_ladder_and_league_forms_refuse_and_create(
+        page: Page, live_server: LiveServer, competitions: Tournaments,  # noqa: F811
+        django_user_model: Any) -> None:
+    from tournaments.ladders import ladder_ids
+    from tournaments.leagues import league_ids
+
+    django_user_model.objects.create_user("organiser", password="pw-organiser-1")
+    base = live_server.url
+    page.goto(f"{base}/accounts/login/?next=/tournaments/ladders/new/")
+    page.fill("#id_username", "organiser")
+    page.fill("#id_password", "pw-organiser-1")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/tournaments/ladders/new/")
+    page.fill("#id_name", "Form ladder")
+    page.fill("#id_bots", "heuristic, nosuchbot")
+    page.get_by_role("button", name="Create").click()
+    expect(page.locator(".problems")).to_contain_text("nosuchbot")
+    page.screenshot(path=str(SCREENSHOTS / "new_ladder.png"), full_page=True)
+    assert ladder_ids() == []
+    page.goto(f"{base}/tournaments/leagues/new/")
+    page.fill("#id_name", "Form league")
+    page.get_by_role("button", name="Create").click()
+    page.wait_for_url(f"{base}/tournaments/leagues/{league_ids()[0]}/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Form league")
+    page.goto(f"{base}/tournaments/leagues/new/")
+    page.screenshot(path=str(SCREENSHOTS / "new_league.png"), full_page=True)

@@ -92,14 +92,15 @@ def test(pytest_args: list[str]) -> None:
 def start_worker() -> None:
     """A Celery worker process in the background (without CELERY_BROKER_URL: over files
     under var/celery/, no broker server), logging to var/celery/worker.log; it gets the
-    terminal's Ctrl-C with the server. Then the competitions' missing games are sent
+    terminal's Ctrl-C with the server, and runs the beat that ticks the ladders
+    (django-celery-beat's schedules in the database). Then the competitions' missing games are sent
     again (a worker stopped mid-game left them undone)."""
     log_dir = ROOT / "var" / "celery"
     log_dir.mkdir(parents=True, exist_ok=True)
     say(f"a Celery worker in the background (log: {log_dir / 'worker.log'})")
     with open(log_dir / "worker.log", "ab") as log:
         subprocess.Popen([str(PYTHON), "-m", "celery", "-A", "config", "worker",
-                          "--loglevel", "INFO", "--concurrency", "2"],
+                          "--loglevel", "INFO", "--concurrency", "2", "--beat"],
                          cwd=ROOT, env=venv_env(), stdout=log, stderr=subprocess.STDOUT)
     run(str(PYTHON), "manage.py", "tournament", "resume")
 

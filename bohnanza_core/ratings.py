@@ -1,10 +1,5 @@
-"""Ratings, statistics and the head-to-head test: how entrants compare over many games.
+"""Statistics and the head-to-head test: how entrants compare over many games.
 
-- :class:`Ratings`: ``openskill``'s Plackett-Luce model over each game's final ranks
-  (1 best; a shared place is a tie), one rating (mu, sigma) per entrant, shown as the
-  conservative rating mu - 3 sigma: a new entrant starts at 0 and climbs as the games
-  make the model surer. Rating the same games in the same order always gives the
-  same numbers, so a ladder re-rated from its stored games alone matches what it showed.
 - :func:`entrant_statistics`: average coins and win rate, overall and by seat, each
   with its 95% confidence interval (Student-t-free: the normal interval for coins,
   Wilson's for win rates, which stays inside 0-100% for few games).
@@ -12,80 +7,19 @@
   (fishtest's normal approximation of the generalised SPRT) on one sample per
   seat-rotated duplicate set, stopping as soon as one side is significantly stronger.
 
-Imports only the standard library and ``openskill`` (no Django): workers, the command
-line and the benchmark use it directly.
+Imports only the standard library, as all of ``bohnanza_core`` (docs/DESIGN): the
+command line's head-to-head uses it. The ratings (openskill) are in
+``tournaments/ratings.py``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-
-from openskill.models import PlackettLuce
+from dataclasses import dataclass
 
 Z95 = 1.959963984540054
 """The two-sided 95% point of the standard normal."""
-
-START_MU = 25.0
-START_SIGMA = 25.0 / 3
-
-
-@dataclass(frozen=True)
-class Rating:
-    mu: float = START_MU
-    sigma: float = START_SIGMA
-
-    @property
-    def conservative(self) -> float:
-        """mu - 3 sigma: 99.7% sure the entrant is at least this strong; 0 at the start."""
-        return self.mu - 3 * self.sigma
-
-
-@dataclass
-class Ratings:
-    """Every entrant's rating, updated game by game in the order the games are given."""
-
-    ratings: dict[str, Rating] = field(default_factory=dict)
-    games: dict[str, int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self._model = PlackettLuce(mu=START_MU, sigma=START_SIGMA)
-
-    def of(self, entrant: str) -> Rating:
-        return self.ratings.get(entrant, Rating())
-
-    def rate(self, entrants: Sequence[str], ranks: Sequence[int]) -> dict[str, Rating]:
-        """One game: ``entrants[i]`` finished ``ranks[i]`` (1 best, ties equal). An
-        entrant seated twice at one table is rated once, at its better place."""
-        if len(entrants) != len(ranks):
-            raise ValueError("one rank per entrant")
-        best: dict[str, int] = {}
-        for entrant, rank in zip(entrants, ranks, strict=True):
-            best[entrant] = min(rank, best.get(entrant, rank))
-        if len(best) < 2:
-            return {}
-        names = list(best)
-        teams = [[self._model.rating(mu=self.of(n).mu, sigma=self.of(n).sigma, name=n)]
-                 for n in names]
-        rated = self._model.rate(teams, ranks=[float(best[n]) for n in names])
-        changed = {}
-        for name, team in zip(names, rated, strict=True):
-            changed[name] = self.ratings[name] = Rating(team[0].mu, team[0].sigma)
-            self.games[name] = self.games.get(name, 0) + 1
-        return changed
-
-    def leaderboard(self) -> list[tuple[str, Rating]]:
-        """Best conservative rating first (then name, so the order is fixed)."""
-        return sorted(self.ratings.items(), key=lambda item: (-item[1].conservative, item[0]))
-
-
-def rerate(games: Iterable[tuple[Sequence[str], Sequence[int]]]) -> Ratings:
-    """Ratings from scratch, from (entrants by seat, ranks) of each game in order."""
-    ratings = Ratings()
-    for entrants, ranks in games:
-        ratings.rate(entrants, ranks)
-    return ratings
 
 
 # -- statistics ---------------------------------------------------------------------
@@ -246,8 +180,6 @@ class Sprt:
 __all__ = [
     "Z95",
     "Interval",
-    "Rating",
-    "Ratings",
     "SeatResult",
     "Sprt",
     "SprtVerdict",
@@ -255,7 +187,6 @@ __all__ = [
     "entrant_statistics",
     "mean_interval",
     "pairwise_score",
-    "rerate",
     "seat_results",
     "wilson_interval",
 ]

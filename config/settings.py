@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    "django_celery_beat",
     "replays",
     "play",
     "tournaments",
@@ -258,6 +259,7 @@ if not CELERY_BROKER_URL:
         # directory (its default, "control/", wrote files into the checkout).
         "control_folder": str(CELERY_QUEUE_DIR.parent / "control"),
         "polling_interval": 0.2,
+        "control_folder": str(CELERY_QUEUE_DIR.parent / "control"),
     }
 # A task is acknowledged when it has run, and given back when its worker dies, so a
 # broker (Redis, RabbitMQ) delivers it again; tasks are idempotent (tournaments.tasks).
@@ -273,6 +275,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Ladders' ticks are periodic tasks in the database (django-celery-beat), one a ladder,
+# read by the beat the worker runs (`celery -A config worker --beat`).
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # The queue the tasks go to and the workers read (several platforms on one broker).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "bohnanza")
 

@@ -47,9 +47,9 @@ from bohnanza_core.pairings import (
     round_robin,
     swiss_round,
 )
-from bohnanza_core.ratings import Ratings
 from bohnanza_core.rulesets import Ruleset
 from replays.store import store_env
+from tournaments.ratings import Ratings
 
 ROUND_ROBIN: Final = "round-robin"
 SWISS: Final = "swiss"
@@ -331,12 +331,17 @@ class Tournaments(Application[UUID]):
         self.save(tournament)
         return tournament
 
-    def get_tournament(self, tournament_id: UUID) -> Tournament:
+    def get_tournament(self, tournament_id: UUID, *, copy: bool = True) -> Tournament:
+        """The competition as stored now, from a per-process cache brought up to date
+        with only the events since (a worker loads it for every deal). A copy unless
+        ``copy=False``: the cached object itself, for a single-threaded worker's reads
+        that change nothing (no copy of thousands of pairings per deal)."""
         try:
-            tournament: Any = self.repository.get(tournament_id)
+            tournament: Any = self.repository.get(tournament_id, deepcopy_from_cache=copy)
         except AggregateNotFoundError:
             raise TournamentNotFound(f"no tournament {tournament_id}") from None
-        assert isinstance(tournament, Tournament)
+        if not isinstance(tournament, Tournament):  # a ladder's id
+            raise TournamentNotFound(f"no tournament {tournament_id}")
         return tournament
 
     def ids(self, limit: int = 200) -> list[UUID]:
@@ -358,7 +363,7 @@ def tournaments() -> Tournaments:
     global _tournaments
     with _lock:
         if _tournaments is None:
-            _tournaments = Tournaments(env=store_env())
+            _tournaments = Tournaments(env={**store_env(), "AGGREGATE_CACHE_MAXSIZE": "64"})
         return _tournaments
 
 

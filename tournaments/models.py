@@ -25,3 +25,40 @@ class TournamentGame(models.Model):
         indexes = [models.Index(fields=["tournament_id", "round"])]
         constraints = [models.UniqueConstraint(fields=["tournament_id", "round", "index"],
                                                name="one_game_per_pairing")]
+
+
+class LadderGame(models.Model):
+    """A ladder match's game, stored in the same transaction as its events
+    (``tournaments.ladder_runner.play_match``): counting a tick's rows says whether it
+    is done."""
+
+    game_id = models.UUIDField(primary_key=True)
+    ladder_id = models.UUIDField()
+    tick = models.PositiveIntegerField()
+    match = models.PositiveIntegerField(help_text="the match's number on the ladder")
+    ranks = models.JSONField()
+    coins = models.JSONField()
+    winners = models.JSONField()
+
+    class Meta:
+        indexes = [models.Index(fields=["ladder_id", "tick"])]
+        constraints = [models.UniqueConstraint(fields=["ladder_id", "match"],
+                                               name="one_game_per_ladder_match")]
+
+
+class LeagueGame(models.Model):
+    """A league fixture's game, stored in the same transaction as its events
+    (``tournaments.league_runner.play_fixture``)."""
+
+    game_id = models.UUIDField(primary_key=True)
+    league_id = models.UUIDField()
+    season = models.PositiveIntegerField()
+    fixture = models.PositiveIntegerField(help_text="the fixture's place in the season")
+    ranks = models.JSONField()
+    coins = models.JSONField()
+    winners = models.JSONField()
+
+    class Meta:
+        indexes = [models.Index(fields=["league_id", "season"])]
+        constraints = [models.UniqueConstraint(fields=["league_id", "season", "fixture"],
+                                               name="one_game_per_league_fixture")]

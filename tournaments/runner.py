@@ -58,7 +58,7 @@ def deals_of(tournament: Tournament, round_number: int) -> list[int]:
 def play_deal(tournament_id: UUID, round_number: int, deal: int) -> int:
     """Play and store the games of one deal of a round; returns how many were stored
     now (0: already stored, by an earlier attempt or another worker)."""
-    tournament = tournaments().get_tournament(tournament_id)
+    tournament = tournaments().get_tournament(tournament_id, copy=False)
     pairings = tournament.rounds[round_number]
     indices = [i for i, p in enumerate(pairings) if p.deal == deal]
     ids = [game_id(tournament_id, round_number, i) for i in indices]
@@ -111,13 +111,16 @@ def advance(tournament_id: UUID, dispatch: Dispatch) -> bool:
     deals go to ``dispatch``); returns whether this call moved the competition on."""
     app = tournaments()
     for _ in range(ADVANCE_ATTEMPTS):
-        tournament = app.get_tournament(tournament_id)
+        tournament = app.get_tournament(tournament_id, copy=False)
         r = tournament.current_round
         if r is None:
             return False
         results = round_results(tournament_id, r, len(tournament.rounds[r]))
         if results is None:
             return False
+        tournament = app.get_tournament(tournament_id)
+        if tournament.current_round != r:
+            continue
         tournament.end_round(results)
         try:
             app.save(tournament)

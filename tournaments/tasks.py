@@ -17,7 +17,7 @@ from celery import shared_task
 from django.db import DatabaseError
 from eventsourcing.persistence import PersistenceError
 
-from tournaments import runner
+from tournaments import ladder_runner, league_runner, runner
 from tournaments.competitions import tournaments
 
 RETRIED = (DatabaseError, PersistenceError)
@@ -60,3 +60,43 @@ def start(tournament_id: UUID) -> None:
     r = tournament.current_round
     if r is not None:
         dispatch(tournament_id, r, runner.deals_of(tournament, r))
+
+
+def dispatch_matches(ladder_id: UUID, matches: Sequence[int]) -> None:
+    """Send each of a ladder's matches to the workers."""
+    for match in matches:
+        play_match.delay(str(ladder_id), match)
+
+
+@shared_task(name="tournaments.play_match", acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=RETRIED, retry_backoff=1, retry_backoff_max=30, max_retries=10)
+def play_match(ladder_id: str, match: int) -> int:
+    """Play one ladder match (if not stored yet), then end its tick if it was the last."""
+    lid = UUID(ladder_id)
+    stored = ladder_runner.play_match(lid, match)
+    ladder_runner.end_if_done(lid)
+    return stored
+
+
+@shared_task(name=ladder_runner.TICK_TASK, acks_late=True, autoretry_for=RETRIED,
+             retry_backoff=1, max_retries=5)
+def ladder_tick(ladder_id: str) -> str:
+    """The beat's periodic task of one ladder: pair its next tick (or resend the open
+    tick's missing matches)."""
+    return ladder_runner.tick(UUID(ladder_id), dispatch_matches)
+
+
+def dispatch_fixtures(league_id: UUID, season: int, fixtures: Sequence[int]) -> None:
+    """Send each of a season's fixtures to the workers."""
+    for fixture in fixtures:
+        play_fixture.delay(str(league_id), season, fixture)
+
+
+@shared_task(name="tournaments.play_fixture", acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=RETRIED, retry_backoff=1, retry_backoff_max=30, max_retries=10)
+def play_fixture(league_id: str, season: int, fixture: int) -> int:
+    """Play one league fixture (if not stored yet), then move the league on."""
+    lid = UUID(league_id)
+    stored = league_runner.play_fixture(lid, season, fixture)
+    league_runner.advance(lid, dispatch_fixtures)
+    return stored

@@ -1,6 +1,7 @@
-"""URLs of the tournaments app: the competitions' pages (tournaments/views.py)."""
+"""URLs of the tournaments app: the competitions' pages (tournaments/views.py), the
+ladders' (tournaments/ladder_views.py) and the leagues' (tournaments/league_views.py)."""
 
-from tournaments import views
+from tournaments import ladder_views, league_views, views
 
 app_name = "tournaments"
-urlpatterns = views.urlpatterns
+urlpatterns = views.urlpatterns + ladder_views.urlpatterns + league_views.urlpatterns

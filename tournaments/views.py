@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE
+from bohnanza_core.ratings import entrant_statistics, seat_results
 from bohnanza_core.rulesets import PRESETS, RULE_PARAMETERS, customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.competitions import (
@@ -163,11 +164,25 @@ def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse
         ratings.append({"standing": standing, "mu": mu, "sigma": sigma,
                         "conservative": mu - 3 * sigma})
     return render(request, "tournaments/detail.html", {
+        "statistics": _statistics(t),
         "t": _summary(t), "standings": ratings, "round_numbers": range(1, len(t.rounds) + 1),
         "shown": shown + 1, "pairings": pairings,
         "more": max(0, len(t.rounds[shown]) - SHOWN_GAMES) if t.rounds else 0,
         "progress_url": reverse("tournaments:progress", args=[t.id]),
     })
+
+
+def _statistics(t: Tournament) -> list[dict[str, Any]]:
+    """Per entrant: average coins and win rate with their 95% intervals, overall and by
+    seat (seats from 1), from the results the competition recorded."""
+    results = [r for pairings, round_results in zip(t.rounds, t.results, strict=False)
+               for pairing, result in zip(pairings, round_results, strict=True)
+               for r in seat_results([t.entrants[e] for e in pairing.seats], result.coins,
+                                     result.winners)]
+    return [{"entrant": s.entrant, "games": s.games, "coins": s.coins, "wins": s.win_rate,
+             "seats": [{"seat": seat + 1, "games": games, "wins": wins}
+                       for seat, games, _coins, wins in s.by_seat]}
+            for s in sorted(entrant_statistics(results), key=lambda s: -s.win_rate.value)]
 
 
 @require_safe

@@ -36,6 +36,10 @@ from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import bot_game, running_game
 from tournaments.competitions import reset_tournaments, tournaments
+from tournaments.ladder_runner import run_ticks_here
+from tournaments.ladders import create_ladder
+from tournaments.league_runner import run_league_here
+from tournaments.leagues import create_league
 from tournaments.runner import run_here
 
 LANGUAGES = ("hu", "fi")
@@ -130,9 +134,16 @@ def world(store: Games) -> Iterator[dict[str, object]]:
     waiting = create_table(ann, "classic", 3, seats=["open", "heuristic", "open"],
                            move_seconds=30, overrides={"trading": False})
     live = start(create_table(ann, "duel", 2, seats=["open", "random"]), ann)
+    ladder = create_ladder("Ladder", PRESETS["duel"][0], 2, 60,
+                           ["heuristic@builtin", "random@builtin", "nontrading@builtin"])
+    run_ticks_here(ladder.id, 3)
+    league = run_league_here(create_league(
+        "League", PRESETS["duel"][0], 2, 2, 1, 2,
+        ["heuristic@builtin", "random@builtin", "nontrading@builtin", "random@builtin #2"]).id)
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
            "dispute": str(dispute.id), "cup": str(cup.id), "waiting": str(waiting.id),
-           "live": str(live.id), "live_seats": list(games().game(live.game_id).table.seats)}
+           "live": str(live.id), "live_seats": list(games().game(live.game_id).table.seats),
+           "ladder": str(ladder.id), "league": str(league.id)}
     reset_tournaments()
     reset_disputes()
 
@@ -160,6 +171,11 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("ann", f"/play/tables/{world['waiting']}/"),
         ("anyone", f"/play/tables/{world['waiting']}/"),
         ("ann", f"/play/tables/{world['live']}/"),
+        ("anyone", "/tournaments/ladders/"),
+        ("anyone", f"/tournaments/ladders/{world['ladder']}/"),
+        ("ann", "/tournaments/ladders/new/"),
+        ("anyone", "/tournaments/leagues/"), ("ann", "/tournaments/leagues/new/"),
+        ("anyone", f"/tournaments/leagues/{world['league']}/"),
     ]
 
 
@@ -167,7 +183,8 @@ def names_of(world: dict[str, object]) -> list[str]:
     """Names that read the same in every language: seats, accounts, rulesets."""
     names = ["ann", "bob", "cy", "zed", "Games", "This draw looks wrong to me.", *PRESETS,
              *world.get("live_seats", [])]  # type: ignore[misc]
-    names += ["Cup", "heuristic@builtin", "random@builtin", "nontrading@builtin",
+    names += ["Cup", "Ladder", "League", "random@builtin #2", "heuristic@builtin",
+              "random@builtin", "nontrading@builtin",
               "heuristic@builtin #2", "random 1", "random 2", "nontrading 1", "heuristic 1",
               "heuristic 2", "nontrading 2"]  # the competition's name, entrants and seats
     for key in ("finished", "running"):

@@ -39,6 +39,10 @@ from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import running_game
 from tournaments.competitions import reset_tournaments, tournaments
+from tournaments.ladder_runner import run_ticks_here
+from tournaments.ladders import create_ladder
+from tournaments.league_runner import run_league_here
+from tournaments.leagues import create_league
 from tournaments.runner import run_here
 
 MAX_ANSWER = 2_000_000
@@ -196,6 +200,14 @@ SPECS: dict[str, Spec] = {
                                   "rules"), signed_in=True),
     "tournaments:detail": Spec(query=("round",)),
     "tournaments:progress": Spec(),
+    "tournaments:ladders": Spec(),
+    "tournaments:new_ladder": Spec(form=("name", "ruleset", "table", "bots", "every", "rules"),
+                                   signed_in=True),
+    "tournaments:ladder": Spec(),
+    "tournaments:leagues": Spec(),
+    "tournaments:new_league": Spec(form=("name", "ruleset", "table", "bots", "divisions",
+                                         "moves", "seasons", "rules"), signed_in=True),
+    "tournaments:league": Spec(),
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
                                    signed_in=True),
@@ -357,12 +369,20 @@ def world(db: None, settings: Any) -> Iterator[World]:
     run_here(cup.id)
     # A table waiting in the lobby (ann sits, a bot too; the walk joins, leaves, starts).
     table = create_table(users["player"], "duel", 2, seats=["open", "random"], public=False)
+    ladder = create_ladder("Walker Ladder", SHORT_GAME, 2, 60,
+                           ["random@builtin", "heuristic@builtin"])
+    run_ticks_here(ladder.id, 2)
+    league = run_league_here(create_league("Walker League", SHORT_GAME, 2, 2, 1, 2,
+                                           ["random@builtin", "heuristic@builtin",
+                                            "random@builtin #2", "heuristic@builtin #2"]).id)
     path_values = {
         "table_id": str(table.id),
         "username": "ann",
         "step": "3",
         "dispute_id": str(dispute.id),
         "tournament_id": str(cup.id),
+        "ladder_id": str(ladder.id),
+        "league_id": str(league.id),
         "uidb64": "MQ",
         "token": "set-password",
         "id": str(victim.pk),

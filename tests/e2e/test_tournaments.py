@@ -4,6 +4,8 @@ and every game's replay link."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
@@ -43,3 +45,62 @@ def test_the_progress_bar_follows_the_workers_to_the_end(page: Page, live_server
     page.goto(f"{live_server.url}/tournaments/")
     expect(page.get_by_role("link", name="Browser Cup")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "tournaments.png"), full_page=True)
+
+
+def test_a_ladder_page_draws_its_rating_history(page: Page, live_server: LiveServer,
+                                               competitions: Tournaments) -> None:  # noqa: F811
+    from tournaments.ladder_runner import run_ticks_here
+    from tournaments.ladders import create_ladder
+
+    ladder = create_ladder("Browser Ladder", ruleset_for("duel", 2), 2, 60, ENTRANTS[:5])
+    run_ticks_here(ladder.id, 12)
+    page.goto(f"{live_server.url}/tournaments/ladders/{ladder.id}/")
+    expect(page.locator("table.standings tbody tr")).to_have_count(5)
+    expect(page.locator(".rating-chart path.series")).to_have_count(5)
+    expect(page.get_by_role("link", name="replay", exact=True)).to_have_count(2)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "ladder.png"), full_page=True)
+    page.goto(f"{live_server.url}/tournaments/ladders/")
+    expect(page.get_by_role("link", name="Browser Ladder")).to_be_visible()
+
+
+def test_a_league_page_shows_its_divisions_and_moves(page: Page, live_server: LiveServer,
+                                                     competitions: Tournaments) -> None:  # noqa: F811
+    from tournaments.league_runner import run_league_here
+    from tournaments.leagues import create_league
+
+    league = run_league_here(create_league("Browser League", ruleset_for("duel", 2), 2, 3, 1,
+                                           2, ENTRANTS[:6]).id)
+    page.goto(f"{live_server.url}/tournaments/leagues/{league.id}/")
+    expect(page.get_by_role("heading", level=3)).to_have_count(6)  # 3 divisions, 2 seasons
+    expect(page.locator("td", has_text="promoted")).to_have_count(4)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "league.png"), full_page=True)
+
+
+def test_the_new_ladder_and_league_forms_refuse_and_create(
+        page: Page, live_server: LiveServer, competitions: Tournaments,  # noqa: F811
+        django_user_model: Any) -> None:
+    from tournaments.ladders import ladder_ids
+    from tournaments.leagues import league_ids
+
+    django_user_model.objects.create_user("organiser", password="pw-organiser-1")
+    base = live_server.url
+    page.goto(f"{base}/accounts/login/?next=/tournaments/ladders/new/")
+    page.fill("#id_username", "organiser")
+    page.fill("#id_password", "pw-organiser-1")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/tournaments/ladders/new/")
+    page.fill("#id_name", "Form ladder")
+    page.fill("#id_bots", "heuristic, nosuchbot")
+    page.get_by_role("button", name="Create").click()
+    expect(page.locator(".problems")).to_contain_text("nosuchbot")
+    page.screenshot(path=str(SCREENSHOTS / "new_ladder.png"), full_page=True)
+    assert ladder_ids() == []
+    page.goto(f"{base}/tournaments/leagues/new/")
+    page.fill("#id_name", "Form league")
+    page.get_by_role("button", name="Create").click()
+    page.wait_for_url(f"{base}/tournaments/leagues/{league_ids()[0]}/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Form league")
+    page.goto(f"{base}/tournaments/leagues/new/")
+    page.screenshot(path=str(SCREENSHOTS / "new_league.png"), full_page=True)

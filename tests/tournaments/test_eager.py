@@ -81,3 +81,13 @@ def test_the_demo_competition_is_stored_once_and_finished(competitions, capsys):
     (tid,) = competitions.ids()
     cup = competitions.get_tournament(tid)
     assert cup.finished and cup.games_done() == 20
+
+
+def test_rerating_from_the_stored_games_gives_the_recorded_ratings(competitions, capsys):
+    t = competitions.create("Rerate", "swiss", ruleset_for("duel", 2), 2, {"rounds": 2},
+                            [*BOTS3, "heuristic@builtin #2"])
+    run_here(t.id)
+    call_command("tournament", "rerate", str(t.id))
+    out = capsys.readouterr().out
+    assert "the same ratings as recorded, from 4 stored games" in out
+    assert out.count("conservative") == 4

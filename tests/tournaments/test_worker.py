@@ -11,13 +11,13 @@ from uuid import UUID
 
 import pytest
 
-from bohnanza_core.ratings import rerate
 from bohnanza_core.rulesets import customize, ruleset_for
 from bohnanza_core.verify import verify_text
 from replays.store import games
 from tournaments import tasks
 from tournaments.competitions import Tournament, Tournaments, game_id
 from tournaments.models import TournamentGame
+from tournaments.ratings import rerate
 from tournaments.runner import stored_results
 
 BOTS3 = ["heuristic@builtin", "random@builtin", "nontrading@builtin"]

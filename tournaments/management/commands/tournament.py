@@ -8,11 +8,14 @@
     manage.py tournament show ID
     manage.py tournament follow ID
     manage.py tournament resume [ID]
+    manage.py tournament rerate ID
 
 ``create`` sends the first round to the Celery workers and follows the competition
 with a progress bar until it ends (``--no-wait``: print the id and return);
 ``--here`` plays every game in this process instead, without workers. ``resume`` sends
 the current round's missing games of one competition (or every unfinished one) again.
+``rerate`` rates the competition again from its stored games alone (their ``GameEnded``
+events) and compares with the ratings it recorded: exit status 1 if they differ.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from tournaments.competitions import (
     TournamentNotFound,
     tournaments,
 )
-from tournaments.runner import entrants_for, run_here
+from tournaments.ratings import rerate
+from tournaments.runner import entrants_for, run_here, stored_results
 
 OPTION_OF = {"round-robin": "cycles", "swiss": "rounds", "knockout": "advance",
              "duplicate": "deals"}
@@ -90,6 +94,8 @@ class Command(BaseCommand):
                            ("follow", "a progress bar until it ends")):
             sub.add_parser(name, help=text).add_argument("id")
         sub.add_parser("resume", help="send missing games again").add_argument("id", nargs="?")
+        sub.add_parser("rerate", help="re-rate from the stored games and compare"
+                       ).add_argument("id")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -154,6 +160,21 @@ class Command(BaseCommand):
 
     def _show(self, options: dict[str, Any]) -> None:
         self.stdout.write(describe(self._tournament(options["id"])))
+
+    def _rerate(self, options: dict[str, Any]) -> None:
+        tournament = self._tournament(options["id"])
+        again = rerate(stored_results(tournament))
+        differ = [e for e in tournament.entrants
+                  if (again.of(e).mu, again.of(e).sigma) != tournament.ratings.get(e, (
+                      again.of(e).mu, again.of(e).sigma, 0))[:2]]
+        for entrant, rating in again.leaderboard():
+            self.stdout.write(f"{entrant:<28} mu {rating.mu:7.3f} sigma {rating.sigma:6.3f} "
+                              f"conservative {rating.conservative:7.3f}")
+        if differ:
+            raise CommandError(f"re-rated from the stored games, these differ from the "
+                               f"recorded ratings: {', '.join(differ)}")
+        self.stdout.write(f"the same ratings as recorded, from "
+                          f"{tournament.games_done()} stored games")
 
     def _resume(self, options: dict[str, Any]) -> None:
         app = tournaments()

@@ -1,0 +1,252 @@
+"""A ladder: a continuous competition, event-sourced like the competitions and stored
+in the same ``Tournaments`` application (its own aggregate type, :class:`Ladder`).
+
+- :class:`Ladder.Created`: name, ruleset (house rules included), table size, the tick
+  interval, and a secret of 256 bits the matches' seeds derive from (never shown).
+- :class:`Ladder.Joined`: one entrant, at any time; it plays from the next tick.
+- :class:`Ladder.TickPaired`: a tick's matches (entrant indices by seat), numbered on
+  from the last tick's: entrants close in conservative rating share a table.
+- :class:`Ladder.TickEnded`: every match's result, once all are stored.
+- :class:`Ladder.Rated`: every entrant's rating after the tick: the rating history.
+
+A match's game id is ``uuid5(namespace, "{ladder}:{match}")`` and its seed HMAC-SHA-256
+under the ladder's secret of the match number, so a redelivered task stores nothing
+twice. Ratings are re-rated from every result in match order, so rating the stored
+games again gives the same numbers (``tournaments.ladder_runner.stored_ladder_results``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import uuid
+from collections.abc import Sequence
+from typing import Any, Final
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.utils import get_topic
+
+from bohnanza_core.pairings import MAX_ENTRANTS, PairingError, check_table
+from bohnanza_core.rulesets import Ruleset
+from tournaments.competitions import (
+    MAX_NAME,
+    CompetitionError,
+    GameResult,
+    Tournaments,
+    tournaments,
+)
+from tournaments.ratings import Rating, Ratings
+
+LADDER_NAMESPACE: Final = uuid.UUID("3e0f6a1c-5b7d-4c2e-9a8f-1d2c3b4a5e6f")
+"""The uuid5 namespace of ladder games' ids."""
+MIN_INTERVAL = 10
+MAX_INTERVAL = 7 * 24 * 3600
+MAX_TICKS = 10_000
+"""Ticks of one ladder: bounds its events (at most 32 games a tick)."""
+
+
+class LadderNotFound(LookupError):
+    pass
+
+
+class Ladder(Aggregate):
+    """One ladder and everything that happened on it."""
+
+    class Created(Aggregate.Created):
+        name: str
+        ruleset: dict[str, Any]
+        table: int
+        interval: int
+        secret: str
+        created_by: str | None
+
+    class Joined(Aggregate.Event):
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.entrants.append(self.entrant)
+
+    class TickPaired(Aggregate.Event):
+        tick: int
+        matches: list[list[int]]
+        """Entrant indices by seat, one list a match."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.ticks.append([tuple(m) for m in self.matches])
+
+    class TickEnded(Aggregate.Event):
+        tick: int
+        results: list[list[list[int]]]
+        """[ranks, coins, winners] per match, in match order."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.results.append([GameResult(tuple(r), tuple(c), tuple(w))
+                                      for r, c, w in self.results])
+
+    class Rated(Aggregate.Event):
+        tick: int
+        ratings: dict[str, list[float]]
+        """entrant: [mu, sigma, games]."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.ratings = {e: (v[0], v[1], int(v[2])) for e, v in self.ratings.items()}
+            aggregate.history.append(dict(aggregate.ratings))
+
+    def __init__(self, name: str, ruleset: dict[str, Any], table: int, interval: int,
+                 secret: str, created_by: str | None) -> None:
+        self.name = name
+        self.ruleset_parameters = ruleset
+        self.table = table
+        self.interval = interval
+        self.secret = secret
+        self.created_by = created_by
+        self.entrants: list[str] = []
+        self.ticks: list[list[tuple[int, ...]]] = []
+        self.results: list[list[GameResult]] = []
+        self.ratings: dict[str, tuple[float, float, int]] = {}
+        self.history: list[dict[str, tuple[float, float, int]]] = []
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return Ruleset.from_parameters(self.ruleset_parameters)
+
+    @property
+    def open_tick(self) -> int | None:
+        """The tick being played, or None (none paired, or all ended)."""
+        return len(self.ticks) - 1 if len(self.results) < len(self.ticks) else None
+
+    def first_match(self, tick: int) -> int:
+        """The number of a tick's first match: matches are numbered across ticks."""
+        return sum(len(matches) for matches in self.ticks[:tick])
+
+    def games_done(self) -> int:
+        return sum(len(results) for results in self.results)
+
+    def rating(self, entrant: str) -> Rating:
+        mu, sigma, _games = self.ratings.get(entrant, (Rating().mu, Rating().sigma, 0))
+        return Rating(mu, sigma)
+
+    def ranking(self) -> list[int]:
+        """Entrant indices by conservative rating (mu - 3 sigma), best first; entry order
+        on a tie (every newcomer is at 0)."""
+        return sorted(range(len(self.entrants)),
+                      key=lambda e: (-self.rating(self.entrants[e]).conservative, e))
+
+    def join(self, entrant: str) -> None:
+        if entrant in self.entrants:
+            raise CompetitionError(f"{entrant} is on the ladder already")
+        if len(self.entrants) >= MAX_ENTRANTS:
+            raise CompetitionError(f"a ladder has at most {MAX_ENTRANTS} entrants")
+        self.trigger_event(Ladder.Joined, entrant=entrant)
+
+    def next_matches(self) -> list[tuple[int, ...]]:
+        """The next tick's tables: the ranking cut into tables of neighbours. With r
+        entrants over whole tables, the cut starts r' places down (r' = tick mod r+1),
+        so who sits out (r' at the top, the rest at the bottom) changes tick by tick;
+        each table's seats turn one place a tick."""
+        k, n, tick = self.table, len(self.entrants), len(self.ticks)
+        if n < k:
+            return []
+        start = tick % (n % k + 1)
+        order = self.ranking()[start:start + (n // k) * k]
+        turn = tick % k
+        return [tuple(group[turn:] + group[:turn])
+                for group in (order[i:i + k] for i in range(0, len(order), k))]
+
+    def pair_tick(self) -> bool:
+        """Pair the next tick (False: an open tick, too few entrants, or the last)."""
+        if self.open_tick is not None or len(self.ticks) >= MAX_TICKS:
+            return False
+        matches = self.next_matches()
+        if not matches:
+            return False
+        self.trigger_event(Ladder.TickPaired, tick=len(self.ticks),
+                           matches=[list(m) for m in matches])
+        return True
+
+    def end_tick(self, results: Sequence[GameResult]) -> None:
+        """Record the open tick's results and everyone's ratings after them."""
+        tick = self.open_tick
+        assert tick is not None and len(results) == len(self.ticks[tick])
+        self.trigger_event(Ladder.TickEnded, tick=tick, results=[
+            [list(g.ranks), list(g.coins), list(g.winners)] for g in results])
+        ratings = self.rerated()
+        self.trigger_event(Ladder.Rated, tick=tick, ratings={
+            e: [ratings.of(e).mu, ratings.of(e).sigma, float(ratings.games.get(e, 0))]
+            for e in self.entrants})
+
+    def rerated(self) -> Ratings:
+        """The ratings from every recorded result, match by match."""
+        ratings = Ratings()
+        for matches, results in zip(self.ticks, self.results, strict=False):
+            for seats, result in zip(matches, results, strict=True):
+                ratings.rate([self.entrants[e] for e in seats], result.ranks)
+        return ratings
+
+
+def ladder_game_id(ladder_id: UUID, match: int) -> UUID:
+    """The id of a ladder's match ``match``: the same for every attempt to play it."""
+    return uuid.uuid5(LADDER_NAMESPACE, f"{ladder_id}:{match}")
+
+
+def match_seed(secret: str, match: int) -> str:
+    """A match's seed: 128 bits of HMAC-SHA-256 under the ladder's secret."""
+    return hmac.new(secret.encode(), f"bohnanza-ladder-v1:{match}".encode(),
+                    hashlib.sha256).hexdigest()[:32]
+
+
+def create_ladder(name: str, ruleset: Ruleset, table: int, interval: int,
+                  entrants: Sequence[str], created_by: str | None = None,
+                  app: Tournaments | None = None) -> Ladder:
+    """Create a ladder with its first entrants and store it; refused (CompetitionError,
+    nothing stored) when the name, table, interval or entrants do not fit."""
+    name = name.strip()
+    if not 0 < len(name) <= MAX_NAME:
+        raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
+    if table not in ruleset.players:
+        raise CompetitionError(f"{ruleset.name} is for {ruleset.players_label} players, "
+                               f"not tables of {table}")
+    if not MIN_INTERVAL <= interval <= MAX_INTERVAL:
+        raise CompetitionError(f"a tick every {MIN_INTERVAL} to {MAX_INTERVAL} seconds")
+    ladder = Ladder(name=name, ruleset=ruleset.parameters(), table=table,
+                    interval=interval, secret=secrets.token_hex(32), created_by=created_by)
+    try:
+        check_table(max(len(entrants), table), table)
+    except PairingError as refused:
+        raise CompetitionError(str(refused)) from None
+    for entrant in entrants:
+        ladder.join(entrant)
+    (app or tournaments()).save(ladder)
+    return ladder
+
+
+def get_ladder(ladder_id: UUID, app: Tournaments | None = None) -> Ladder:
+    try:
+        ladder: Any = (app or tournaments()).repository.get(ladder_id)
+    except AggregateNotFoundError:
+        raise LadderNotFound(f"no ladder {ladder_id}") from None
+    if not isinstance(ladder, Ladder):
+        raise LadderNotFound(f"no ladder {ladder_id}")
+    return ladder
+
+
+def ladder_ids(limit: int = 200, app: Tournaments | None = None) -> list[UUID]:
+    """The newest ladders' ids, newest first."""
+    recorder = (app or tournaments()).recorder
+    topic = get_topic(Ladder.Created)
+    found: list[UUID] = []
+    start: int | None = None
+    while True:
+        batch = recorder.select_notifications(start=start, limit=500, topics=[topic])
+        found += [n.originator_id for n in batch]
+        if len(batch) < 500:
+            break
+        start = batch[-1].id + 1
+    return found[::-1][:limit]
+
+
+__all__ = ["Ladder", "LadderNotFound", "create_ladder", "get_ladder", "ladder_game_id",
+           "ladder_ids", "match_seed"]

@@ -1,0 +1,287 @@
+"""A league: seasons of divisions, each division a round robin, with promotion and
+relegation at each season's end; an aggregate of its own (:class:`League`) in the
+``Tournaments`` application, beside the competitions and the ladders.
+
+- :class:`League.Created`: name, ruleset, table size, divisions, how many move up and
+  down between neighbouring divisions, seasons, and the secret the seeds derive from.
+- :class:`League.Entered`: one entrant; entry order is the first season's seeding
+  (division 1 takes the first entrants).
+- :class:`League.SeasonStarted`: the season's divisions (entrant indices) and fixtures.
+- :class:`League.SeasonEnded`: every fixture's result, and who went up and down.
+
+Standings are rebuilt from the results: rank points (one per opponent finished ahead
+of, a half per one level), then coins, then the season's seeding. Game ids follow from
+the league, the season and the fixture; seeds are HMAC under the league's secret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.utils import get_topic
+
+from bohnanza_core.pairings import MAX_ENTRANTS, PairingError, rank_points, round_robin
+from bohnanza_core.rulesets import Ruleset
+from tournaments.competitions import (
+    MAX_NAME,
+    CompetitionError,
+    GameResult,
+    Tournaments,
+    tournaments,
+)
+
+LEAGUE_NAMESPACE: Final = uuid.UUID("9c4e2b7a-1f3d-4a6b-8e5c-7d0f1a2b3c4d")
+MAX_DIVISIONS = 8
+MAX_SEASONS = 20
+MAX_FIXTURES = 2_000
+"""Fixtures of one season, every division together."""
+
+
+class LeagueNotFound(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class Fixture:
+    division: int
+    seats: tuple[int, ...]
+    """Entrant indices (league-wide) in seat order."""
+
+
+@dataclass(frozen=True)
+class DivisionRow:
+    entrant: str
+    games: int
+    points: float
+    coins: int
+    move: int
+    """+1 promoted, -1 relegated, 0 stays (once the season has ended)."""
+
+
+class League(Aggregate):
+    """One league and every season of it."""
+
+    class Created(Aggregate.Created):
+        name: str
+        ruleset: dict[str, Any]
+        table: int
+        divisions: int
+        moves: int
+        seasons: int
+        secret: str
+        created_by: str | None
+
+    class Entered(Aggregate.Event):
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.entrants.append(self.entrant)
+
+    class SeasonStarted(Aggregate.Event):
+        season: int
+        divisions: list[list[int]]
+        fixtures: list[list[Any]]
+        """[division, [entrant index per seat]] per fixture."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.season_divisions.append([list(d) for d in self.divisions])
+            aggregate.fixtures.append([Fixture(d, tuple(s)) for d, s in self.fixtures])
+
+    class SeasonEnded(Aggregate.Event):
+        season: int
+        results: list[list[list[int]]]
+        """[ranks, coins, winners] per fixture, in fixture order."""
+        promoted: list[int]
+        relegated: list[int]
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.results.append([GameResult(tuple(r), tuple(c), tuple(w))
+                                      for r, c, w in self.results])
+            aggregate.moved.append((list(self.promoted), list(self.relegated)))
+
+    def __init__(self, name: str, ruleset: dict[str, Any], table: int, divisions: int,
+                 moves: int, seasons: int, secret: str, created_by: str | None) -> None:
+        self.name = name
+        self.ruleset_parameters = ruleset
+        self.table = table
+        self.divisions = divisions
+        self.moves = moves
+        self.seasons = seasons
+        self.secret = secret
+        self.created_by = created_by
+        self.entrants: list[str] = []
+        self.season_divisions: list[list[list[int]]] = []
+        self.fixtures: list[list[Fixture]] = []
+        self.results: list[list[GameResult]] = []
+        self.moved: list[tuple[list[int], list[int]]] = []
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return Ruleset.from_parameters(self.ruleset_parameters)
+
+    @property
+    def open_season(self) -> int | None:
+        """The season being played, or None (none started, or all ended)."""
+        return len(self.fixtures) - 1 if len(self.results) < len(self.fixtures) else None
+
+    @property
+    def finished(self) -> bool:
+        return len(self.results) == self.seasons
+
+    def games_done(self) -> int:
+        return sum(len(r) for r in self.results)
+
+    def standings(self, season: int,
+                  results: Sequence[GameResult] | None = None) -> list[list[DivisionRow]]:
+        """Each division of a season, best first: points, then coins, then the season's
+        seeding (its place in the division as the season started). ``results``: the
+        season's results before they are recorded (to decide the moves)."""
+        divisions = self.season_divisions[season]
+        points = {e: 0.0 for d in divisions for e in d}
+        coins = {e: 0 for d in divisions for e in d}
+        games = {e: 0 for d in divisions for e in d}
+        if results is None:
+            results = self.results[season] if season < len(self.results) else []
+        for fixture, result in zip(self.fixtures[season], results, strict=False):
+            for seat, (e, p) in enumerate(zip(fixture.seats, rank_points(result.ranks),
+                                              strict=True)):
+                points[e] += p
+                coins[e] += result.coins[seat]
+                games[e] += 1
+        promoted, relegated = self.moved[season] if season < len(self.moved) else ([], [])
+        table = []
+        for division in divisions:
+            order = sorted(division, key=lambda e: (-points[e], -coins[e], division.index(e)))
+            table.append([DivisionRow(self.entrants[e], games[e], points[e], coins[e],
+                                      1 if e in promoted else -1 if e in relegated else 0)
+                          for e in order])
+        return table
+
+    def _ranked(self, season: int,
+                results: Sequence[GameResult] | None = None) -> list[list[int]]:
+        return [[self.entrants.index(row.entrant) for row in division]
+                for division in self.standings(season, results)]
+
+    def start_season(self) -> bool:
+        """Start the next season (False when every season has been played): the first
+        by entry order, each later one from the last season's moves."""
+        season = len(self.fixtures)
+        if self.open_season is not None or season >= self.seasons:
+            return False
+        if season == 0:
+            size = len(self.entrants) // self.divisions
+            divisions = [list(range(d * size, (d + 1) * size)) for d in range(self.divisions)]
+        else:
+            divisions = self._next_divisions(season - 1)
+        fixtures: list[list[Any]] = []
+        for d, division in enumerate(divisions):
+            for round_ in round_robin(len(division), self.table, 1):
+                fixtures += [[d, [division[s] for s in p.seats]] for p in round_]
+        self.trigger_event(League.SeasonStarted, season=season, divisions=divisions,
+                           fixtures=fixtures)
+        return True
+
+    def _next_divisions(self, season: int) -> list[list[int]]:
+        """The ended season's divisions after its moves, each in its new seeding: those
+        who stayed in their order, the promoted below them, the relegated above."""
+        ranked = self._ranked(season)
+        promoted, relegated = self.moved[season]
+        after = []
+        for d, division in enumerate(ranked):
+            down_from_above = [e for e in ranked[d - 1] if e in relegated] if d else []
+            up_from_below = ([e for e in ranked[d + 1] if e in promoted]
+                             if d + 1 < len(ranked) else [])
+            stay = [e for e in division if e not in promoted and e not in relegated]
+            after.append(down_from_above + stay + up_from_below)
+        return after
+
+    def end_season(self, results: Sequence[GameResult]) -> None:
+        """Record the open season's results and its moves: the top ``moves`` of each
+        division below the first go up, the bottom ``moves`` of each above the last
+        go down."""
+        season = self.open_season
+        assert season is not None and len(results) == len(self.fixtures[season])
+        encoded = [[list(g.ranks), list(g.coins), list(g.winners)] for g in results]
+        ranked = self._ranked(season, results)
+        promoted = [e for d in ranked[1:] for e in d[:self.moves]]
+        relegated = [e for d in ranked[:-1] for e in d[len(d) - self.moves:]]
+        self.trigger_event(League.SeasonEnded, season=season, results=encoded,
+                           promoted=promoted, relegated=relegated)
+
+
+def league_game_id(league_id: UUID, season: int, fixture: int) -> UUID:
+    """The id of a season's fixture: the same for every attempt to play it."""
+    return uuid.uuid5(LEAGUE_NAMESPACE, f"{league_id}:{season}:{fixture}")
+
+
+def fixture_seed(secret: str, season: int, fixture: int) -> str:
+    """A fixture's seed: 128 bits of HMAC-SHA-256 under the league's secret."""
+    return hmac.new(secret.encode(), f"bohnanza-league-v1:{season}:{fixture}".encode(),
+                    hashlib.sha256).hexdigest()[:32]
+
+
+def create_league(name: str, ruleset: Ruleset, table: int, divisions: int, moves: int,
+                  seasons: int, entrants: Sequence[str], created_by: str | None = None,
+                  app: Tournaments | None = None) -> League:
+    """Create a league, enter everyone, start its first season and store it; refused
+    (CompetitionError, nothing stored) when it cannot be played as asked."""
+    name = name.strip()
+    if not 0 < len(name) <= MAX_NAME:
+        raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
+    if table not in ruleset.players:
+        raise CompetitionError(f"{ruleset.name} is for {ruleset.players_label} players, "
+                               f"not tables of {table}")
+    if not 1 <= divisions <= MAX_DIVISIONS or not 1 <= seasons <= MAX_SEASONS:
+        raise CompetitionError(f"1 to {MAX_DIVISIONS} divisions, 1 to {MAX_SEASONS} seasons")
+    n = len(entrants)
+    if n > MAX_ENTRANTS or n % divisions or len(set(entrants)) != n:
+        raise CompetitionError(f"distinct entrants, at most {MAX_ENTRANTS}, the same number "
+                               "in every division")
+    size = n // divisions
+    if not (size >= table and moves >= 0 and 2 * moves <= size and (moves or divisions == 1)):
+        raise CompetitionError("a division seats at least one table and moves at most half "
+                               "of it up or down (at least one when there are several)")
+    league = League(name=name, ruleset=ruleset.parameters(), table=table,
+                    divisions=divisions, moves=moves if divisions > 1 else 0,
+                    seasons=seasons, secret=secrets.token_hex(32), created_by=created_by)
+    for entrant in entrants:
+        league.trigger_event(League.Entered, entrant=entrant)
+    try:
+        league.start_season()
+    except PairingError as refused:
+        raise CompetitionError(str(refused)) from None
+    if len(league.fixtures[0]) > MAX_FIXTURES:
+        raise CompetitionError(f"at most {MAX_FIXTURES} games a season")
+    (app or tournaments()).save(league)
+    return league
+
+
+def get_league(league_id: UUID, app: Tournaments | None = None) -> League:
+    try:
+        league: Any = (app or tournaments()).repository.get(league_id)
+    except AggregateNotFoundError:
+        raise LeagueNotFound(f"no league {league_id}") from None
+    if not isinstance(league, League):
+        raise LeagueNotFound(f"no league {league_id}")
+    return league
+
+
+def league_ids(limit: int = 200, app: Tournaments | None = None) -> list[UUID]:
+    """The newest leagues' ids, newest first."""
+    recorder = (app or tournaments()).recorder
+    found = [n.originator_id for n in recorder.select_notifications(
+        start=None, limit=10_000, topics=[get_topic(League.Created)])]
+    return found[::-1][:limit]
+
+
+__all__ = ["DivisionRow", "Fixture", "League", "LeagueNotFound", "create_league",
+           "fixture_seed", "get_league", "league_game_id", "league_ids"]

@@ -1,0 +1,90 @@
+"""``manage.py league``: leagues from the shell.
+
+    manage.py league create --name "Bean League" --ruleset duel --table 2 \\
+        --bots heuristic,random,nontrading,heuristic,random,nontrading \\
+        --divisions 3 --moves 1 --seasons 2 [--rule KEY=VALUE ...] [--here]
+    manage.py league list
+    manage.py league show ID
+
+``create`` sends the first season's fixtures to the workers (``--here``: plays every
+season in this process); ``show`` prints each season's divisions and moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from bohnanza_core.errors import RulesetError
+from bohnanza_core.pairings import MAX_ENTRANTS
+from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
+from tournaments import tasks
+from tournaments.competitions import CompetitionError
+from tournaments.league_runner import missing_fixtures, run_league_here
+from tournaments.leagues import League, LeagueNotFound, create_league, get_league, league_ids
+from tournaments.runner import entrants_for
+
+MOVES = {1: "up", -1: "down", 0: ""}
+
+
+def describe(league: League) -> str:
+    """Every season's divisions, best first, with who went up and down."""
+    lines = [f"{league.name} [{league.id}]",
+             f"tables of {league.table}, {league.ruleset.name}, {league.divisions} divisions, "
+             f"{league.moves} up and down; {len(league.results)}/{league.seasons} seasons"]
+    for season in range(len(league.fixtures)):
+        lines.append(f"\nseason {season + 1}")
+        for d, rows in enumerate(league.standings(season)):
+            lines.append(f"  division {d + 1}")
+            lines += [f"    {r.entrant:<28} {r.games:>3} {r.points:>6.1f} {r.coins:>5} "
+                      f"{MOVES[r.move]}" for r in rows]
+    return "\n".join(lines)
+
+
+class Command(BaseCommand):
+    help = "Create, list and show leagues between bots."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        create = sub.add_parser("create", help="create a league and play it")
+        create.add_argument("--name", required=True)
+        create.add_argument("--ruleset", required=True)
+        create.add_argument("--table", type=int, required=True)
+        create.add_argument("--bots", required=True, help="comma-separated bot names")
+        create.add_argument("--divisions", type=int, default=2)
+        create.add_argument("--moves", type=int, default=1)
+        create.add_argument("--seasons", type=int, default=1)
+        create.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+        create.add_argument("--here", action="store_true", help="play it in this process")
+        sub.add_parser("list", help="the leagues")
+        sub.add_parser("show").add_argument("id", type=UUID)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            if options["action"] == "create":
+                self._create(options)
+            elif options["action"] == "list":
+                for lid in league_ids():
+                    league = get_league(lid)
+                    self.stdout.write(f"{lid}  {league.name}  {len(league.results)}/"
+                                      f"{league.seasons} seasons")
+            else:
+                self.stdout.write(describe(get_league(options["id"])))
+        except (CompetitionError, RulesetError, LeagueNotFound) as refused:
+            raise CommandError(str(refused)) from None
+
+    def _create(self, options: dict[str, Any]) -> None:
+        table = options["table"]
+        ruleset = (customize(options["ruleset"], table, rule_overrides(options["rule"]))
+                   if options["rule"] else ruleset_for(options["ruleset"], table))
+        names = [n.strip() for n in options["bots"].split(",") if n.strip()]
+        league = create_league(options["name"], ruleset, table, options["divisions"],
+                               options["moves"], options["seasons"],
+                               entrants_for(names[:MAX_ENTRANTS + 1]), created_by="cli")
+        if options["here"]:
+            league = run_league_here(league.id)
+        else:
+            tasks.dispatch_fixtures(league.id, 0, missing_fixtures(league))
+        self.stdout.write(f"{league.id}\n{describe(league)}")

@@ -259,7 +259,6 @@ if not CELERY_BROKER_URL:
         # directory (its default, "control/", wrote files into the checkout).
         "control_folder": str(CELERY_QUEUE_DIR.parent / "control"),
         "polling_interval": 0.2,
-        "control_folder": str(CELERY_QUEUE_DIR.parent / "control"),
     }
 # A task is acknowledged when it has run, and given back when its worker dies, so a
 # broker (Redis, RabbitMQ) delivers it again; tasks are idempotent (tournaments.tasks).

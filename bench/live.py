@@ -28,7 +28,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import io
+import json
 import os
+import pstats
 import statistics
 import subprocess
 import sys
@@ -211,6 +215,7 @@ def decompose(commands: int = 60) -> None:
                                       ("store write", "updates (5 views)", "one frame drawn",
                                        "one group_send")}
     game = live.load(table.game_id, fresh=True)
+    profile, sizes = cProfile.Profile(), []
     for _ in range(commands):
         state = game.table
         if state.finished:
@@ -224,8 +229,12 @@ def decompose(commands: int = 60) -> None:
         t1 = time.perf_counter()
         ups = live.updates(table.id, game, [e.event for e in entries], since)
         t2 = time.perf_counter()
-        live.answer_for(next(iter(ups.values())), table)
+        frame = live.answer_for(next(iter(ups.values())), table)
         t3 = time.perf_counter()
+        profile.enable()  # another seat's frame, apart from the timing
+        live.answer_for(ups[live.seat_group(table.id, 1)], table)
+        profile.disable()
+        sizes.append(len(json.dumps(frame, separators=(",", ":"))))
         async_to_sync(layer.group_send)(live.seat_group(table.id, 0),
                                         {"type": "table.update", "update": ups[
                                             live.seat_group(table.id, 0)]})
@@ -237,8 +246,16 @@ def decompose(commands: int = 60) -> None:
     for key, values in timing.items():
         print(f"  {key:<20} p50 {statistics.median(values):6.2f} ms   "
               f"p99 {pct(values, 0.99):6.2f} ms")
-    print("  a command costs the store write + the updates once, then one frame drawn per "
-          "client (4 seats + spectators) in the processes serving them")
+    print(f"  a frame is {statistics.median(sizes) / 1024:.1f} kB (median); a command costs "
+          "the store write and the updates once, then one frame drawn per client (4 seats "
+          "+ spectators) in the processes serving them")
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(14)
+    print("drawing the frames, profiled (cumulative):")
+    lines = out.getvalue().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("ncalls"))
+    for line in lines[start:start + 15]:
+        print("  " + line.replace(str(ROOT) + "/", "").replace(sys.prefix + "/", ""))
 
 
 def main() -> int:

@@ -1,0 +1,308 @@
+"""Live tables under load (prints figures; never a test).
+
+    .venv/bin/python bench/live.py [--tables 100] [--rates 0.5,1,2,4] [--seconds 15]
+
+Production's shape (README, "Running in production"): two ``daphne`` processes with
+``DJANGO_DEBUG=0``, the store on PostgreSQL (a database of its own on 127.0.0.1:5432,
+dropped at the end) and the Redis channel layer (127.0.0.1:6379, database 11, flushed).
+``--tables`` tables of four websocket clients (people by session cookie, bot accounts by
+API token, seats split between the two servers) play short games through the protocol
+(docs/protocol.md), each client seeing only its seat's frames; each table moves at a
+fixed pace, one command per ``1/rate`` seconds, the rate raised stage by stage
+(``--rates``, ``--seconds`` each).
+
+Per stage it prints p50 and p99 **from a command sent to the last seat's update** (the
+fourth seat told the game moved on from that version), and the highest rate before p99
+passes 50 ms. The **baseline**, measured in the same run on the same servers under the
+same load: the protocol's ``ping`` round trip (daphne and the consumer, no store, no
+channel layer). Then **where the time goes**, in one process on the same services: the
+store write (``Games.play_on``), building every perspective's update
+(``live.updates``), drawing one seat's frame (``live.answer_for``) and one
+``group_send`` through Redis, per command.
+
+Target (issue 10): 100 tables x 4 clients, one command per table per second: p99 at
+most 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import os
+import pstats
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from websockets.asyncio.client import ClientConnection  # noqa: E402
+
+from tests.services.live_servers import (  # noqa: E402
+    Daphne,
+    SeatClient,
+    free_port,
+    migrate,
+    seat_tables,
+    server_env,
+)
+
+REDIS_URL = "redis://127.0.0.1:6379/11"
+POSTGRES = "postgres://postgres@127.0.0.1:5432/"
+TARGET_MS = 50.0
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Pace:
+    """One table's pace: a command at most every ``1/rate`` seconds, the rate read
+    from the stage running."""
+
+    def __init__(self, bench: Bench, offset: float) -> None:
+        # Tables start spread over one period, not all at once.
+        self.bench, self.next_at = bench, time.perf_counter() + offset / bench.rate
+
+    async def __call__(self) -> None:
+        now = time.perf_counter()
+        self.next_at = max(self.next_at, now)
+        await asyncio.sleep(self.next_at - now)
+        self.next_at += 1.0 / self.bench.rate
+
+
+class Bench:
+    def __init__(self, rates: list[float], seconds: float) -> None:
+        self.rates, self.seconds = rates, seconds
+        self.rate = rates[0]
+        self.stages: list[tuple[float, float, float]] = []  # (rate, start, end)
+        self.pings: list[tuple[float, float]] = []  # (sent at, round trip)
+
+    async def ping(self, port: int, table: str) -> None:
+        """The baseline: a spectator's ``ping`` round trips, ten a second, until the
+        last stage ends."""
+        client = SeatClient(port, table, None)
+        socket = await client.open()
+        ref = 0
+        while len(self.stages) < len(self.rates):
+            ref += 1
+            sent = time.perf_counter()
+            await socket.send(f'{{"type": "ping", "ref": {ref}}}')
+            while True:
+                frame = await socket.recv()
+                if '"pong"' in frame and f'"ref":{ref}' in frame:
+                    break
+            self.pings.append((sent, time.perf_counter() - sent))
+            await asyncio.sleep(0.1)
+        await socket.close()
+
+    async def run_stages(self) -> None:
+        for rate in self.rates:
+            self.rate = rate
+            start = time.perf_counter()
+            await asyncio.sleep(self.seconds)
+            self.stages.append((rate, start, time.perf_counter()))
+
+    def stage_of(self, at: float) -> float | None:
+        for rate, start, end in self.stages:
+            if start <= at < end:
+                return rate
+        return None
+
+
+def latencies(tables: list[list[SeatClient]]) -> list[tuple[float, float]]:
+    """(sent at, seconds until the last seat was told) for every command sent."""
+    out = []
+    for seats in tables:
+        for client in seats:
+            for version, sent in client.sent.items():
+                told = [c.moved.get(version) for c in seats]
+                if all(t is not None for t in told):
+                    out.append((sent, max(t for t in told if t is not None) - sent))
+    return out
+
+
+async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
+               ) -> list[list[SeatClient]]:
+    seated = [[SeatClient(daphnes[n % 2].port, t["table"], credential)
+               for n, credential in enumerate(t["seats"])] for t in tables]
+    # Connecting is not what is measured: 16 handshakes at a time (400 at once
+    # exhaust the servers' database pools, and daphne drops the rest).
+    gate = asyncio.Semaphore(16)
+
+    async def open_one(client: SeatClient) -> ClientConnection:
+        async with gate:
+            return await client.open()
+
+    sockets = await asyncio.gather(*(open_one(c) for seats in seated for c in seats))
+    playing = []
+    for n, (seats, table_sockets) in enumerate(zip(seated, [sockets[i:i + 4] for i in
+                                             range(0, len(sockets), 4)], strict=True)):
+        pace = Pace(bench, n / len(seated))
+        playing += [asyncio.create_task(c.play(s, quiet=3600, pace=pace))
+                    for c, s in zip(seats, table_sockets, strict=True)]
+    pings = [asyncio.create_task(bench.ping(d.port, tables[0]["table"])) for d in daphnes]
+    await bench.run_stages()
+    await asyncio.gather(*pings)
+    for task in playing:
+        task.cancel()
+    await asyncio.gather(*playing, return_exceptions=True)
+    return seated
+
+
+def report(bench: Bench, seated: list[list[SeatClient]]) -> None:
+    samples = latencies(seated)
+    best = None
+    print(f"{'rate/table':>10} {'cmds/s':>7} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'ping p50':>8} {'ping p99':>8} {'tables on':>9}")
+    for rate, start, end in bench.stages:
+        got = [d * 1000 for at, d in samples if start <= at < end]
+        pings = [d * 1000 for at, d in bench.pings if start <= at < end]
+        active = sum(1 for seats in seated
+                     if any(start <= at < end for c in seats for at in c.sent.values()))
+        p99 = pct(got, 0.99)
+        print(f"{rate:>10.2f} {len(got) / (end - start):>7.1f} {pct(got, 0.5):>7.1f} "
+              f"{p99:>7.1f} {pct(pings, 0.5):>8.1f} {pct(pings, 0.99):>8.1f} {active:>9}")
+        if p99 <= TARGET_MS and (best is None or rate > best):
+            best = rate
+    print(f"highest rate with p99 <= {TARGET_MS:.0f} ms: "
+          + (f"{best} commands per table per second" if best is not None
+             else "none of the rates tried"))
+
+
+def where_the_time_goes(env: dict[str, str]) -> None:
+    """Run :func:`decompose` in a process of its own, on the same services."""
+    done = subprocess.run([sys.executable, str(Path(__file__)), "--decompose"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=900)
+    print(done.stdout, end="")
+    if done.returncode:
+        print(done.stderr[-3000:])
+
+
+def decompose(commands: int = 60) -> None:
+    """Per command, in one process: the store write, every perspective's update, one
+    seat's frame drawn, one group_send through the channel layer."""
+    import django
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from bohnanza_core.commands import Command
+    from bohnanza_core.engine import OfferShape, awaiting, legal_commands
+    from play import live
+    from play.models import Table
+    from replays.store import games
+    from tests.services.live_table import seated_table
+
+    table = Table.objects.get(pk=seated_table(4)["table"])
+    assert table.game_id is not None
+    layer = get_channel_layer()
+    assert layer is not None
+    timing: dict[str, list[float]] = {k: [] for k in
+                                      ("store write", "updates (5 views)", "one frame drawn",
+                                       "one group_send")}
+    game = live.load(table.game_id, fresh=True)
+    profile, sizes = cProfile.Profile(), []
+    for _ in range(commands):
+        state = game.table
+        if state.finished:
+            break
+        seat = awaiting(state)[0]
+        command: Command = next(m for m in legal_commands(state, seat)
+                                if not isinstance(m, OfferShape))
+        since = game.version
+        t0 = time.perf_counter()
+        entries = games().play_on(game, command, "user:bench")
+        t1 = time.perf_counter()
+        ups = live.updates(table.id, game, [e.event for e in entries], since)
+        t2 = time.perf_counter()
+        frame = live.answer_for(next(iter(ups.values())), table)
+        t3 = time.perf_counter()
+        profile.enable()  # another seat's frame, apart from the timing
+        live.answer_for(ups[live.seat_group(table.id, 1)], table)
+        profile.disable()
+        sizes.append(len(json.dumps(frame, separators=(",", ":"))))
+        async_to_sync(layer.group_send)(live.seat_group(table.id, 0),
+                                        {"type": "table.update", "update": ups[
+                                            live.seat_group(table.id, 0)]})
+        t4 = time.perf_counter()
+        for key, took in zip(timing, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            timing[key].append(took * 1000)
+    print(f"where the time goes, per command ({len(timing['store write'])} commands, "
+          "one process, after the load run):")
+    for key, values in timing.items():
+        print(f"  {key:<20} p50 {statistics.median(values):6.2f} ms   "
+              f"p99 {pct(values, 0.99):6.2f} ms")
+    print(f"  a frame is {statistics.median(sizes) / 1024:.1f} kB (median); a command costs "
+          "the store write and the updates once, then one frame drawn per client (4 seats "
+          "+ spectators) in the processes serving them")
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(14)
+    print("drawing the frames, profiled (cumulative):")
+    lines = out.getvalue().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("ncalls"))
+    for line in lines[start:start + 15]:
+        print("  " + line.replace(str(ROOT) + "/", "").replace(sys.prefix + "/", ""))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--rates", default="0.5,1,2")
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--decompose", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.decompose:
+        decompose()
+        return 0
+    import psycopg
+    import redis
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores")
+    name = f"bohnanza_bench_live_{uuid4().hex[:8]}"
+    with psycopg.connect(POSTGRES + "postgres", autocommit=True) as db:
+        db.execute(f'CREATE DATABASE "{name}"')
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    env = server_env(POSTGRES + name, REDIS_URL)
+    logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    files = [(logs / f"daphne{n}.log").open("w") for n in range(2)]
+    daphnes = [Daphne(free_port(), env, f) for f in files]
+    try:
+        migrate(env)
+        for daphne in daphnes:
+            daphne.start()
+        started = time.perf_counter()
+        tables = seat_tables(env, 4, args.tables)
+        print(f"{len(tables)} tables seated in {time.perf_counter() - started:.1f} s; "
+              f"2 daphne processes; stages of {args.seconds:.0f} s")
+        bench = Bench([float(r) for r in args.rates.split(",")], args.seconds)
+        seated = asyncio.run(load(daphnes, tables, bench))
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        report(bench, seated)
+        where_the_time_goes(env)
+    finally:
+        for daphne in daphnes:
+            daphne.stop()
+        for f in files:
+            f.close()
+        redis.Redis.from_url(REDIS_URL).flushdb()
+        with psycopg.connect(POSTGRES + "postgres", autocommit=True) as db:
+            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

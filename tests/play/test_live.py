@@ -303,6 +303,55 @@ async def test_the_clock_plays_the_default_move_when_a_deadline_has_passed() -> 
     await ann.disconnect()
 
 
+@in_loop
+async def test_a_deadline_set_before_a_restart_fires_with_nobody_connected() -> None:
+    from asgiref.testing import ApplicationCommunicator
+
+    from config.asgi import application
+    from play import startup
+
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open"], preset="duel",
+                                        move_seconds=60)
+    ann = await _client(table, people[0])
+    first = await _frame(ann)
+    for _ in range(100):
+        stored = await sync_to_async(Table.objects.get)(pk=table.pk)
+        if stored.clock_deadline is not None:
+            break
+        await asyncio.sleep(0.02)
+    await ann.disconnect()
+    # The restart: this process forgets every driver and held game; the deadline, in
+    # the store, passes while nobody is connected.
+    await driver.stop_all()
+    live._cache.clear()
+    startup._started.clear()
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        clock_deadline=timezone.now() - timedelta(seconds=1))
+    server = ApplicationCommunicator(application, {"type": "lifespan"})
+    await server.send_input({"type": "lifespan.startup"})
+    assert (await server.receive_output(TIMEOUT))["type"] == "lifespan.startup.complete"
+    for _ in range(250):
+        if await sync_to_async(_stored_version)(table) > first["version"]:
+            break
+        await asyncio.sleep(0.02)
+    record = await sync_to_async(games().record)(table.game_id)
+    assert len(record) > first["version"]
+    assert record[first["version"]].actor == "clock"
+    await server.send_input({"type": "lifespan.shutdown"})
+    assert (await server.receive_output(TIMEOUT))["type"] == "lifespan.shutdown.complete"
+
+
+def test_the_tables_picked_up_at_start_are_the_running_ones_that_move_on_their_own() -> None:
+    people = _people(2)
+    clocked = _table(people, ["open", "open"], preset="duel", move_seconds=60)
+    Table.objects.filter(pk=clocked.pk).update(clock_deadline=timezone.now())
+    botted = _table(people[:1], ["open", "heuristic", "heuristic"], preset="classic")
+    _table(people, ["open", "open"], preset="duel")  # people only, no clock: waits
+    create_table(people[0], "duel", 2, seats=["open", "open"])  # not started
+    assert sorted(driver.resumable_tables()) == sorted([clocked.id, botted.id])
+
+
 def test_spectators_of_a_private_table_need_its_invitation() -> None:
     people = _people(1)
     table = _table(people, ["open", "heuristic"], preset="duel", public=False)

@@ -5,6 +5,8 @@ the allowed-hosts origin check and the session's authentication first.
 HTTP requests pass :class:`config.limits.AsgiBodySizeLimit` first, so an oversized
 body is refused before Django's handler reads it, and daphne itself refuses one while
 it arrives (:func:`config.limits.bound_daphne_requests`).
+As a process starts it picks up the running tables that move on their own (a clock's
+deadline, a bot), before any client comes back (``play/startup.py``).
 """
 
 import os
@@ -22,9 +24,12 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from config.limits import AsgiBodySizeLimit, bound_daphne_requests  # noqa: E402
 from play.routing import websocket_urlpatterns  # noqa: E402
+from play.startup import lifespan, when_daphne_runs  # noqa: E402
 
 bound_daphne_requests()
+when_daphne_runs()
 application = ProtocolTypeRouter({
     "http": AsgiBodySizeLimit(django_asgi_app),
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "lifespan": lifespan,
 })

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import logging
+import time
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -33,6 +35,13 @@ logger = logging.getLogger(__name__)
 
 MAX_FRAME_CHARS = 8 * 1024
 """The longest frame a client may send (a command is a few hundred characters)."""
+
+REFUSED_BURST = 10
+"""How many commands refused by the rules a connection may send in a row:
+each one reads the game from the store again before it is refused."""
+
+REFUSED_PER_SECOND = 1.0
+"""How fast that allowance comes back."""
 
 CLOSE_NO_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
@@ -86,6 +95,36 @@ def parse_frame(text: str | None) -> dict[str, Any]:
     return obj
 
 
+@dataclass
+class Allowance:
+    """A token bucket: what a connection may still cost the store. A client that keeps
+    sending illegal commands (each judged again on the stored game) has its commands
+    refused, without the store being read, until tokens come back."""
+
+    capacity: float = field(default_factory=lambda: float(REFUSED_BURST))
+    rate: float = field(default_factory=lambda: REFUSED_PER_SECOND)
+    tokens: float = -1.0
+    at: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.capacity
+
+    def available(self) -> bool:
+        """Whether one more costly frame may be served now (tokens refilled first)."""
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        return self.tokens >= 1
+
+    def spend(self) -> None:
+        self.tokens = max(0.0, self.tokens - 1)
+
+    def wait(self) -> float:
+        """Seconds until the next token."""
+        return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """One client at one table: a seat's player or a spectator."""
 
@@ -96,9 +135,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     group: str | None = None
     room: str | None = None
     language: str
+    allowance: Allowance
 
     async def connect(self) -> None:
         self.language = _language(self.scope)
+        self.allowance = Allowance()
         try:
             self.table_id = UUID(str(self.scope["url_route"]["kwargs"]["table_id"]))
             self.table = await database_sync_to_async(live.running_table)(self.table_id)
@@ -172,6 +213,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                                   if isinstance(ref, int) else None})
         elif self.group is None:
             await self._refuse("the game has not started yet", ref)
+        elif kind == "command" and not self.allowance.available():
+            await self._refuse(f"too many refused commands: wait "
+                               f"{self.allowance.wait():.1f} s", ref)
         elif kind == "sync":
             await self._send_current()
         elif kind == "command":
@@ -197,9 +241,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             played = await database_sync_to_async(live.submit)(
                 self.table_id, self.table.game_id, command, self.actor, version)
         except IllegalMove as error:
+            self.allowance.spend()
             await self._refuse(error.reason, ref)
             return
-        except live.StaleFrame as error:
+        except live.StaleFrame as error:  # a fast table's everyday case: not charged
             await self._refuse(str(error), ref)
             await self._send_current()
             return

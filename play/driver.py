@@ -70,6 +70,26 @@ def kick(table_id: UUID, layer: Any) -> None:
         _tasks[table_id] = asyncio.get_running_loop().create_task(drive(table_id, layer))
 
 
+def resumable_tables() -> list[UUID]:
+    """Running tables that move without anyone at them: a clock is set (its deadline is
+    in the store) or a bot sits there. What a process starting up drives (:func:`resume`)."""
+    running = Table.objects.filter(status=Table.Status.RUNNING, game_id__isnull=False)
+    clocked = running.filter(clock_deadline__isnull=False).values_list("id", flat=True)
+    botted = running.filter(seats__bot__gt="").values_list("id", flat=True)
+    return sorted(set(clocked) | set(botted))
+
+
+async def resume(layer: Any) -> int:
+    """Drive every table that moves on its own, as a process starts: a deadline stored
+    before a restart fires with nobody connected. Several processes doing this at once
+    are settled by the store (a move that loses the race is dropped: ``exact``).
+    Returns how many tables it picked up."""
+    tables = await database_sync_to_async(resumable_tables)()
+    for table_id in tables:
+        kick(table_id, layer)
+    return len(tables)
+
+
 async def stop_all() -> None:
     """Cancel every driver of this process (tests, shutdown)."""
     tasks = list(_tasks.values())
@@ -105,7 +125,7 @@ def _bot(table: Table, seat: Seat) -> Bot:
 
 def _play(table: Table, game: Game, command: Command, actor: str) -> live.Played | None:
     try:
-        return live.submit(table.id, game.id, command, actor)
+        return live.submit(table.id, game.id, command, actor, exact=True)
     except (IllegalMove, live.StaleFrame) as refused:
         logger.info("table %s: %s's move refused: %s", table.id, actor, refused)
         return None

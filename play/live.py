@@ -194,12 +194,17 @@ class Played:
 
 
 def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
-           expected_version: int | None = None) -> Played:
+           expected_version: int | None = None, *, exact: bool = False) -> Played:
     """Decide ``command`` on the stored game and store it. ``expected_version``: the
     version the client saw; a table that had moved on when the command arrived
     refuses it (:class:`StaleFrame`). A command that then loses a race in the store
     to another is decided again on the game as stored, while it is still legal
-    (IllegalMove otherwise). Nothing is stored for a refused command."""
+    (IllegalMove otherwise). Nothing is stored for a refused command.
+
+    ``exact`` (the clock's and the bots' moves, which the driver worked out from the
+    game it held): the move is stored on that game's version or not at all. Played
+    again after another process's move, a clock's default move would be a second one
+    (StaleFrame; the held game is read again for the driver's next look)."""
     store = games()
     game = load(game_id)
     if expected_version is not None and game.version < expected_version:
@@ -215,6 +220,9 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
         except IllegalMove:
             if fresh:
                 raise
+            if exact:
+                load(game_id, fresh=True)
+                raise
             # The held game may be behind another process's commands: judge it on the
             # stored game before refusing it.
             game, fresh = load(game_id, fresh=True), True
@@ -223,6 +231,10 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
                                  f"{expected_version}): look again") from None
             continue
         except StaleCommand:
+            if exact:
+                load(game_id, fresh=True)
+                raise StaleFrame("another move was stored first: this one is dropped"
+                                 ) from None
             logger.info("table %s: a command lost a race (try %d); deciding it again",
                         table_id, attempt + 1)
             game, fresh = load(game_id, fresh=True), True

@@ -194,6 +194,57 @@ async def test_out_of_turn_forged_and_malformed_frames_are_refused_and_store_not
         await c.disconnect()
 
 
+def test_a_flood_of_illegal_commands_is_refused_without_reading_the_store_each_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from play import consumers
+
+    monkeypatch.setattr(consumers, "REFUSED_PER_SECOND", 0.01)  # no refill in the test
+    reads: list[bool] = []
+    load = live.load
+
+    def counted(game_id: Any, *, fresh: bool = False) -> Any:
+        reads.append(fresh)
+        return load(game_id, fresh=fresh)
+
+    monkeypatch.setattr(live, "load", counted)
+
+    @in_loop
+    async def flood() -> None:
+        people = await sync_to_async(_people)(3)
+        table = await sync_to_async(_table)(people, ["open"] * 3)
+        bob = await _client(table, people[1])
+        await _frame(bob)
+        before = await sync_to_async(_stored_version)(table)
+        reads.clear()
+        out_of_turn = json.dumps({"type": "command",
+                                  "command": {"kind": "plant_from_hand", "field": 0}})
+        reasons = []
+        for _ in range(3 * consumers.REFUSED_BURST):
+            await bob.send_to(text_data=out_of_turn)
+            answer = await _frame(bob)
+            assert answer["type"] == "error"
+            reasons.append(answer["reason"])
+        judged = [r for r in reasons if "only the active player" in r]
+        limited = [r for r in reasons if r.startswith("too many refused commands")]
+        assert len(judged) == consumers.REFUSED_BURST
+        assert len(limited) == 2 * consumers.REFUSED_BURST
+        assert reasons[-1] == limited[-1]
+        assert reads.count(True) <= consumers.REFUSED_BURST  # none for the refused ones
+        await bob.send_to(text_data=json.dumps({"type": "sync"}))  # still answered
+        assert (await _frame(bob))["type"] == "state"
+        assert await sync_to_async(_stored_version)(table) == before
+        await bob.disconnect()
+        ann = await _client(table, people[0])  # another connection: its own allowance
+        first = await _frame(ann)
+        await ann.send_to(text_data=json.dumps(
+            {"type": "command", "version": first["version"],
+             "command": {"kind": "plant_from_hand", "field": 0}}))
+        assert (await _latest(ann, first["version"] + 1))["type"] == "state"
+        await ann.disconnect()
+
+    flood()
+
+
 @in_loop
 async def test_a_reconnect_in_the_middle_of_a_trade() -> None:
     people = await sync_to_async(_people)(3)
@@ -301,6 +352,55 @@ async def test_the_clock_plays_the_default_move_when_a_deadline_has_passed() -> 
     assert record[first["version"]].actor == "clock"
     assert moved["log"]
     await ann.disconnect()
+
+
+@in_loop
+async def test_a_deadline_set_before_a_restart_fires_with_nobody_connected() -> None:
+    from asgiref.testing import ApplicationCommunicator
+
+    from config.asgi import application
+    from play import startup
+
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open"], preset="duel",
+                                        move_seconds=60)
+    ann = await _client(table, people[0])
+    first = await _frame(ann)
+    for _ in range(100):
+        stored = await sync_to_async(Table.objects.get)(pk=table.pk)
+        if stored.clock_deadline is not None:
+            break
+        await asyncio.sleep(0.02)
+    await ann.disconnect()
+    # The restart: this process forgets every driver and held game; the deadline, in
+    # the store, passes while nobody is connected.
+    await driver.stop_all()
+    live._cache.clear()
+    startup._started.clear()
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        clock_deadline=timezone.now() - timedelta(seconds=1))
+    server = ApplicationCommunicator(application, {"type": "lifespan"})
+    await server.send_input({"type": "lifespan.startup"})
+    assert (await server.receive_output(TIMEOUT))["type"] == "lifespan.startup.complete"
+    for _ in range(250):
+        if await sync_to_async(_stored_version)(table) > first["version"]:
+            break
+        await asyncio.sleep(0.02)
+    record = await sync_to_async(games().record)(table.game_id)
+    assert len(record) > first["version"]
+    assert record[first["version"]].actor == "clock"
+    await server.send_input({"type": "lifespan.shutdown"})
+    assert (await server.receive_output(TIMEOUT))["type"] == "lifespan.shutdown.complete"
+
+
+def test_the_tables_picked_up_at_start_are_the_running_ones_that_move_on_their_own() -> None:
+    people = _people(2)
+    clocked = _table(people, ["open", "open"], preset="duel", move_seconds=60)
+    Table.objects.filter(pk=clocked.pk).update(clock_deadline=timezone.now())
+    botted = _table(people[:1], ["open", "heuristic", "heuristic"], preset="classic")
+    _table(people, ["open", "open"], preset="duel")  # people only, no clock: waits
+    create_table(people[0], "duel", 2, seats=["open", "open"])  # not started
+    assert sorted(driver.resumable_tables()) == sorted([clocked.id, botted.id])
 
 
 def test_spectators_of_a_private_table_need_its_invitation() -> None:

@@ -27,7 +27,7 @@ import threading
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -50,6 +50,9 @@ from bohnanza_core.pairings import (
 from bohnanza_core.rulesets import Ruleset
 from replays.store import store_env
 from tournaments.ratings import Ratings
+
+A = TypeVar("A")
+"""An aggregate kind of the Tournaments application (competition, ladder, league)."""
 
 ROUND_ROBIN: Final = "round-robin"
 SWISS: Final = "swiss"
@@ -346,7 +349,12 @@ class Tournaments(Application[UUID]):
 
     def ids(self, limit: int = 200) -> list[UUID]:
         """The newest competitions' ids, newest first."""
-        topic = get_topic(Tournament.Created)
+        return self.created_ids(Tournament.Created, limit)
+
+    def created_ids(self, created: type, limit: int = 200) -> list[UUID]:
+        """The ids of the newest aggregates whose first event is ``created`` (a
+        competition's, a ladder's or a league's), newest first."""
+        topic = get_topic(created)
         found: list[UUID] = []
         start: int | None = None
         while True:
@@ -356,6 +364,17 @@ class Tournaments(Application[UUID]):
                 break
             start = batch[-1].id + 1
         return found[::-1][:limit]
+
+    def get_of(self, aggregate_id: UUID, kind: type[A], missing: type[Exception]) -> A:
+        """The stored aggregate of ``kind`` with that id; ``missing`` if there is none,
+        or if the id is another kind's (a ladder's id asked for as a league)."""
+        try:
+            found: Any = self.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            raise missing(f"no {kind.__name__.lower()} {aggregate_id}") from None
+        if not isinstance(found, kind):
+            raise missing(f"no {kind.__name__.lower()} {aggregate_id}")
+        return found
 
 
 def tournaments() -> Tournaments:

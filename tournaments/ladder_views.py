@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_TABLE, MIN_TABLE
-from bohnanza_core.rulesets import PRESETS, RULE_PARAMETERS, customize, rule_overrides, ruleset_for
+from bohnanza_core.rulesets import PRESETS
 from replays.summary import (
     BOTTOM,
     HEIGHT,
@@ -45,7 +45,7 @@ from tournaments.ladders import (
     ladder_ids,
 )
 from tournaments.models import LadderGame
-from tournaments.runner import entrants_for
+from tournaments.views import requested
 
 CHART_LINES = 7
 """Entrants drawn on the chart: the top of the ranking (one colour and dash each)."""
@@ -153,14 +153,9 @@ def new_ladder(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            names = [n.strip() for n in data["bots"].split(",") if n.strip()]
-            lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
-            if len(lines) > len(RULE_PARAMETERS):
-                raise RulesetError(_("Too many house rules."))
-            ruleset = (customize(data["ruleset"], data["table"], rule_overrides(lines))
-                       if lines else ruleset_for(data["ruleset"], data["table"]))
+            ruleset, entrants = requested(data)
             ladder = create_ladder(data["name"], ruleset, data["table"], data["every"],
-                                   entrants_for(names[:MAX_ENTRANTS + 1]),
+                                   entrants,
                                    created_by=f"user:{request.user.get_username()}")
         except (CompetitionError, RulesetError) as refused:
             problems.append(str(refused))

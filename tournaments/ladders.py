@@ -25,9 +25,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.utils import get_topic
 
 from bohnanza_core.pairings import MAX_ENTRANTS, PairingError, check_table
 from bohnanza_core.rulesets import Ruleset
@@ -224,28 +222,12 @@ def create_ladder(name: str, ruleset: Ruleset, table: int, interval: int,
 
 
 def get_ladder(ladder_id: UUID, app: Tournaments | None = None) -> Ladder:
-    try:
-        ladder: Any = (app or tournaments()).repository.get(ladder_id)
-    except AggregateNotFoundError:
-        raise LadderNotFound(f"no ladder {ladder_id}") from None
-    if not isinstance(ladder, Ladder):
-        raise LadderNotFound(f"no ladder {ladder_id}")
-    return ladder
+    return (app or tournaments()).get_of(ladder_id, Ladder, LadderNotFound)
 
 
 def ladder_ids(limit: int = 200, app: Tournaments | None = None) -> list[UUID]:
     """The newest ladders' ids, newest first."""
-    recorder = (app or tournaments()).recorder
-    topic = get_topic(Ladder.Created)
-    found: list[UUID] = []
-    start: int | None = None
-    while True:
-        batch = recorder.select_notifications(start=start, limit=500, topics=[topic])
-        found += [n.originator_id for n in batch]
-        if len(batch) < 500:
-            break
-        start = batch[-1].id + 1
-    return found[::-1][:limit]
+    return (app or tournaments()).created_ids(Ladder.Created, limit)
 
 
 __all__ = ["Ladder", "LadderNotFound", "create_ladder", "get_ladder", "ladder_game_id",

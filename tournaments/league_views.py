@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_TABLE, MIN_TABLE
-from bohnanza_core.rulesets import PRESETS, RULE_PARAMETERS, customize, rule_overrides, ruleset_for
+from bohnanza_core.rulesets import PRESETS
 from tournaments import tasks
 from tournaments.competitions import MAX_NAME, CompetitionError
 from tournaments.league_runner import missing_fixtures
@@ -35,7 +35,7 @@ from tournaments.leagues import (
     league_ids,
 )
 from tournaments.models import LeagueGame
-from tournaments.runner import entrants_for
+from tournaments.views import requested
 
 
 class NewLeague(forms.Form):
@@ -83,15 +83,10 @@ def new_league(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            names = [n.strip() for n in data["bots"].split(",") if n.strip()]
-            lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
-            if len(lines) > len(RULE_PARAMETERS):
-                raise RulesetError(_("Too many house rules."))
-            ruleset = (customize(data["ruleset"], data["table"], rule_overrides(lines))
-                       if lines else ruleset_for(data["ruleset"], data["table"]))
+            ruleset, entrants = requested(data)
             league = create_league(data["name"], ruleset, data["table"], data["divisions"],
                                    data["moves"], data["seasons"],
-                                   entrants_for(names[:MAX_ENTRANTS + 1]),
+                                   entrants,
                                    created_by=f"user:{request.user.get_username()}")
         except (CompetitionError, RulesetError) as refused:
             problems.append(str(refused))

@@ -25,9 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.utils import get_topic
 
 from bohnanza_core.pairings import MAX_ENTRANTS, PairingError, rank_points, round_robin
 from bohnanza_core.rulesets import Ruleset
@@ -266,21 +264,12 @@ def create_league(name: str, ruleset: Ruleset, table: int, divisions: int, moves
 
 
 def get_league(league_id: UUID, app: Tournaments | None = None) -> League:
-    try:
-        league: Any = (app or tournaments()).repository.get(league_id)
-    except AggregateNotFoundError:
-        raise LeagueNotFound(f"no league {league_id}") from None
-    if not isinstance(league, League):
-        raise LeagueNotFound(f"no league {league_id}")
-    return league
+    return (app or tournaments()).get_of(league_id, League, LeagueNotFound)
 
 
 def league_ids(limit: int = 200, app: Tournaments | None = None) -> list[UUID]:
     """The newest leagues' ids, newest first."""
-    recorder = (app or tournaments()).recorder
-    found = [n.originator_id for n in recorder.select_notifications(
-        start=None, limit=10_000, topics=[get_topic(League.Created)])]
-    return found[::-1][:limit]
+    return (app or tournaments()).created_ids(League.Created, limit)
 
 
 __all__ = ["DivisionRow", "Fixture", "League", "LeagueNotFound", "create_league",

@@ -26,7 +26,14 @@ from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE
 from bohnanza_core.ratings import entrant_statistics, seat_results
-from bohnanza_core.rulesets import PRESETS, RULE_PARAMETERS, customize, rule_overrides, ruleset_for
+from bohnanza_core.rulesets import (
+    PRESETS,
+    RULE_PARAMETERS,
+    Ruleset,
+    customize,
+    rule_overrides,
+    ruleset_for,
+)
 from tournaments import tasks
 from tournaments.competitions import (
     FORMATS,
@@ -98,6 +105,19 @@ def _get(tournament_id: UUID) -> Tournament:
         raise Http404(_("No such competition.")) from None
 
 
+def requested(data: dict[str, Any]) -> tuple[Ruleset, list[str]]:
+    """The ruleset (a preset with the form's house rules, KEY=VALUE a line) and the
+    entrants (bot names, comma-separated) that a new competition's, ladder's or league's
+    form asks for. RulesetError or CompetitionError if either is refused."""
+    names = [n.strip() for n in data["bots"].split(",") if n.strip()]
+    lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
+    if len(lines) > len(RULE_PARAMETERS):
+        raise RulesetError(_("Too many house rules."))
+    ruleset = (customize(data["ruleset"], data["table"], rule_overrides(lines))
+               if lines else ruleset_for(data["ruleset"], data["table"]))
+    return ruleset, entrants_for(names[:MAX_ENTRANTS + 1])
+
+
 @require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     app = tournaments()
@@ -113,15 +133,10 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            names = [n.strip() for n in data["bots"].split(",") if n.strip()]
-            lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
-            if len(lines) > len(RULE_PARAMETERS):
-                raise RulesetError(_("Too many house rules."))
-            ruleset = (customize(data["ruleset"], data["table"], rule_overrides(lines))
-                       if lines else ruleset_for(data["ruleset"], data["table"]))
+            ruleset, entrants = requested(data)
             t = tournaments().create(
                 data["name"], data["format"], ruleset, data["table"],
-                {OPTION_OF[data["format"]]: data["count"]}, entrants_for(names[:MAX_ENTRANTS + 1]),
+                {OPTION_OF[data["format"]]: data["count"]}, entrants,
                 created_by=f"user:{request.user.get_username()}")
         except (CompetitionError, RulesetError) as refused:
             problems.append(str(refused))

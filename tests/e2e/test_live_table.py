@@ -128,6 +128,8 @@ VERSION_MOVED = """([before]) => {
   return root.dataset.version !== before || !root.querySelector('.live-error').hidden;
 }"""
 HAND_KINDS = """els => els.map(e => [...e.classList].find(c => c.startsWith('kind-')).slice(5))"""
+CARD_KINDS = """els => Object.fromEntries(els.map(e => [e.dataset.card,
+  [...e.classList].find(c => c.startsWith('kind-')).slice(5)]))"""
 
 
 @override_settings(PLAY_BOT_PACE_SECONDS=0.02)
@@ -207,13 +209,17 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
         wantable = ann.eval_on_selector_all("input.offer-want",
                                             "els => els.map(e => e.dataset.kind)")
         held = bob.eval_on_selector_all(".rt-seat.is-you .rt-hand .card[data-card]", HAND_KINDS)
-        kind = next(k for k in held if k in wantable)
-        give = ann.locator(".offer-gives input[type=checkbox]").first
+        boxes = ann.locator(".offer-gives input[type=checkbox]")
+        givable = [int(v) for v in boxes.evaluate_all("els => els.map(e => e.value)")]
+        kinds = ann.eval_on_selector_all(".live-table .card[data-card]", CARD_KINDS)
+        # A real trade: one of ann's cards for a kind bob holds, of another kind than it.
+        card, kind = next((c, k) for c in givable for k in held
+                          if k in wantable and k != kinds[str(c)])
+        give = ann.locator(f".offer-gives input[type=checkbox][value='{card}']")
         give.check()
         ann.locator(f"input.offer-want[data-kind='{kind}']").fill("1")
         ann.select_option(".offer-to", "1")
         ann.screenshot(path=str(SCREENSHOTS / "live4-trade-offer.png"), full_page=True)
-        card = int(give.get_attribute("value") or "-1")
         ann.click(".move-offer")
         accept = bob.locator(".live-moves button.move", has_text="Accept offer").first
         expect(accept).to_be_visible(timeout=10_000)

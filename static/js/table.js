@@ -87,14 +87,18 @@
       return (interactive.words.beans && interactive.words.beans[kind]) || kind;
     }
 
-    // A card of one's own hand named with its place there ("(2/5)") when the hand holds
-    // another of its kind: giving the front or the back one is not the same move.
+    // A face-up card named as one, a card of one's own hand with its place there
+    // ("(2/5)") when the hand holds another of its kind: giving the front or the back
+    // one is not the same move.
     function cardPlace(card) {
       const name = cardName(card);
       const table = current && current.table;
       const seat = table ? table.perspective : null;
       const mine = typeof seat === "number" && seat >= 0 ? table.seats[seat] : null;
       const hand = mine && mine.hand;
+      if (table && table.face_up.includes(card) && interactive.words.face_up) {
+        return name + " (" + interactive.words.face_up.toLocaleLowerCase() + ")";
+      }
       const at = hand ? hand.indexOf(card) : -1;
       if (at < 0) return name;
       const kind = table.card_kinds[card];

@@ -185,6 +185,7 @@ def move_words() -> dict[str, Any]:
         "end_trading": _("End trading"),
         "harvest": _("Harvest field %(field)s"),
         "buy_third_field": _("Buy the third field"),
+        "face_up": _("Face up"),
         "offer": _("Offer a trade or a gift"),
         "give": _("Give:"),
         "want": _("Want:"),

@@ -57,7 +57,11 @@
         li.textContent = line;
         log.prepend(li);
       }
-      if (frame.finished) end.hidden = false;
+      if (frame.finished) {
+        end.hidden = false;
+        const moves = root.querySelector(".live-moves");
+        if (moves) moves.hidden = true;  // not "waiting for the others": nothing is left
+      }
       root.dataset.version = String(version);
     }
 

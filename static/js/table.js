@@ -87,12 +87,31 @@
       return (interactive.words.beans && interactive.words.beans[kind]) || kind;
     }
 
+    // A face-up card named as one, a card of one's own hand with its place there
+    // ("(2/5)") when the hand holds another of its kind: giving the front or the back
+    // one is not the same move.
+    function cardPlace(card) {
+      const name = cardName(card);
+      const table = current && current.table;
+      const seat = table ? table.perspective : null;
+      const mine = typeof seat === "number" && seat >= 0 ? table.seats[seat] : null;
+      const hand = mine && mine.hand;
+      if (table && table.face_up.includes(card) && interactive.words.face_up) {
+        return name + " (" + interactive.words.face_up.toLocaleLowerCase() + ")";
+      }
+      const at = hand ? hand.indexOf(card) : -1;
+      if (at < 0) return name;
+      const kind = table.card_kinds[card];
+      if (hand.filter((c) => table.card_kinds[c] === kind).length < 2) return name;
+      return name + " (" + (at + 1) + "/" + hand.length + ")";
+    }
+
     function label(move) {
       const w = interactive.words;
       const values = Object.assign({}, move);
       if ("field" in move) values.field = move.field + 1;
       if ("card" in move) values.card = cardName(move.card);
-      if ("cards" in move) values.cards = move.cards.map(cardName).join(", ") || w.nothing;
+      if ("cards" in move) values.cards = move.cards.map(cardPlace).join(", ") || w.nothing;
       return fill(w[move.kind] || move.kind, values);
     }
 
@@ -122,7 +141,7 @@
         c.type = "checkbox";
         c.value = card;
         l.appendChild(c);
-        l.appendChild(document.createTextNode(" " + cardName(card) + " "));
+        l.appendChild(document.createTextNode(" " + cardPlace(card) + " "));
         gives.appendChild(l);
       }
       form.appendChild(gives);

@@ -4,6 +4,7 @@ clicks, including a trade offered by one person and accepted by the other."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -12,8 +13,11 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.contrib.auth.models import User
 from django.test import override_settings
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from bohnanza_core.events import OfferAccepted, OfferMade
 from play.models import Table
 from play.tables import create_table, join, start
 from replays.store import games, reset_games
@@ -117,3 +121,127 @@ class LiveTableTest(ChannelsLiveServerTestCase):
             for page in pages:
                 self._click_first(page)
             time.sleep(0.05)
+
+
+VERSION_MOVED = """([before]) => {
+  const root = document.querySelector('[data-socket]');
+  return root.dataset.version !== before || !root.querySelector('.live-error').hidden;
+}"""
+HAND_KINDS = """els => els.map(e => [...e.classList].find(c => c.startsWith('kind-')).slice(5))"""
+CARD_KINDS = """els => Object.fromEntries(els.map(e => [e.dataset.card,
+  [...e.classList].find(c => c.startsWith('kind-')).slice(5)]))"""
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.02)
+class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
+    """The issue's browser test: ann (seat 0) and bob (seat 1) in two browser contexts,
+    two heuristic bots (seats 2, 3), a full 4-player ``classic`` game (no house rules)
+    played by clicks. In ann's first trading phase she offers bob one of her cards for a
+    kind in bob's hand (read from bob's own page); bob accepts it by choosing his card."""
+
+    serve_static = True
+    _signed_in = LiveTableTest._signed_in
+
+    def test_four_player_classic_to_the_end_with_a_trade(self) -> None:
+        _require_chromium()
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        reset_games()
+        ann = User.objects.create_user("ann", password="pw-live-123")
+        bob = User.objects.create_user("bob", password="pw-live-123")
+        table = create_table(ann, "classic", 4, seats=["open", "open", "heuristic", "heuristic"])
+        join(table, bob)
+        table = start(table, ann)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            pages = [self._signed_in(browser, name) for name in ("ann", "bob")]
+            for page in pages:
+                page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+                page.wait_for_selector(".live-table .rt")
+            staged = self._play(pages)
+            for page, name in zip(pages, ("ann", "bob"), strict=True):
+                expect(page.locator(".live-end")).to_be_visible()
+                page.screenshot(path=str(SCREENSHOTS / f"live4-end-{name}.png"), full_page=True)
+            browser.close()
+        game = games().game(Table.objects.get(pk=table.pk).game_id)
+        assert game.finished
+        rules = game.table.ruleset
+        assert rules.name == "classic" and not rules.house_rules and game.table.players == 4
+        record = games().record(game.id)
+        actors = {entry.actor for entry in record}
+        assert {"user:ann", "user:bob", "bot:heuristic"} <= actors
+        made = [e.event for e in record if isinstance(e.event, OfferMade)
+                and e.actor == "user:ann" and e.event.counterparty == 1]
+        assert len(made) == 1
+        offer = made[0]
+        assert list(offer.gives) == [staged["give"]]
+        assert [(kind.value, n) for kind, n in offer.wants] == [(staged["kind"], 1)]
+        accepted = [e.event for e in record if isinstance(e.event, OfferAccepted)
+                    and e.actor == "user:bob" and e.event.offer == offer.offer]
+        assert len(accepted) == 1 and accepted[0].seat == 1
+        assert len(accepted[0].cards) == 1
+
+    def _version(self, page: Page) -> str:
+        return page.eval_on_selector("[data-socket]", "r => r.dataset.version || ''")
+
+    def _wait_moved(self, page: Page, before: str, timeout: float = 5000) -> None:
+        # On a timeout the caller looks again; the overall deadline bounds the game.
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(VERSION_MOVED, arg=[before], timeout=timeout)
+
+    def _click_first(self, page: Page) -> bool:
+        """Click this seat's first legal move (not the offer form); wait for the answer."""
+        buttons = page.locator(".live-moves .move-list button.move")
+        if not buttons.count():
+            return False
+        before = self._version(page)
+        try:
+            buttons.first.click(timeout=2000)
+        except PlaywrightError:  # redrawn under the pointer: the next look finds the new ones
+            return False
+        self._wait_moved(page, before)
+        return True
+
+    def _stage_trade(self, ann: Page, bob: Page) -> dict:
+        """Ann, active and trading: one of her cards to bob for one bean of a kind he
+        holds; bob accepts, choosing his card."""
+        wantable = ann.eval_on_selector_all("input.offer-want",
+                                            "els => els.map(e => e.dataset.kind)")
+        held = bob.eval_on_selector_all(".rt-seat.is-you .rt-hand .card[data-card]", HAND_KINDS)
+        boxes = ann.locator(".offer-gives input[type=checkbox]")
+        givable = [int(v) for v in boxes.evaluate_all("els => els.map(e => e.value)")]
+        kinds = ann.eval_on_selector_all(".live-table .card[data-card]", CARD_KINDS)
+        # A real trade: one of ann's cards for a kind bob holds, of another kind than it.
+        card, kind = next((c, k) for c in givable for k in held
+                          if k in wantable and k != kinds[str(c)])
+        give = ann.locator(f".offer-gives input[type=checkbox][value='{card}']")
+        give.check()
+        ann.locator(f"input.offer-want[data-kind='{kind}']").fill("1")
+        ann.select_option(".offer-to", "1")
+        ann.screenshot(path=str(SCREENSHOTS / "live4-trade-offer.png"), full_page=True)
+        ann.click(".move-offer")
+        accept = bob.locator(".live-moves button.move", has_text="Accept offer").first
+        expect(accept).to_be_visible(timeout=10_000)
+        bob.screenshot(path=str(SCREENSHOTS / "live4-trade-accept.png"), full_page=True)
+        accept.click()
+        expect(bob.locator(".rt-seat.is-you .rt-trade .card")).to_have_count(1, timeout=10_000)
+        bob.screenshot(path=str(SCREENSHOTS / "live4-trade-accepted.png"), full_page=True)
+        return {"kind": kind, "give": card}
+
+    def _play(self, pages: list[Page]) -> dict:
+        ann, bob = pages
+        staged: dict = {}
+        deadline = time.monotonic() + 400
+        while time.monotonic() < deadline:
+            if all(page.is_visible(".live-end") for page in pages):
+                return staged
+            if not staged and ann.locator(".offer-form").count() and ann.locator(
+                    ".live-table .rt-seat.is-you.is-active").count():
+                staged = self._stage_trade(ann, bob)
+                continue
+            before = self._version(ann)
+            moved = [self._click_first(page) for page in pages]
+            if not any(moved):  # the bots' turn: wait for the next frame
+                self._wait_moved(ann, before)
+        raise AssertionError("the game did not end in time")

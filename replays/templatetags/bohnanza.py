@@ -1,8 +1,10 @@
 """Template filters of the platform's pages: players and beans as people read them."""
 
+from typing import Any
+
 from django import template
 from django.utils import translation
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 
 from bohnanza_core.narrate import phase_name as narrate_phase
 from bohnanza_core.state import Phase
@@ -16,6 +18,18 @@ def player_name(player: str) -> str:
     """``user:ann`` → "ann", ``bot:heuristic`` → "Heuristic bot" (see
     :func:`replays.table.display_player`)."""
     return display_player(str(player))
+
+
+@register.filter
+def winner_names(game: Any) -> str:
+    """A finished game's winners (a game list row with its seats) as the reader says
+    them: "ann", "ann and bob", "ann, bob and cy" in the reader's language. The read
+    model's ``winners`` text is English; a tie would show its "and" untranslated."""
+    names = [seat.name for seat in game.seats.all() if seat.winner]
+    if len(names) <= 1:
+        return "".join(names)
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]),
+                                                "last": names[-1]}
 
 
 @register.filter

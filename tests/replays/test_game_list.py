@@ -263,3 +263,23 @@ def test_the_page_loads_its_stylesheet_and_the_nav_links_it(
     page = client.get(URL).content.decode()
     assert "css/replays_list.css" in page
     assert f'<a href="{URL}">Replays</a>' in page
+
+
+def test_tied_winners_are_joined_in_the_readers_language() -> None:
+    """The read model keeps an English "ann and bob"; the list says it as its reader does
+    (a tie between two bots once showed "random 1 and random 2" on the Hungarian page)."""
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from replays.templatetags.bohnanza import winner_names
+
+    seats = [SimpleNamespace(name=name, winner=won)
+             for name, won in (("ann", True), ("bob", False), ("cy", True), ("di", True))]
+    game = SimpleNamespace(seats=SimpleNamespace(all=lambda: seats))
+    expected = {"en": "ann, cy and di", "hu": "ann, cy és di", "fi": "ann, cy ja di"}
+    for language, text in expected.items():
+        with translation.override(language):
+            assert winner_names(game) == text
+    seats[2].winner = seats[3].winner = False
+    assert winner_names(game) == "ann"

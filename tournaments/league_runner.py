@@ -38,6 +38,9 @@ def play_fixture(league_id: UUID, season: int, fixture: int) -> int:
     if LeagueGame.objects.filter(game_id=gid).exists():
         return 0
     league = get_league(league_id)
+    if league.live_fixture(season, fixture):
+        raise ValueError(f"fixture {fixture} of season {season} has people at it: it is "
+                         "played at a live table")
     entrants = [league.entrants[e] for e in league.fixtures[season][fixture].seats]
     for entrant in entrants:
         if by_entrant(entrant.split(" #", 1)[0]) is None:
@@ -90,9 +93,21 @@ def advance(league_id: UUID, dispatch: Dispatch) -> bool:
         except IntegrityError:
             continue
         if started:
-            dispatch(league_id, season + 1, missing_fixtures(league))
+            start_fixtures(league, dispatch)
         return True
     return False
+
+
+def start_fixtures(league: League, dispatch: Dispatch) -> None:
+    """Set the open season's fixtures going: the live tables of those with people at
+    them (``league_live.open_tables``), the workers for the others."""
+    from tournaments.league_live import bot_fixtures, open_tables
+
+    season = league.open_season
+    if season is None:
+        return
+    open_tables(league, season)
+    dispatch(league.id, season, bot_fixtures(league, season, missing_fixtures(league)))
 
 
 def run_league_here(league_id: UUID) -> League:
@@ -104,7 +119,7 @@ def run_league_here(league_id: UUID) -> League:
 
     league = get_league(league_id)
     if league.open_season is not None:
-        queue(league_id, league.open_season, missing_fixtures(league))
+        start_fixtures(league, queue)
     while pending:
         season, fixture = pending.pop(0)
         play_fixture(league_id, season, fixture)
@@ -112,4 +127,4 @@ def run_league_here(league_id: UUID) -> League:
     return get_league(league_id)
 
 
-__all__ = ["advance", "missing_fixtures", "play_fixture", "run_league_here"]
+__all__ = ["advance", "missing_fixtures", "play_fixture", "run_league_here", "start_fixtures"]

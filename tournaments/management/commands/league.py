@@ -22,6 +22,7 @@ from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.competitions import CompetitionError
+from tournaments.entrants import display_name
 from tournaments.league_runner import missing_fixtures, run_league_here
 from tournaments.leagues import League, LeagueNotFound, create_league, get_league, league_ids
 from tournaments.runner import entrants_for
@@ -38,8 +39,8 @@ def describe(league: League) -> str:
         lines.append(f"\nseason {season + 1}")
         for d, rows in enumerate(league.standings(season)):
             lines.append(f"  division {d + 1}")
-            lines += [f"    {r.entrant:<28} {r.games:>3} {r.points:>6.1f} {r.coins:>5} "
-                      f"{MOVES[r.move]}" for r in rows]
+            lines += [f"    {display_name(r.entrant):<28} {r.games:>3} {r.points:>6.1f} "
+                      f"{r.coins:>5} {MOVES[r.move]:<9} {r.entrant}" for r in rows]
     return "\n".join(lines)
 
 

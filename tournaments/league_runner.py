@@ -17,6 +17,7 @@ from django.db import transaction
 from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.bots.registry import by_entrant
+from bohnanza_core.events import GameEnded
 from bohnanza_core.games import play_bot_game
 from bohnanza_core.simulator import seat_names
 from replays.projections import catch_up_deferred
@@ -63,6 +64,25 @@ def play_fixture(league_id: UUID, season: int, fixture: int) -> int:
                  fixture, season, league_id)
         return 0
     return 1
+
+
+def stored_league_results(league: League) -> list[tuple[list[str], tuple[int, ...]]]:
+    """(entrants by seat, ranks) of every ended season's fixtures, in fixture order,
+    read from the games in the store: a game's own ``GameEnded`` event, or for a live
+    fixture scored at its deadline, the game as it stood (``league_live.forfeit_result``):
+    re-rating starts from these."""
+    from tournaments.league_live import forfeit_result
+
+    store = games()
+    rated = []
+    for season, fixtures in enumerate(league.fixtures[:len(league.results)]):
+        for f, fixture in enumerate(fixtures):
+            gid = league_game_id(league.id, season, f)
+            ended = store.record(gid)[-1].event
+            ranks = (ended.ranks if isinstance(ended, GameEnded)
+                     else forfeit_result(store.game(gid)).ranks)
+            rated.append(([league.entrants[e] for e in fixture.seats], tuple(ranks)))
+    return rated
 
 
 def missing_fixtures(league: League) -> list[int]:
@@ -127,4 +147,5 @@ def run_league_here(league_id: UUID) -> League:
     return get_league(league_id)
 
 
-__all__ = ["advance", "missing_fixtures", "play_fixture", "run_league_here", "start_fixtures"]
+__all__ = ["advance", "missing_fixtures", "play_fixture", "run_league_here", "start_fixtures",
+           "stored_league_results"]

@@ -111,7 +111,7 @@ def _summary(league: League) -> dict[str, Any]:
             "divisions": league.divisions, "moves": league.moves,
             "entrants": len(league.entrants), "seasons": league.seasons,
             "ended": len(league.results), "finished": league.finished, "live": league.live,
-            "entries_open": league.entries_open}
+            "entries_open": league.entries_open, "rated": bool(league.ratings)}
 
 
 @require_safe
@@ -178,7 +178,8 @@ def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
         tables = {row.fixture: row for row in LeagueTable.objects.filter(
             league_id=league.id, season=season)}
         divisions = []
-        for d, rows in enumerate(league.standings(season)):
+        for d, standing in enumerate(league.standings(season)):
+            rows = [{"row": r, "rating": league.rating(r.entrant)} for r in standing]
             fixtures = [{"number": f + 1, "game_id": league_game_id(league.id, season, f),
                          "stored": f in stored,
                          "table": tables[f].table_id if f in tables else None,

@@ -8,6 +8,8 @@ relegation at each season's end; an aggregate of its own (:class:`League`) in th
   (division 1 takes the first entrants).
 - :class:`League.SeasonStarted`: the season's divisions (entrant indices) and fixtures.
 - :class:`League.SeasonEnded`: every fixture's result, and who went up and down.
+- :class:`League.Rated`: every entrant's openskill rating (Plackett-Luce, ``tournaments.
+  ratings``) after the season, re-rated from every recorded result in fixture order.
 - :class:`League.PlayedLive` (a league with people): the live tables' preset, house
   rules and turn clock, each live fixture's hours before its deadline, and whether
   entries are open (people join and leave until the organiser starts the first
@@ -43,6 +45,7 @@ from tournaments.competitions import (
     tournaments,
 )
 from tournaments.entrants import is_person
+from tournaments.ratings import Rating, Ratings
 
 LEAGUE_NAMESPACE: Final = uuid.UUID("9c4e2b7a-1f3d-4a6b-8e5c-7d0f1a2b3c4d")
 MAX_DIVISIONS = 8
@@ -113,6 +116,14 @@ class League(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.entrants.append(self.entrant)
 
+    class Rated(Aggregate.Event):
+        season: int
+        ratings: dict[str, list[float]]
+        """entrant: [mu, sigma, games]."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.ratings = {e: (v[0], v[1], int(v[2])) for e, v in self.ratings.items()}
+
     class Left(Aggregate.Event):
         entrant: str
 
@@ -170,6 +181,7 @@ class League(Aggregate):
         self.results: list[list[GameResult]] = []
         self.moved: list[tuple[list[int], list[int]]] = []
         self.live: LivePlay | None = None
+        self.ratings: dict[str, tuple[float, float, int]] = {}
 
     @property
     def entries_open(self) -> bool:
@@ -299,6 +311,22 @@ class League(Aggregate):
         relegated = [e for d in ranked[:-1] for e in d[len(d) - self.moves:]]
         self.trigger_event(League.SeasonEnded, season=season, results=encoded,
                            promoted=promoted, relegated=relegated)
+        ratings = self.rerated()
+        self.trigger_event(League.Rated, season=season, ratings={
+            e: [ratings.of(e).mu, ratings.of(e).sigma, float(ratings.games.get(e, 0))]
+            for e in ratings.ratings})
+
+    def rerated(self) -> Ratings:
+        """The ratings from every recorded result, fixture by fixture, season by season."""
+        ratings = Ratings()
+        for fixtures, results in zip(self.fixtures, self.results, strict=False):
+            for fixture, result in zip(fixtures, results, strict=True):
+                ratings.rate([self.entrants[e] for e in fixture.seats], result.ranks)
+        return ratings
+
+    def rating(self, entrant: str) -> Rating:
+        mu, sigma, _games = self.ratings.get(entrant, (Rating().mu, Rating().sigma, 0))
+        return Rating(mu, sigma)
 
 
 def league_game_id(league_id: UUID, season: int, fixture: int) -> UUID:

@@ -28,9 +28,15 @@ from play.models import Table
 from replays.store import games
 from tournaments.competitions import CompetitionError, Tournaments
 from tournaments.league_live import collect, forfeit_result
-from tournaments.league_runner import advance, play_fixture, start_fixtures
+from tournaments.league_runner import (
+    advance,
+    play_fixture,
+    start_fixtures,
+    stored_league_results,
+)
 from tournaments.leagues import LivePlay, create_league, get_league, league_game_id
 from tournaments.models import LeagueGame, LeagueTable
+from tournaments.ratings import rerate
 
 SHORT = {"beans": ["wax", "blue", "chili", "stink"]}
 LIVE = LivePlay("duel", SHORT, move_seconds=60, game_seconds=0, fixture_hours=24,
@@ -143,6 +149,9 @@ def test_people_and_bots_play_a_league_through_live_tables(competitions: Tournam
     top, bottom = ([league.entrants.index(r.entrant) for r in d] for d in league.standings(0))
     assert league.moved[0] == ([bottom[0]], [top[-1]])
     assert league.season_divisions[1] == [[top[0], bottom[0]], [top[1], bottom[1]]]
+    again = rerate(stored_league_results(league))
+    assert {e: (again.of(e).mu, again.of(e).sigma) for e in league.entrants} == {
+        e: league.ratings[e][:2] for e in league.entrants}
     for season in range(2):  # standings: each fixture's points from its stored result
         for division in league.standings(season):
             assert sum(r.points for r in division) == 2 * 1.0  # two games, a point each
@@ -168,6 +177,10 @@ def test_a_fixture_past_its_deadline_is_scored_as_it_stands(competitions: Tourna
     (division,) = league.standings(0)
     assert [r.points for r in division] == [1.0, 1.0] and {r.games for r in division} == {2}
     assert not Table.objects.filter(status=Table.Status.RUNNING).exists()
+    # re-rated from the stored games (as they stood at the deadline): the same numbers
+    again = rerate(stored_league_results(league))
+    assert {e: (again.of(e).mu, again.of(e).sigma) for e in league.entrants} == {
+        e: league.ratings[e][:2] for e in league.entrants}
 
 
 def test_the_league_page_shows_a_person_their_fixtures(competitions: Tournaments):

@@ -97,3 +97,37 @@ def test_sigterm_to_run_py_stops_both(started: Started) -> None:
     driver.send_signal(signal.SIGTERM)
     assert driver.wait(timeout=run.STOP_SECONDS + GONE_SECONDS) == 130
     assert gone(worker) and gone(server)
+
+
+WATCHED = """
+import os, subprocess, sys, time
+import run
+env = {**run.venv_env(), run.WORKER_PARENT: str(os.getpid())}
+with open(sys.argv[1], "ab") as log:
+    worker = subprocess.Popen([str(run.PYTHON), "-m", "celery", "-A", "config", "worker",
+                               "--loglevel", "INFO", "--concurrency", "1"], cwd=run.ROOT,
+                              env=env, stdout=log, stderr=subprocess.STDOUT)
+print(worker.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_watchdog_alone_stops_a_worker_whose_parent_died(tmp_path: Path) -> None:
+    """Without the parent-death signal (as off Linux): the worker's own watchdog."""
+    log = tmp_path / "worker.log"
+    env = {**os.environ, "CELERY_BROKER_URL": "memory://",
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    parent = subprocess.Popen([sys.executable, "-c", WATCHED, str(log)], cwd=run.ROOT,
+                              env=env, stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    worker = int(parent.stdout.readline())
+    try:
+        wait_until(lambda: log.exists() and " ready." in log.read_text(errors="replace"),
+                   READY_SECONDS, "the worker never got ready")
+        parent.kill()
+        parent.wait(timeout=GONE_SECONDS)
+        wait_until(lambda: gone(worker), GONE_SECONDS, "the worker outlived its parent")
+    finally:
+        for pid in (worker, parent.pid):
+            if not gone(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -179,7 +179,7 @@ def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
             league_id=league.id, season=season)}
         divisions = []
         for d, standing in enumerate(league.standings(season)):
-            rows = [{"row": r, "rating": league.rating(r.entrant)} for r in standing]
+            rows = [{"row": r, "rating": league.rating(r.entrant, season)} for r in standing]
             fixtures = [{"number": f + 1, "game_id": league_game_id(league.id, season, f),
                          "stored": f in stored,
                          "table": tables[f].table_id if f in tables else None,

@@ -123,6 +123,7 @@ class League(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             aggregate.ratings = {e: (v[0], v[1], int(v[2])) for e, v in self.ratings.items()}
+            aggregate.rating_history.append(dict(aggregate.ratings))
 
     class Left(Aggregate.Event):
         entrant: str
@@ -182,6 +183,8 @@ class League(Aggregate):
         self.moved: list[tuple[list[int], list[int]]] = []
         self.live: LivePlay | None = None
         self.ratings: dict[str, tuple[float, float, int]] = {}
+        self.rating_history: list[dict[str, tuple[float, float, int]]] = []
+        """The ratings after each ended season."""
 
     @property
     def entries_open(self) -> bool:
@@ -324,8 +327,13 @@ class League(Aggregate):
                 ratings.rate([self.entrants[e] for e in fixture.seats], result.ranks)
         return ratings
 
-    def rating(self, entrant: str) -> Rating:
-        mu, sigma, _games = self.ratings.get(entrant, (Rating().mu, Rating().sigma, 0))
+    def rating(self, entrant: str, season: int | None = None) -> Rating:
+        """An entrant's rating after ``season`` (the latest while it is being played, or
+        with no season given)."""
+        ratings = (self.rating_history[season]
+                   if season is not None and season < len(self.rating_history)
+                   else self.ratings)
+        mu, sigma, _games = ratings.get(entrant, (Rating().mu, Rating().sigma, 0))
         return Rating(mu, sigma)
 
 

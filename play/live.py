@@ -57,6 +57,12 @@ def spectator_group(table_id: UUID) -> str:
 LOBBY_GROUP = "lobby"
 
 
+def room_group(table_id: UUID) -> str:
+    """Every connection to the table, whoever it is (a table starting, a seat handed to
+    its bot)."""
+    return f"table-{table_id.hex}-room"
+
+
 def group_for(table_id: UUID, perspective: Perspective) -> str:
     return spectator_group(table_id) if perspective == SPECTATOR else seat_group(table_id,
                                                                                  perspective)

@@ -269,8 +269,6 @@ def _act(request: HttpRequest, table_id: str, action: str) -> HttpResponse:
             layer = get_channel_layer()
             if layer is not None:
                 async_to_sync(driver.announce_handover)(layer, table.id, played, mine[0])
-            messages.info(request, _("You left the game: the %(bot)s bot plays your seat.")
-                          % {"bot": table.replacement_bot})
         elif action == "leave":
             leave(table, request.user)
             if not Table.objects.filter(pk=table.pk).exists():

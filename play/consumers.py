@@ -212,8 +212,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._stop_renewing()
             deadline = await database_sync_to_async(presence.depart)(
                 self.table_id, self.perspective, self.channel_name)
-            if deadline is not None:  # the seat's last connection: keep its deadline
-                driver.kick(self.table_id, self.channel_layer)
+            if deadline is not None:  # the seat's last connection: keep its deadline,
+                driver.kick(self.table_id, self.channel_layer)  # here and in every
+                await self.channel_layer.group_send(  # process serving the table
+                    live.room_group(self.table_id), {"type": "table.look"})
 
     async def send_json(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
@@ -334,6 +336,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "left", "protocol": live.PROTOCOL, "seat": seat})
             await self._send_current()
         driver.kick(self.table_id, self.channel_layer)
+
+    async def table_look(self, message: dict[str, Any]) -> None:
+        """A deadline was set at the table (by another connection, maybe in another
+        process): this process's driver looks again."""
+        if self.group is not None:
+            driver.kick(self.table_id, self.channel_layer)
 
     async def table_started(self, message: dict[str, Any]) -> None:
         self.table = await database_sync_to_async(live.running_table)(self.table_id)

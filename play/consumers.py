@@ -31,7 +31,7 @@ from bohnanza_core.jsonlimits import JSONLimitError, loads_line
 from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import CommandFormatError, command_from_json
 from play import driver, live, presence
-from play.models import Seat, Table
+from play.models import Table
 from play.tables import TableError, bot_user_for, hand_to_bot
 
 logger = logging.getLogger(__name__)
@@ -287,21 +287,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(str(error), ref)
             await self._send_current()
             return
-        except TableError as error:
-            await self._refuse(str(error), ref)
-            return
         await driver.broadcast(self.channel_layer, played)
         driver.kick(self.table_id, self.channel_layer)
 
     def _submit(self, command: Any, version: int | None) -> live.Played:
         """The command stored, while a person still plays this seat: once it is handed
         to a bot (by another connection or process), the person's commands are refused
-        even before this connection hears of it."""
-        if not Seat.objects.filter(table_id=self.table_id, number=self.perspective,
-                                   bot="").exists():
-            raise TableError("a bot plays this seat now: you left it")
+        (by the game itself) even before this connection hears of it."""
         assert self.table.game_id is not None
-        return live.submit(self.table_id, self.table.game_id, command, self.actor, version)
+        return live.submit(self.table_id, self.table.game_id, command, self.actor, version,
+                           person=True)
 
     async def _leave(self, ref: object) -> None:
         """Leave the running game: the table's bot plays the seat from now on (an event

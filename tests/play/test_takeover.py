@@ -345,3 +345,25 @@ async def test_a_game_everyone_left_is_finished_by_bots_replays_exports_and_veri
     assert b"verdict verdict-ok" in audit.content and b"verdict-bad" not in audit.content
     profile = await sync_to_async(web.get)(f"/players/{people[0].username}/")
     assert b"left: the heuristic bot played on" in profile.content
+
+
+@in_loop
+async def test_a_person_is_refused_once_the_game_hands_their_seat_before_they_hear_of_it(
+) -> None:
+    from bohnanza_core.commands import HandSeatToBot
+
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open"], preset="duel")
+    ann = await _client(table, people[0])
+    first = await _frame(ann)
+    await driver.stop_all()
+    # Another process stored the handover; this connection has not been told yet.
+    await database_sync_to_async(live.submit)(
+        table.id, table.game_id, HandSeatToBot(0, "random", Handover.LEFT), "user:ann")
+    await ann.send_to(text_data=json.dumps(
+        {"type": "command", "command": {"kind": "plant_from_hand", "field": 0}}))
+    refused = await _until(ann, "error")
+    assert "the random bot plays this seat now" in refused["reason"]
+    record = await sync_to_async(games().record)(table.game_id)
+    assert len(record) == first["version"] + 1  # the handover only
+    await ann.disconnect()

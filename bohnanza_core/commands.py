@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bohnanza_core.cards import BeanKind, Card
+from bohnanza_core.events import Handover
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,18 @@ class BuyThirdField:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class HandSeatToBot:
+    """The platform's, never a player's: from now on the built-in bot ``bot`` plays
+    ``seat``, whose person left or stayed away (``reason``). No client may send it
+    (bohnanza_core.wire has no kind for it); the live tables issue it
+    (play.tables.hand_to_bot)."""
+
+    seat: int
+    bot: str
+    reason: Handover
+
+
 Command = (
     PlantFromHand
     | PlantCard
@@ -112,6 +125,7 @@ Command = (
     | EndTrading
     | Harvest
     | BuyThirdField
+    | HandSeatToBot
 )
 
 COMMAND_TYPES: tuple[type, ...] = (
@@ -127,3 +141,4 @@ COMMAND_TYPES: tuple[type, ...] = (
     Harvest,
     BuyThirdField,
 )
+"""What a player can decide (the platform's :class:`HandSeatToBot` is not among them)."""

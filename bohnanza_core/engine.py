@@ -27,6 +27,7 @@ from bohnanza_core.commands import (
     DiscardCard,
     EndPlanting,
     EndTrading,
+    HandSeatToBot,
     Harvest,
     MakeOffer,
     PlantCard,
@@ -51,6 +52,7 @@ from bohnanza_core.events import (
     GameEnd,
     GameEnded,
     GameStarted,
+    Handover,
     OfferAccepted,
     OfferDeclined,
     OfferMade,
@@ -58,6 +60,7 @@ from bohnanza_core.events import (
     OfferWithdrawn,
     PhaseStarted,
     PlantingEnded,
+    SeatHandedToBot,
     ThirdFieldBought,
     TradingEnded,
     TurnEnded,
@@ -315,6 +318,10 @@ def _ev_turn_ended(s: GameState, e: TurnEnded) -> None:
     s.phase = Phase.BETWEEN_TURNS
 
 
+def _ev_handed_to_bot(s: GameState, e: SeatHandedToBot) -> None:
+    s.seat_bots[e.seat] = e.bot
+
+
 def _ev_game_ended(s: GameState, e: GameEnded) -> None:
     s.phase = Phase.GAME_OVER
     s.result = Result(e.coins, e.winners, e.ranks)
@@ -343,6 +350,7 @@ _EVOLVE: dict[type, Callable[[GameState, object], None]] = {
     DrawPileRanOut: _ev_ran_out,  # type: ignore[dict-item]
     DiscardPileReshuffled: _ev_reshuffled,  # type: ignore[dict-item]
     TurnEnded: _ev_turn_ended,  # type: ignore[dict-item]
+    SeatHandedToBot: _ev_handed_to_bot,  # type: ignore[dict-item]
     GameEnded: _ev_game_ended,  # type: ignore[dict-item]
 }
 
@@ -841,6 +849,31 @@ def _d_end_trading(s: GameState, c: EndTrading) -> list[Event]:
     return [TradingEnded(seat=c.seat)]
 
 
+BOT_NAME_MAX = SEAT_NAME_MAX
+"""The longest name of the bot a seat is handed to."""
+
+
+def _d_hand_to_bot(s: GameState, c: HandSeatToBot) -> list[Event]:
+    """The platform hands a seat to a bot (its person left or stayed away): allowed at
+    any moment of a running game, once per seat. Which bots exist is the platform's
+    business; the engine only keeps the name showable."""
+    _check_seat(s, c.seat)
+    if s.seat_bots[c.seat]:
+        raise IllegalMove(f"{s.seats[c.seat]}'s seat is already played by the "
+                          f"{s.seat_bots[c.seat]} bot")
+    bot = c.bot
+    if (not isinstance(bot, str) or not bot.strip() or len(bot) > BOT_NAME_MAX
+            or not bot.isprintable()):
+        raise IllegalMove(f"a bot's name is 1 to {BOT_NAME_MAX} printable characters")
+    try:
+        reason = Handover(c.reason)
+    except ValueError:
+        raise IllegalMove(f"a seat is handed to a bot because its person "
+                          f"{' or '.join(h.value for h in Handover)}, not "
+                          f"{str(c.reason)[:30]!r}") from None
+    return [SeatHandedToBot(seat=c.seat, bot=bot, reason=reason)]
+
+
 _DECIDE: dict[type, Callable[[GameState, object], list[Event]]] = {
     PlantFromHand: _d_plant_from_hand,  # type: ignore[dict-item]
     PlantCard: _d_plant_card,  # type: ignore[dict-item]
@@ -853,6 +886,7 @@ _DECIDE: dict[type, Callable[[GameState, object], list[Event]]] = {
     EndTrading: _d_end_trading,  # type: ignore[dict-item]
     Harvest: _d_harvest,  # type: ignore[dict-item]
     BuyThirdField: _d_buy,  # type: ignore[dict-item]
+    HandSeatToBot: _d_hand_to_bot,  # type: ignore[dict-item]
 }
 
 
@@ -1046,12 +1080,14 @@ def command_for(event: Event) -> Command | None:
         return Harvest(seat=event.seat, field=event.field)
     if isinstance(event, ThirdFieldBought):
         return BuyThirdField(seat=event.seat)
+    if isinstance(event, SeatHandedToBot):
+        return HandSeatToBot(seat=event.seat, bot=event.bot, reason=event.reason)
     return None
 
 
 _DECISIONS = frozenset({BeanPlanted, PlantingEnded, CardDiscarded, OfferMade, OfferAccepted,
                         OfferDeclined, OfferWithdrawn, TradingEnded, FieldHarvested,
-                        ThirdFieldBought})
+                        ThirdFieldBought, SeatHandedToBot})
 
 
 def is_decision(event: Event) -> bool:

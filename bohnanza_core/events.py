@@ -23,6 +23,14 @@ class CardSource(StrEnum):
     TRADE_AREA = "trade area"
 
 
+class Handover(StrEnum):
+    """Why a seat's person no longer plays it: they left the running game, or every
+    connection of theirs stayed closed past the table's limit."""
+
+    LEFT = "left"
+    ABSENT = "absent"
+
+
 class GameEnd(StrEnum):
     """What a run-out of the draw pile means for the game."""
 
@@ -232,6 +240,17 @@ class TurnEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatHandedToBot(Event):
+    """The platform handed ``seat`` to the built-in bot ``bot`` for the rest of the
+    game, because its person left or stayed away (``reason``). No card moves: from
+    now on the bot decides for the seat, which keeps its name and its cards."""
+
+    seat: int
+    bot: str
+    reason: Handover
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     """Coins per seat, the winners, the tie-break used (None without a tie), each
     seat's rank (1 is best, equal for a shared place), the hand sizes the tie-break
@@ -270,5 +289,6 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     DrawPileRanOut,
     DiscardPileReshuffled,
     TurnEnded,
+    SeatHandedToBot,
     GameEnded,
 )

@@ -418,8 +418,10 @@ class GameStateAsDict(Transcoding):
     def decode(self, data: Any) -> GameState:
         s = GameState.__new__(GameState)
         for name in GameState.__slots__:
-            if name != "kinds":
+            if name not in ("kinds", "seat_bots"):
                 setattr(s, name, data[name])
+        # Snapshots taken before seats could be handed to bots have no seat_bots.
+        s.seat_bots = list(data.get("seat_bots") or [""] * len(data["seats"]))
         s.ruleset = Ruleset.from_parameters(data["ruleset"])
         s.kinds = deck_kinds(s.ruleset.beans)
         s.seats = tuple(data["seats"])

@@ -36,6 +36,7 @@ from bohnanza_core.events import (
     GameEnd,
     GameEnded,
     GameStarted,
+    Handover,
     OfferAccepted,
     OfferDeclined,
     OfferMade,
@@ -43,6 +44,7 @@ from bohnanza_core.events import (
     OfferWithdrawn,
     PhaseStarted,
     PlantingEnded,
+    SeatHandedToBot,
     ThirdFieldBought,
     TradingEnded,
     TurnEnded,
@@ -322,6 +324,11 @@ class Narrator:
                     cards=event.cards)
             case TurnEnded():
                 return _("{seat}'s turn ends").format(seat=seat(event.seat))
+            case SeatHandedToBot():
+                message = (_("{seat} left; the {bot} bot plays the seat")
+                           if event.reason is Handover.LEFT else
+                           _("{seat} stayed away too long; the {bot} bot plays the seat"))
+                return message.format(seat=seat(event.seat), bot=event.bot)
             case GameEnded():
                 scores = ", ".join(
                     f"{name} {n}" for name, n in zip(self.seats, event.coins, strict=True)

@@ -82,6 +82,7 @@ class GameState:
         "ruleset",
         "runs_out",
         "salt",
+        "seat_bots",
         "seats",
         "seed",
         "seed_commitment",
@@ -127,6 +128,9 @@ class GameState:
         self.ending = False
         self.result: Result | None = None
         self.events_applied = 0
+        # The built-in bot that plays each seat its person left ("": the person
+        # plays it; events.SeatHandedToBot).
+        self.seat_bots: list[str] = [""] * n
 
     @property
     def players(self) -> int:
@@ -167,6 +171,7 @@ class GameState:
         other.coins = [c[:] for c in self.coins]
         other.trade_areas = [t[:] for t in self.trade_areas]
         other.face_up = self.face_up[:]
+        other.seat_bots = self.seat_bots[:]
         other.offers = {
             k: Offer(o.number, o.proposer, o.counterparty, o.gives, o.wants, set(o.declined_by))
             for k, o in self.offers.items()

@@ -70,6 +70,11 @@ class TableView:
         """The seat this view belongs to, None for a spectator or everything."""
         return self.perspective if self.perspective >= 0 else None
 
+    def bot_of(self, seat: int) -> str | None:
+        """The built-in bot that plays ``seat`` since its person left or stayed away
+        (events.SeatHandedToBot), or None while its person plays it."""
+        return self.__state.seat_bots[seat] or None
+
     @property
     def phase(self) -> Phase:
         return self.__state.phase
@@ -203,6 +208,7 @@ class TableView:
                 "coins": len(s.coins[seat]),
                 "third_field_bought": s.third_field_bought[seat],
                 "trade_area": list(s.trade_areas[seat]),
+                "bot": s.seat_bots[seat] or None,
             }
             hand = self.hand_of(seat)
             if hand is not None:

@@ -240,6 +240,13 @@ else:
 # so that people at the table see each move happen.
 PLAY_BOT_PACE_SECONDS = env_int("BOHNANZA_BOT_PACE_MS", default=1000) / 1000
 
+# How long a seated person may stay away from a running game (every connection to it
+# closed) before the table's bot plays their seat: a new table's default, which its
+# creator may change. "never" (or 0): nobody is replaced for being away.
+_ABSENCE = os.environ.get("BOHNANZA_ABSENCE_SECONDS", "").strip().lower()
+PLAY_ABSENCE_SECONDS = 0 if _ABSENCE == "never" else env_int("BOHNANZA_ABSENCE_SECONDS",
+                                                               default=300)
+
 # --- Celery (read by config/celery.py, names prefixed CELERY_) ----------------
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

@@ -10,6 +10,8 @@ The protocol is docs/protocol.md.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -24,12 +26,13 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from bohnanza_core.errors import IllegalMove
+from bohnanza_core.events import Handover
 from bohnanza_core.jsonlimits import JSONLimitError, loads_line
 from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import CommandFormatError, command_from_json
-from play import driver, live
+from play import driver, live, presence
 from play.models import Table
-from play.tables import bot_user_for
+from play.tables import TableError, bot_user_for, hand_to_bot
 
 logger = logging.getLogger(__name__)
 
@@ -132,10 +135,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: UUID
     perspective: int
     actor: str
+    user: Any = None
     group: str | None = None
     room: str | None = None
     language: str
     allowance: Allowance
+    beat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.language = _language(self.scope)
@@ -154,17 +159,20 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
         name = user.get_username() if user is not None and user.is_authenticated else None
-        seats = [s.number for s in self.table.seats.all()
-                 if s.user is not None and s.user.get_username() == name]
+        sat = [s for s in self.table.seats.all()
+               if s.user is not None and s.user.get_username() == name]
+        # A seat its person left is played by a bot: they watch as a spectator.
+        seats = [s.number for s in sat if s.person]
         invited = _query(self.scope, "invite") == self.table.invite_token
-        if not (self.table.public or seats or invited
+        if not (self.table.public or sat or invited
                 or (user is not None and getattr(user, "is_staff", False))):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.perspective = seats[0] if seats else SPECTATOR
         self.actor = f"user:{name}" if name else ""
+        self.user = user if name else None
         await self.accept()
-        self.room = f"table-{self.table_id.hex}-room"
+        self.room = live.room_group(self.table_id)
         await self.channel_layer.group_add(self.room, self.channel_name)
         if self.table.game_id is None:
             await self.send_json({"type": "waiting", "protocol": live.PROTOCOL,
@@ -175,13 +183,39 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _join_game(self) -> None:
         self.group = live.group_for(self.table_id, self.perspective)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.perspective != SPECTATOR:
+            await database_sync_to_async(presence.arrive)(self.table_id, self.perspective,
+                                                          self.channel_name)
+            self.beat = asyncio.get_running_loop().create_task(self._renew())
         await self._send_current()
         driver.kick(self.table_id, self.channel_layer)
+
+    async def _renew(self) -> None:
+        """Say, now and then, that this seat's connection is still open."""
+        while True:
+            await asyncio.sleep(presence.beat_seconds())
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(presence.renew)(self.channel_name)
+
+    async def _stop_renewing(self) -> None:
+        if self.beat is not None:
+            self.beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.beat
+            self.beat = None
 
     async def disconnect(self, code: int) -> None:
         for group in (self.group, self.room):
             if group is not None:
                 await self.channel_layer.group_discard(group, self.channel_name)
+        if self.beat is not None:
+            await self._stop_renewing()
+            deadline = await database_sync_to_async(presence.depart)(
+                self.table_id, self.perspective, self.channel_name)
+            if deadline is not None:  # the seat's last connection: keep its deadline,
+                driver.kick(self.table_id, self.channel_layer)  # here and in every
+                await self.channel_layer.group_send(  # process serving the table
+                    live.room_group(self.table_id), {"type": "table.look"})
 
     async def send_json(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
@@ -220,6 +254,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_current()
         elif kind == "command":
             await self._command(frame, ref)
+        elif kind == "leave":
+            stray = sorted(str(key)[:30] for key in frame if key not in ("type", "ref"))
+            if stray:  # nobody leaves for another seat: a leave names none
+                await self._refuse(f"a leave frame has no field {stray[0]!r}", ref)
+            else:
+                await self._leave(ref)
         else:
             await self._refuse(f"unknown frame type {str(kind)[:30]!r}", ref)
 
@@ -238,8 +278,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         assert self.table.game_id is not None
         try:
-            played = await database_sync_to_async(live.submit)(
-                self.table_id, self.table.game_id, command, self.actor, version)
+            played = await database_sync_to_async(self._submit)(command, version)
         except IllegalMove as error:
             self.allowance.spend()
             await self._refuse(error.reason, ref)
@@ -251,10 +290,53 @@ class TableConsumer(AsyncWebsocketConsumer):
         await driver.broadcast(self.channel_layer, played)
         driver.kick(self.table_id, self.channel_layer)
 
+    def _submit(self, command: Any, version: int | None) -> live.Played:
+        """The command stored, while a person still plays this seat: once it is handed
+        to a bot (by another connection or process), the person's commands are refused
+        (by the game itself) even before this connection hears of it."""
+        assert self.table.game_id is not None
+        return live.submit(self.table_id, self.table.game_id, command, self.actor, version,
+                           person=True)
+
+    async def _leave(self, ref: object) -> None:
+        """Leave the running game: the table's bot plays the seat from now on (an event
+        of the game), and this connection watches as a spectator."""
+        if self.perspective == SPECTATOR:
+            await self._refuse("only a seated player leaves a game", ref)
+            return
+        try:
+            played = await database_sync_to_async(hand_to_bot)(
+                self.table_id, self.perspective, Handover.LEFT, user=self.user)
+        except TableError as error:
+            await self._refuse(str(error), ref)
+            return
+        await driver.announce_handover(self.channel_layer, self.table_id, played,
+                                       self.perspective)
+
     # -- group messages ---------------------------------------------------------------
 
     async def table_update(self, message: dict[str, Any]) -> None:
         await self._send_update(message["update"])
+
+    async def seat_handed(self, message: dict[str, Any]) -> None:
+        """A seat was handed to its bot: its person's connections become a spectator's
+        (sent the public view from now on), and this process drives the table on."""
+        seat = message.get("seat")
+        if self.group is not None and seat == self.perspective:
+            await self._stop_renewing()
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.perspective = SPECTATOR
+            self.group = live.group_for(self.table_id, SPECTATOR)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.send_json({"type": "left", "protocol": live.PROTOCOL, "seat": seat})
+            await self._send_current()
+        driver.kick(self.table_id, self.channel_layer)
+
+    async def table_look(self, message: dict[str, Any]) -> None:
+        """A deadline was set at the table (by another connection, maybe in another
+        process): this process's driver looks again."""
+        if self.group is not None:
+            driver.kick(self.table_id, self.channel_layer)
 
     async def table_started(self, message: dict[str, Any]) -> None:
         self.table = await database_sync_to_async(live.running_table)(self.table_id)

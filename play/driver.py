@@ -7,8 +7,11 @@ pace, through the bot protocol (it is given its seat's view only); a person awai
 a clocked table has a deadline, stored on the table so that a restarted server still
 keeps it, and when it passes the documented default move
 (``bohnanza_core.simulator.fallback``: decline, end trading, plant the front card...)
-is played as an event whose actor is ``clock``. Two processes driving one table are
-settled by the store, as any two commands are.
+is played as an event whose actor is ``clock``. A seat whose person has been away
+past the table's limit (play/presence.py: the deadline is stored on the seat) is
+handed to the table's bot (``SeatHandedToBot``, actor ``absence``), which then plays
+it like any other bot. Two processes driving one table are settled by the store, as
+any two commands are.
 """
 
 from __future__ import annotations
@@ -29,11 +32,12 @@ from bohnanza_core.bots import BOTS, Bot
 from bohnanza_core.commands import Command
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
+from bohnanza_core.events import Handover
 from bohnanza_core.games import Game
 from bohnanza_core.simulator import fallback
 from bohnanza_core.state import Phase
 from bohnanza_core.views import view
-from play import live
+from play import live, presence, tables
 from play.models import Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -61,6 +65,16 @@ async def broadcast(layer: Any, played: live.Played) -> None:
         await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
 
 
+async def announce_handover(layer: Any, table_id: UUID, played: live.Played, seat: int
+                            ) -> None:
+    """After a seat was handed to its bot: every group's update, then every connection
+    to the table (in any process) is told, so that the person's own connections become
+    a spectator's and each process drives the table on; the lobby lists change."""
+    await broadcast(layer, played)
+    await layer.group_send(live.room_group(table_id), {"type": "seat.handed", "seat": seat})
+    await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
+
+
 def kick(table_id: UUID, layer: Any) -> None:
     """Make sure this process drives the table, and let its driver look again."""
     wake = _wake.setdefault(table_id, asyncio.Event())
@@ -76,7 +90,11 @@ def resumable_tables() -> list[UUID]:
     running = Table.objects.filter(status=Table.Status.RUNNING, game_id__isnull=False)
     clocked = running.filter(clock_deadline__isnull=False).values_list("id", flat=True)
     botted = running.filter(seats__bot__gt="").values_list("id", flat=True)
-    return sorted(set(clocked) | set(botted))
+    # A seat's absence deadline, or connections a process that died left open (they go
+    # stale, and their seat's deadline is set then).
+    away = running.filter(seats__absence_deadline__isnull=False).values_list("id", flat=True)
+    seen = running.filter(presences__isnull=False).values_list("id", flat=True)
+    return sorted(set(clocked) | set(botted) | set(away) | set(seen))
 
 
 async def resume(layer: Any) -> int:
@@ -107,11 +125,13 @@ async def stop_all() -> None:
 @dataclass
 class Step:
     """What the driver does next: ``bot`` (a bot's move, then look again), ``wait``
-    (until ``at``, a clock's deadline, unless woken), or ``idle`` (nothing: a person's
-    turn without a clock, or the game is over)."""
+    (until ``at``, a clock's or an absence's deadline, unless woken), or ``idle``
+    (nothing: a person's turn without a clock or an absence limit, or the game is over).
+    ``handed``: the seat just handed to its bot, whose connections are told."""
 
     kind: str
     at: datetime | None = None
+    handed: int | None = None
 
 
 def _bot(table: Table, seat: Seat) -> Bot:
@@ -131,9 +151,11 @@ def _play(table: Table, game: Game, command: Command, actor: str) -> live.Played
         return None
 
 
-def next_step(table_id: UUID) -> tuple[Step, list[live.Played]]:
-    """Look at the table once: play what bots and the clock have to play now (at most
-    one move), and say what to do next. Runs in a worker thread."""
+def next_step(table_id: UUID, now: datetime | None = None
+              ) -> tuple[Step, list[live.Played]]:
+    """Look at the table once: play what bots, the clock and an absence have to play
+    now (at most one move), and say what to do next. ``now``: the time deadlines are
+    judged at (tests pass one; the driver, the clock's). Runs in a worker thread."""
     table = live.running_table(table_id)
     if table.game_id is None:
         return Step("idle"), []
@@ -145,6 +167,16 @@ def next_step(table_id: UUID) -> tuple[Step, list[live.Played]]:
             Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED,
                                                      clock_deadline=None)
         return Step("idle"), []
+    tables.reconcile(table, state.seat_bots, seats)
+    away = presence.look(table, list(seats.values()), now or timezone.now())
+    for number in away.due:
+        try:
+            handed = tables.hand_to_bot(table.id, number, Handover.ABSENT, now=now)
+        except tables.TableError as refused:
+            logger.info("table %s: seat %d not handed to its bot: %s", table.id, number,
+                        refused)
+            continue
+        return Step("bot", handed=number), [handed]
     if state.phase is Phase.TRADING and _chances.get(table.id) != state.turn:
         # A bot not on turn gets one voluntary chance to propose, as in the simulator.
         _chances[table.id] = state.turn
@@ -164,6 +196,17 @@ def next_step(table_id: UUID) -> tuple[Step, list[live.Played]]:
                             break
         if played:
             return Step("bot"), played
+    step, played = _awaited(table, game, seats, now)
+    if away.next_look is not None and step.kind != "bot" and (
+            step.at is None or away.next_look < step.at):
+        step = Step("wait", away.next_look)
+    return step, played
+
+
+def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | None
+             ) -> tuple[Step, list[live.Played]]:
+    """The move of the seat the game waits for, if a bot plays it, or its clock."""
+    state = game.table
     waiting = awaiting(state)
     if not waiting:
         return Step("idle"), []
@@ -179,14 +222,14 @@ def next_step(table_id: UUID) -> tuple[Step, list[live.Played]]:
         return Step("bot"), [done] if done is not None else []
     if not table.clocked:
         return Step("idle"), []
-    return _clock(table, game, seat)
+    return _clock(table, game, seat, now or timezone.now())
 
 
-def _clock(table: Table, game: Game, seat: Seat) -> tuple[Step, list[live.Played]]:
+def _clock(table: Table, game: Game, seat: Seat, now: datetime
+           ) -> tuple[Step, list[live.Played]]:
     """The person in ``seat`` is awaited: start their clock at this version (charging
     the last one's overrun to the bank of whoever it ran for), or play the default move
     once the deadline has passed."""
-    now = timezone.now()
     if table.clock_version != game.version or table.clock_seat != seat.number:
         if table.clock_seat is not None and table.clock_started is not None:
             over = (now - table.clock_started).total_seconds() - table.move_seconds
@@ -225,7 +268,10 @@ async def drive(table_id: UUID, layer: Any) -> None:
             wake.clear()
             step, played = await database_sync_to_async(next_step)(table_id)
             for done in played:
-                await broadcast(layer, done)
+                if step.handed is not None:
+                    await announce_handover(layer, table_id, done, step.handed)
+                else:
+                    await broadcast(layer, done)
             if step.kind == "idle":
                 return
             if step.kind == "bot":

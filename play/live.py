@@ -57,6 +57,12 @@ def spectator_group(table_id: UUID) -> str:
 LOBBY_GROUP = "lobby"
 
 
+def room_group(table_id: UUID) -> str:
+    """Every connection to the table, whoever it is (a table starting, a seat handed to
+    its bot)."""
+    return f"table-{table_id.hex}-room"
+
+
 def group_for(table_id: UUID, perspective: Perspective) -> str:
     return spectator_group(table_id) if perspective == SPECTATOR else seat_group(table_id,
                                                                                  perspective)
@@ -194,7 +200,8 @@ class Played:
 
 
 def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
-           expected_version: int | None = None, *, exact: bool = False) -> Played:
+           expected_version: int | None = None, *, exact: bool = False,
+           person: bool = False) -> Played:
     """Decide ``command`` on the stored game and store it. ``expected_version``: the
     version the client saw; a table that had moved on when the command arrived
     refuses it (:class:`StaleFrame`). A command that then loses a race in the store
@@ -215,6 +222,11 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     fresh = False
     for attempt in range(RACE_RETRIES):
         since = game.version
+        if person and game.table.seat_bots[command.seat]:
+            # ``person``: a person's command, refused once a bot plays their seat (the
+            # game that says so wins any race in the store: this is judged again on it).
+            raise IllegalMove(f"the {game.table.seat_bots[command.seat]} bot plays this "
+                              "seat now: you left it")
         try:
             entries = store.play_on(game, command, actor)
         except IllegalMove:

@@ -11,6 +11,7 @@ from uuid import UUID
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import UserCreationForm
@@ -20,15 +21,25 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from bohnanza_core.bots import BOTS
 from bohnanza_core.cards import BeanKind
+from bohnanza_core.events import Handover
 from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
-from play import live
-from play.models import Table, describe
-from play.tables import MAX_CLOCK_SECONDS, OPEN, TableError, create_table, join, leave, start
+from play import driver, live
+from play.models import Seat, Table, describe
+from play.tables import (
+    MAX_CLOCK_SECONDS,
+    OPEN,
+    TableError,
+    create_table,
+    hand_to_bot,
+    join,
+    leave,
+    start,
+)
 from replays.models import GameSummary
 from replays.store import token_matches
 from replays.table import bean, display_player
@@ -75,6 +86,23 @@ def _default_seat(seat: int) -> str:
     return OPEN if seat == 0 else "heuristic"
 
 
+ABSENCE_CHOICES = (60, 120, 300, 600, 1800, 3600)
+"""The absence limits a new table offers (seconds), besides the site's default and never."""
+
+
+def _absence_choices() -> list[tuple[str, Any]]:
+    default = int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0))
+    seconds = sorted({*ABSENCE_CHOICES, *([default] if default else [])})
+    return [*((str(n), _minutes(n)) for n in seconds), ("0", gettext_lazy("never"))]
+
+
+def _minutes(seconds: int) -> str:
+    if seconds % 60:
+        return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+    minutes = seconds // 60
+    return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
+
+
 class TableForm(forms.Form):
     """A new table: ruleset, player count, house rules, seats, clock, visibility."""
 
@@ -91,10 +119,23 @@ class TableForm(forms.Form):
                                       min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
     public = forms.BooleanField(label=gettext_lazy("Public (else by invitation link)"),
                                 required=False, initial=True)
+    # Left out of a request: the site's default limit, the heuristic bot.
+    absence_seconds = forms.TypedChoiceField(
+        label=gettext_lazy("A player away this long is replaced by a bot"), coerce=int,
+        required=False, empty_value=None)
+    replacement_bot = forms.ChoiceField(label=gettext_lazy("The bot that replaces them"),
+                                        initial="heuristic", required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = [(name, name) for name in PRESETS]
+        absence = self.fields["absence_seconds"]
+        assert isinstance(absence, forms.TypedChoiceField)
+        absence.choices = _absence_choices()
+        absence.initial = str(int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0)))
+        replacement = self.fields["replacement_bot"]
+        assert isinstance(replacement, forms.ChoiceField)
+        replacement.choices = [(name, display_player(f"bot:{name}")) for name in BOTS]
         for seat in range(MAX_PLAYERS):
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 label=_("Seat %(n)s") % {"n": seat + 1}, choices=_seat_choices(),
@@ -136,7 +177,9 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 seats=[data.get(f"seat_{n}") or _default_seat(n)
                        for n in range(data["players"])],
                 overrides=data["house_rules"], public=data["public"],
-                move_seconds=data["move_seconds"], game_seconds=data["game_seconds"])
+                move_seconds=data["move_seconds"], game_seconds=data["game_seconds"],
+                absence_seconds=data["absence_seconds"],
+                replacement_bot=data["replacement_bot"] or "heuristic")
         except TableError as error:
             form.add_error(None, str(error))
         else:
@@ -155,10 +198,14 @@ def _table(table_id: str, request: HttpRequest) -> tuple[Table, bool]:
     except (ValueError, Table.DoesNotExist):
         raise Http404(_("No such table")) from None
     user = request.user
-    seated = user.is_authenticated and any(s.user_id == user.pk for s in table.seats.all())
+    seated = user.is_authenticated and any(s.user_id == user.pk and s.person
+                                           for s in table.seats.all())
+    left = user.is_authenticated and any(s.user_id == user.pk and s.handed_over
+                                         for s in table.seats.all())
     invite = request.GET.get("invite", "")
     invited = bool(invite) and token_matches(invite[:100], table.invite_token)
-    allowed = table.public or seated or invited or bool(getattr(user, "is_staff", False))
+    allowed = (table.public or seated or left or invited
+               or bool(getattr(user, "is_staff", False)))
     if not allowed:
         raise Http404(_("No such table"))
     return table, seated
@@ -169,8 +216,12 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
     """The table: the waiting room until it starts, then the live table."""
     table, seated = _table(table_id, request)
     seats = list(table.seats.all())
+    me = request.user.pk if request.user.is_authenticated else None
     context = {
         "table": table, "seats": seats, "seated": seated,
+        "left": next((s for s in seats if s.handed_over and s.user_id == me), None),
+        "handed": [s for s in seats if s.handed_over],
+        "running": table.status == Table.Status.RUNNING,
         "mine": request.user.is_authenticated and table.created_by_id == request.user.pk,
         "players": [display_player(s.player()) if s.taken else None for s in seats],
         "invite_url": request.build_absolute_uri(
@@ -208,6 +259,7 @@ def move_words() -> dict[str, Any]:
         "connected": _("Connected."),
         "reconnecting": _("Connection lost: reconnecting…"),
         "copied": _("Copied"),
+        "left": _("You left this game: a bot plays your seat. You are watching."),
         "beans": {kind.value: bean(kind) for kind in BeanKind},
     }
 
@@ -219,6 +271,15 @@ def _act(request: HttpRequest, table_id: str, action: str) -> HttpResponse:
     try:
         if action == "join":
             join(table, request.user)
+        elif action == "leave" and table.status == Table.Status.RUNNING:
+            mine = [s.number for s in table.seats.all()
+                    if s.user_id == request.user.pk and s.person]
+            if not mine:
+                raise TableError(_("you do not play a seat at this game"))
+            played = hand_to_bot(table.id, mine[0], Handover.LEFT, user=request.user)
+            layer = get_channel_layer()
+            if layer is not None:
+                async_to_sync(driver.announce_handover)(layer, table.id, played, mine[0])
         elif action == "leave":
             leave(table, request.user)
             if not Table.objects.filter(pk=table.pk).exists():
@@ -228,7 +289,7 @@ def _act(request: HttpRequest, table_id: str, action: str) -> HttpResponse:
             started = start(table, request.user)
             layer = get_channel_layer()
             if layer is not None:
-                async_to_sync(layer.group_send)(f"table-{started.id.hex}-room",
+                async_to_sync(layer.group_send)(live.room_group(started.id),
                                                 {"type": "table.started"})
     except TableError as error:
         messages.error(request, str(error))
@@ -291,7 +352,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     played = GameSummary.objects.filter(seats__player=f"user:{person.get_username()}")
     if not me:
         played = played.filter(Q(private=False))
-    played = played.distinct().order_by("-started_at").prefetch_related("seats")[:200]
+    played = list(played.distinct().order_by("-started_at").prefetch_related("seats")[:200])
+    # The games they left (or stayed away from): a bot finished their seat.
+    left = dict(Seat.objects.filter(user=person, table__game_id__in=[g.game_id for g in played])
+                .exclude(handover="").values_list("table__game_id", "bot"))
+    for game in played:
+        game.left_to = left.get(game.game_id)  # type: ignore[attr-defined]
     return render(request, "play/profile.html", {"person": person, "games": played,
                                                  "me": me,
                                                  "my_tables": tables_of(person) if me else []})

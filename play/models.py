@@ -49,6 +49,12 @@ class Table(models.Model):
     clock_version = models.PositiveIntegerField(null=True, blank=True)
     clock_started = models.DateTimeField(null=True, blank=True)
     clock_deadline = models.DateTimeField(null=True, blank=True)
+    # A person who leaves the running game, or whose every connection stays closed for
+    # absence_seconds, is replaced by the replacement bot (an event of the game:
+    # SeatHandedToBot).
+    absence_seconds = models.PositiveIntegerField(
+        default=0, help_text="0: never; else seconds a seat's person may be away")
+    replacement_bot = models.CharField(max_length=40, default="heuristic")
 
     class Meta:
         ordering = ("-created_at",)
@@ -78,6 +84,13 @@ class Seat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="seats")
     bank_used = models.FloatField(default=0.0, help_text="seconds of the game's bank spent")
+    # Once its person left or stayed away, ``bot`` names the bot that plays the seat and
+    # ``user`` still says who sat there.
+    handover = models.CharField(max_length=8, blank=True,
+                                help_text="left / absent: why a bot plays a person's seat")
+    # When the seat is handed to its bot if nobody comes back (every connection of its
+    # person is closed): kept here, so another process or a restarted one fires it.
+    absence_deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("number",)
@@ -89,6 +102,16 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+    @property
+    def handed_over(self) -> bool:
+        """A person sat here and a bot plays the seat now."""
+        return bool(self.handover)
+
+    @property
+    def person(self) -> bool:
+        """A person plays this seat now."""
+        return self.user_id is not None and not self.bot
 
     @property
     def taken(self) -> bool:
@@ -107,6 +130,24 @@ class Seat(models.Model):
             return f"{self.bot} {self.number + 1}"
         assert self.user is not None
         return self.user.get_username()[:40]
+
+
+class Presence(models.Model):
+    """One open connection of a seat's person to a running table: while one is fresh
+    (``seen_at`` within ``play.presence.STALE_SECONDS``, renewed by its connection) the
+    person is there. Rows, not a counter, so that two processes serving one table agree,
+    and a process that died with connections open leaves rows that go stale."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    seat = models.PositiveSmallIntegerField()
+    channel = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=("table", "seat"))]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.table_id} on {self.channel}"
 
 
 class BotAccount(models.Model):
@@ -134,5 +175,7 @@ def describe(table: Table) -> dict[str, Any]:
         "free": sum(1 for s in seats if not s.taken),
         "seats": [s.player() if s.taken else None for s in seats],
         "clock": [table.move_seconds, table.game_seconds],
+        # Who left the running game (or stayed away): a bot plays their seat now.
+        "left": [s.user.get_username() for s in seats if s.handed_over and s.user is not None],
         "game": str(table.game_id) if table.game_id else None,
     }

@@ -9,19 +9,32 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
+from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
+from django.utils import timezone
 
 from bohnanza_core.bots import BOTS
-from bohnanza_core.errors import RulesetError
+from bohnanza_core.commands import HandSeatToBot
+from bohnanza_core.errors import IllegalMove, RulesetError
+from bohnanza_core.events import Handover, SeatHandedToBot
 from bohnanza_core.rulesets import PRESETS, customize, ruleset_for
-from play.models import BotAccount, Seat, Table
+from play import live, presence
+from play.models import BotAccount, Presence, Seat, Table
 from replays.store import games
 
 MAX_CLOCK_SECONDS = 24 * 3600
 """The longest per-move or per-game allowance (a day)."""
+
+MAX_ABSENCE_SECONDS = 7 * 24 * 3600
+"""The longest a table may wait for a seat's person who went away (a week)."""
+
+ABSENCE = "absence"
+"""The record's actor of a seat handed to its bot because its person stayed away."""
 
 MAX_OVERRIDES = 30
 """House rules one table may set (there are fewer parameters than this)."""
@@ -40,11 +53,14 @@ def _username(user: AbstractBaseUser | AnonymousUser) -> str:
 
 def create_table(user: AbstractBaseUser, preset: str, players: int, *,
                  seats: Sequence[str], overrides: Mapping[str, Any] | None = None,
-                 public: bool = True, move_seconds: int = 0, game_seconds: int = 0
+                 public: bool = True, move_seconds: int = 0, game_seconds: int = 0,
+                 absence_seconds: int | None = None, replacement_bot: str = "heuristic"
                  ) -> Table:
     """A new table with ``user`` in the first open seat. ``seats``: for each seat,
     :data:`OPEN` or a built-in bot's name. The rules are checked here, so a table that
-    exists can always be started."""
+    exists can always be started. ``absence_seconds``: how long a seated person may be
+    away from the running game before ``replacement_bot`` plays their seat (0: never;
+    None: the site's default, ``PLAY_ABSENCE_SECONDS``)."""
     if preset not in PRESETS:
         raise TableError(f"no ruleset {preset[:40]!r}; rulesets: {', '.join(PRESETS)}")
     overrides = dict(overrides or {})
@@ -68,10 +84,20 @@ def create_table(user: AbstractBaseUser, preset: str, players: int, *,
     for seconds in (move_seconds, game_seconds):
         if not 0 <= seconds <= MAX_CLOCK_SECONDS:
             raise TableError(f"a clock runs from 0 to {MAX_CLOCK_SECONDS} seconds")
+    if absence_seconds is None:
+        absence_seconds = min(int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0)),
+                              MAX_ABSENCE_SECONDS)
+    if not 0 <= absence_seconds <= MAX_ABSENCE_SECONDS:
+        raise TableError(f"the absence limit runs from 0 (never) to {MAX_ABSENCE_SECONDS} "
+                         "seconds")
+    if replacement_bot not in BOTS:
+        raise TableError(f"no bot {replacement_bot[:40]!r}; bots: {', '.join(BOTS)}")
     with transaction.atomic():
         table = Table.objects.create(created_by=user, preset=preset, players=players,
                                      overrides=overrides, public=public,
-                                     move_seconds=move_seconds, game_seconds=game_seconds)
+                                     move_seconds=move_seconds, game_seconds=game_seconds,
+                                     absence_seconds=absence_seconds,
+                                     replacement_bot=replacement_bot)
         mine = seats.index(OPEN)
         Seat.objects.bulk_create([
             Seat(table=table, number=n, bot="" if choice == OPEN else choice,
@@ -129,6 +155,66 @@ def start(table: Table, user: AbstractBaseUser) -> Table:
         locked.status = Table.Status.RUNNING
         locked.save(update_fields=["game_id", "status"])
     return locked
+
+
+def hand_to_bot(table_id: UUID, number: int, reason: Handover, *,
+                user: AbstractBaseUser | None = None, now: datetime | None = None
+                ) -> live.Played:
+    """Hand seat ``number`` of a running game to the table's replacement bot, as the
+    event ``SeatHandedToBot`` of the game (stored through the store, like any move):
+    ``user`` leaves their own seat (reason ``left``), or the seat's person has been away
+    past its absence deadline with no connection open at ``now`` (``absent``, the
+    driver's). The store decides first (a seat is handed once: a second try is
+    refused by the rules); the seat then records who plays it."""
+    now = now or timezone.now()
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.status != Table.Status.RUNNING or table.game_id is None:
+        raise TableError("the game is not running")
+    seat = Seat.objects.select_related("user").filter(table=table, number=number).first()
+    if seat is None:
+        raise TableError(f"there is no seat {number} at this table")
+    if user is not None and seat.user_id != user.pk:
+        raise TableError("you do not sit in this seat")
+    if not seat.person:
+        raise TableError("a bot plays this seat already")
+    if reason is Handover.LEFT:
+        actor = f"user:{_username(seat.user)}" if seat.user is not None else ABSENCE
+    else:
+        if (seat.absence_deadline is None or seat.absence_deadline > now
+                or presence.fresh(table.id, number, now).exists()):
+            raise TableError(f"{seat.seat_name()} is not away past the limit")
+        actor = ABSENCE
+    command = HandSeatToBot(seat=number, bot=table.replacement_bot, reason=reason)
+    try:
+        played = live.submit(table.id, table.game_id, command, actor)
+    except IllegalMove as refused:
+        raise TableError(refused.reason) from None
+    except live.StaleFrame as busy:
+        raise TableError(str(busy)) from None
+    seat_handed(table.id, number, table.replacement_bot, reason)
+    return played
+
+
+def seat_handed(table_id: UUID, number: int, bot: str, reason: Handover) -> None:
+    """Record on the seat what the game recorded: ``bot`` plays it now."""
+    Seat.objects.filter(table_id=table_id, number=number).update(
+        bot=bot, handover=reason.value, absence_deadline=None)
+    Presence.objects.filter(table_id=table_id, seat=number).delete()
+
+
+def reconcile(table: Table, seat_bots: list[str], seats: dict[int, Seat]) -> None:
+    """Bring the seats in line with the game where a seat was handed to a bot but the
+    process died before the seat said so (hand_to_bot stores the event first): the
+    reason is read back from the record."""
+    behind = [n for n, bot in enumerate(seat_bots) if bot and not seats[n].bot]
+    if not behind or table.game_id is None:
+        return
+    for entry in games().record(table.game_id):
+        event = entry.event
+        if isinstance(event, SeatHandedToBot) and event.seat in behind:
+            seat_handed(table.id, event.seat, event.bot, event.reason)
+            seats[event.seat].bot = event.bot
+            seats[event.seat].handover = event.reason.value
 
 
 def issue_bot_token(user: AbstractBaseUser) -> str:

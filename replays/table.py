@@ -281,6 +281,7 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
             "player": shown_player if shown_player.casefold() != seat["name"].casefold()
             else "",
             "player_id": player,
+            "bot": seat.get("bot"),
             "you": perspective == index,
             "active": data["active"] == index and phase not in (Phase.DEALING,
                                                                 Phase.GAME_OVER),

@@ -7,6 +7,8 @@
  * again (`sync`). A dropped connection is opened again, and the server rebuilds the
  * view from the store. An `error` frame (a move refused, with the engine's reason) is
  * shown to this player only. The waiting room (data-room) reloads when the game starts.
+ * A `left` frame (this player left the game, or stayed away too long: a bot plays the
+ * seat) ends this page's moves; the state frames that follow are a spectator's.
  */
 (function () {
   "use strict";
@@ -73,6 +75,10 @@
         if (frame.type === "state") {
           if (room) { location.reload(); return; }
           onState(frame);
+        } else if (frame.type === "left") {
+          for (const gone of root.querySelectorAll(".live-moves, .live-leave")) gone.hidden = true;
+          const note = root.querySelector(".live-left");
+          if (note && note.hidden) { note.textContent = words.left || ""; note.hidden = false; }
         } else if (frame.type === "error" && error) {
           error.textContent = frame.reason;
           error.hidden = false;

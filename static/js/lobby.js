@@ -34,7 +34,8 @@
         const frame = JSON.parse(message.data);
         if (frame.type !== "lobby") return;
         fill(open, frame.open, (t) => " — " + t.free + " " + open.dataset.free);
-        fill(running, frame.running, () => " (" + running.dataset.watch + ")");
+        fill(running, frame.running, (t) => " (" + running.dataset.watch + ")"
+          + (t.left || []).map((name) => " · " + running.dataset.left.replace("{name}", name)).join(""));
       });
       socket.addEventListener("close", () => setTimeout(connect, 2000));
     }

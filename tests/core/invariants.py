@@ -545,6 +545,8 @@ def sample_events() -> dict[type[Event], Event]:
         ev.DrawPileRanOut: ev.DrawPileRanOut(times=1, game_end=GameEnd.NOT_YET),
         ev.DiscardPileReshuffled: ev.DiscardPileReshuffled(cards=3, order=(5, 9, 2)),
         ev.TurnEnded: ev.TurnEnded(seat=1),
+        ev.SeatHandedToBot: ev.SeatHandedToBot(seat=1, bot="heuristic",
+                                               reason=ev.Handover.LEFT),
         ev.GameEnded: ev.GameEnded(coins=(3, 5, 5), winners=(2,), ranks=(3, 2, 1),
                                    hand_sizes=(1, 2, 4), tie_break=TieBreak.MOST_CARDS_IN_HAND,
                                    seed="s3cret", salt=SALT),

@@ -99,7 +99,7 @@ def test_redact_on_every_event_of_real_games(name: str, players: int) -> None:
 # -- views of the table ---------------------------------------------------------------
 
 SEED = "view-S3CRET-seed"
-SEAT_KEYS = {"name", "hand_size", "fields", "coins", "third_field_bought", "trade_area"}
+SEAT_KEYS = {"name", "hand_size", "fields", "coins", "third_field_bought", "trade_area", "bot"}
 TABLE_KEYS = {"perspective", "ruleset", "phase", "turn", "active", "awaiting", "seats",
               "face_up", "offers", "draw_pile_size", "discard_pile", "out_of_game", "runs_out",
               "seed_commitment", "card_kinds"}

@@ -24,7 +24,9 @@ from uuid import uuid4
 import pytest
 
 from bohnanza_core.bots import BOTS
+from bohnanza_core.commands import HandSeatToBot
 from bohnanza_core.engine import awaiting
+from bohnanza_core.events import Handover
 from bohnanza_core.games import Games
 from bohnanza_core.rulesets import PRESETS
 from bohnanza_core.simulator import bot_seed, fallback
@@ -147,7 +149,27 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
     checked = commands = 0
     trading_turn = -1
     state = game.table
+    handed = False
     while not state.finished:
+        if not handed and state.turn >= 2:
+            # Every game has a seat handed to a bot (its person left or stayed away):
+            # its frames are checked as every other move's.
+            handed = True
+            seat = number % players
+            reason = Handover.LEFT if number % 2 else Handover.ABSENT
+            played = live.submit(table.id, game.id, HandSeatToBot(seat, "heuristic", reason),
+                                 "absence")
+            assert played.game.table.seat_bots[seat] == "heuristic"
+            bots[seat] = BOTS["heuristic"](seat, bot_seed(f"leak-{number}", seat))
+            for group, update in played.updates.items():
+                perspective = (SPECTATOR if group.endswith("spectators")
+                               else int(group.rsplit("-", 1)[1]))
+                check_frame(json.dumps(update), played.game.table, perspective, seeds)
+                check_frame(json.dumps(live.answer_for(update, table)), played.game.table,
+                            perspective, seeds)
+                checked += 1
+            state = played.game.table
+            continue
         moves = []
         if state.phase is Phase.TRADING and state.turn != trading_turn:
             trading_turn = state.turn

@@ -6,7 +6,10 @@ spectator, each a websocket client seeing only its own frames.
 
 One game is played to the end with every client seeing every update; another has a
 server killed (SIGKILL) in the middle and started again: its clients reconnect, get
-their view rebuilt from the store, and the game ends normally. (A clock deadline
+their view rebuilt from the store, and the game ends normally. In a third, a seat's
+only connection, on one server, closes: past the table's absence limit the seat is
+handed to the table's bot (an event of the game), and the player on the other server
+plays the game to its end against it. (A clock deadline
 firing after the restart is not tested here: that needs the deadlines picked up at
 process start, built separately.)
 """
@@ -14,6 +17,7 @@ process start, built separately.)
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -168,3 +172,37 @@ def test_a_server_killed_mid_game_comes_back_and_the_game_ends_normally(
             assert back[0]["type"] == "state" and back[0]["since"] == back[0]["version"]
             assert back[0]["version"] >= KILL_AT  # its view rebuilt from the store
     check_ending(everyone, env, table["game"])
+
+
+def test_a_seat_gone_from_one_server_is_handed_to_its_bot_and_the_game_ends(
+        servers: tuple[dict[str, str], list[Daphne]]) -> None:
+    env, daphnes = servers
+    (table,) = seat_tables({**env, "BOHNANZA_ABSENCE_SECONDS": "2"}, 3, 1)
+    goer = SeatClient(daphnes[1].port, table["table"], table["seats"][1])
+    stayers = [SeatClient(daphnes[0].port, table["table"], table["seats"][0]),
+               SeatClient(daphnes[1].port, table["table"], table["seats"][2])]
+
+    async def game() -> list[bool]:
+        socket = await goer.open()
+        goer.connections[-1].append(json.loads(await socket.recv()))
+        await socket.close()  # its person's every connection is closed now
+        sockets = [await c.open() for c in stayers]
+        return list(await asyncio.wait_for(asyncio.gather(
+            *(c.play(s, quiet=1.0) for c, s in zip(stayers, sockets, strict=True))),
+            TIMEOUT))
+
+    assert asyncio.run(game()) == [True, True]
+    assert goer.frames[0]["seat"] == 1
+    for client in stayers:
+        frames = [f for f in client.frames if f["type"] == "state"]
+        handed = [n for n, f in enumerate(frames)
+                  if any("stayed away too long" in line for line in f["log"])]
+        assert len(handed) == 1, [f["log"] for f in frames if f["log"]][:5]
+        # Every view of the table at a step before the event shows a person in the
+        # seat, every later one the bot (a view asked for by `sync` may come first).
+        at = frames[handed[0]]["since"]
+        seats = [(f["version"], f["answer"]["table"]["seats"][1]["bot"]) for f in frames]
+        assert {bot for version, bot in seats if version <= at} == {None}
+        assert {bot for version, bot in seats if version > at} == {"heuristic"}
+        assert frames[-1]["finished"]
+        assert frames[-1]["version"] == stored(env, table["game"])

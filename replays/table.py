@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -47,6 +46,7 @@ from bohnanza_core.narrate import bean_name, beans, phase_name
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import Phase
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective
+from replays.drawing import draw_table
 from replays.store import perspective_name
 
 STACK_LAYERS = 6
@@ -351,8 +351,8 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
 
 
 def render_table(context: dict[str, Any], request: Any = None) -> str:
-    """The table drawn by the one template every table page uses."""
-    return render_to_string("table/table.html", {"t": context}, request=request)
+    """The table drawn by the one drawing every table page uses (replays/drawing.py)."""
+    return draw_table(context, request)
 
 
 def table_answer(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset, *,

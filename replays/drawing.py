@@ -19,6 +19,7 @@ before they are.
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
@@ -67,12 +68,18 @@ def words() -> Words:
     return found
 
 
+_SPECIAL = re.compile("[&<>\"']")
+
+
 def _e(value: object) -> str:
     """A value as the template printed it: escaped (already safe HTML as it is)."""
+    if type(value) is int:
+        return str(value)
     html = getattr(value, "__html__", None)
     if html is not None:
         return str(html())
-    return escape(str(value))
+    text = str(value)
+    return escape(text) if _SPECIAL.search(text) else text
 
 
 def _beans(step: dict[str, int | None]) -> str:

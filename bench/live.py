@@ -22,6 +22,18 @@ store write (``Games.play_on``), building every perspective's update
 
 Target (issue 10): 100 tables x 4 clients, one command per table per second: p99 at
 most 50 ms.
+
+Figures (this machine, 2 cores shared with other test runs; docs/serving.md, "Live
+tables"). Before (the table drawn by a Django template): the servers saturated at about
+15-36 commands/s in all; per command the store write 4.9 ms p50, one frame drawn
+(``live.answer_for``) 12.3 ms p50, 85% of it in the template engine, five frames a
+command. After (the drawing in Python, replays/drawing.py; rulesets and drawn frames
+kept per process), 2026-12-01 with a load average of 9-12 from other runs: one frame
+drawn 1.1-1.2 ms p50 (in process, 49.5 ms -> 3.0 ms per frame back to back under the same
+load: 16x less), store write 9.3-14.7 ms p50, one group_send 25 ms p50; the load runs
+(100 tables: 2-6 commands/s; 40 tables at 0.5-2 a second: 4-10 commands/s) had p99 of
+seconds with the ping baseline's p99 at 0.7-3.7 s: the machine, not the table, was the
+limit, and the target was not reached.
 """
 
 from __future__ import annotations

@@ -52,13 +52,13 @@ a gap or a silence (static/js/live.js), not a stream of them."""
 SYNC_PER_SECOND = 0.5
 """How fast that allowance comes back."""
 
-CONNECT_BURST = 10
+CONNECT_BURST = 20
 """How many times one client (an account, or an address for people not signed in) may
 open a table's socket in a row in one server process: each connection reads the table
 and the game from the store and draws the table. A browser that lost its connection
 opens it again with a growing wait (static/js/live.js)."""
 
-CONNECT_PER_SECOND = 0.2
+CONNECT_PER_SECOND = 1.0
 """How fast that allowance comes back."""
 
 CONNECT_CLIENTS = 10_000

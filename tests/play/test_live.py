@@ -22,6 +22,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands
+from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import command_to_json
 from play import driver, live
 from play.models import Table
@@ -594,3 +595,22 @@ def test_reconnecting_too_often_is_refused_with_a_reason_and_a_close_code(
         await bob.disconnect()
 
     reconnects()
+
+
+def test_a_frame_is_drawn_once_per_update_and_language_and_shared() -> None:
+    from django.utils import translation
+
+    people = _people(2)
+    table = _table(people, ["open"] * 2, preset="duel")
+    update = live.current(table, 0)
+    with translation.override("en"):
+        first = live.answer_for(update, table)
+        again = live.answer_for(dict(update), table)
+    with translation.override("hu"):
+        hungarian = live.answer_for(update, table)
+    assert again is first  # the second client of the group: no second drawing
+    assert hungarian is not first
+    assert "Draw pile" in first["answer"]["html"]
+    assert "Draw pile" not in hungarian["answer"]["html"]
+    spectator = live.answer_for(live.current(table, SPECTATOR), table)
+    assert spectator is not first and spectator["seat"] is None

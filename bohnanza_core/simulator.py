@@ -38,6 +38,7 @@ from bohnanza_core.commands import (
 )
 from bohnanza_core.engine import awaiting, legal_commands, new_game, play
 from bohnanza_core.errors import IllegalMove
+from bohnanza_core.errors import SimulationError as SimulationError  # its old home
 from bohnanza_core.events import Event, GameEnded
 from bohnanza_core.rulesets import Ruleset, ruleset_for
 from bohnanza_core.state import GameState, Phase
@@ -63,10 +64,6 @@ _FALLBACK_ORDER: tuple[type, ...] = (
     AcceptOffer,
     BuyThirdField,
 )
-
-
-class SimulationError(RuntimeError):
-    """A game that cannot go on: it ran past the command limit, or a name is unknown."""
 
 
 class Table(Protocol):

@@ -88,7 +88,7 @@ SEED_MAX = 128
 """The longest seed: the platform's are 32 hex digits, a simulation's ``SEED:i``."""
 
 
-def check_seat_name(name: object) -> None:
+def check_seat_name(name: object) -> str:
     """Refuse a seat name that cannot be shown as one: not text, empty or blank, longer
     than :data:`SEAT_NAME_MAX`, or holding control characters (a line break in a log)."""
     if (not isinstance(name, str) or not name.strip() or len(name) > SEAT_NAME_MAX
@@ -97,6 +97,7 @@ def check_seat_name(name: object) -> None:
             if isinstance(name, str) else type(name).__name__
         raise RulesetError(f"a seat name is 1 to {SEAT_NAME_MAX} printable characters, "
                            f"not {shown}")
+    return name
 
 
 def new_game(
@@ -110,10 +111,11 @@ def new_game(
 
     Returns the state, now waiting for the first player's first decision, and every
     event so far."""
-    seats = tuple(seats)
-    check_player_count(ruleset, len(seats))
-    for name in seats:
-        check_seat_name(name)
+    # Names come from tables and uploads: read as what they are until checked (compiled
+    # code would raise TypeError on reading a non-string as the annotation says).
+    given: tuple[object, ...] = tuple(seats)
+    check_player_count(ruleset, len(given))
+    seats = tuple(check_seat_name(name) for name in given)
     if not isinstance(seed, str) or not seed or len(seed) > SEED_MAX:
         raise RulesetError(f"the seed must be a string of 1 to {SEED_MAX} characters")
     if salt is None:

@@ -21,7 +21,7 @@ import json
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
@@ -81,9 +81,10 @@ def _has_extension(module: str, package_dir: Path) -> bool:
                for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
-def pure_reason(package_dir: Path = HERE, environ: dict[str, str] | None = None) -> str | None:
+def pure_reason(package_dir: Path = HERE, environ: Mapping[str, str] | None = None
+                ) -> str | None:
     """Why the pure modules must run (None: the compiled build is sound)."""
-    env = os.environ if environ is None else environ
+    env: Mapping[str, str] = os.environ if environ is None else environ
     if env.get(PURE_SWITCH, "") not in ("", "0"):
         return f"{PURE_SWITCH}={env[PURE_SWITCH]}"
     try:
@@ -121,10 +122,10 @@ class PureFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
-def activate(package_dir: Path = HERE) -> str:
+def activate(package_dir: Path = HERE, environ: Mapping[str, str] | None = None) -> str:
     """Choose the build for this process and say which: ``compiled (mypyc)`` or
     ``pure Python (why)``. Warns once when a build exists but is stale."""
-    reason = pure_reason(package_dir)
+    reason = pure_reason(package_dir, environ)
     if reason is None:
         return COMPILED_NAME
     if not any(isinstance(finder, PureFinder) for finder in sys.meta_path):

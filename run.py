@@ -5,10 +5,17 @@
     python3 run.py test    install, then ruff, mypy, manage.py check, pytest [ARGS...]
 
 Both first make sure ``.venv`` holds ``requirements.lock`` and the project (editable);
-the install is skipped while ``requirements.lock`` and ``pyproject.toml`` are unchanged.
+the install is skipped while ``requirements.lock``, ``pyproject.toml``, ``setup.py`` and
+the sources of the modules compiled with mypyc are unchanged (an edited source is
+compiled again). The install compiles the engine and the bots with the venv's mypyc
+(``--no-build-isolation``) where a C compiler is present, else installs them pure;
+it says which. ``test`` without test paths (the whole suite) also runs ``tests/core``
+(but the ``slow`` games and the property search) a second time on the pure modules
+(``BOHNANZA_PURE_PYTHON=1``).
 """
 
 import hashlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -21,7 +28,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 MARKER = VENV / ".bohnanza-install-sha256"
-INSTALL_INPUTS = ("requirements.lock", "pyproject.toml")
+INSTALL_INPUTS = ("requirements.lock", "pyproject.toml", "setup.py", "bohnanza_core/build.py")
 PYTEST_NO_TESTS = 5
 
 
@@ -47,9 +54,21 @@ def run(*args: str) -> None:
         sys.exit(code)
 
 
+def compiled_sources() -> list[str]:
+    """The sources setup.py compiles (bohnanza_core/build.py, loaded by its path: the
+    package itself may not import before the install)."""
+    spec = importlib.util.spec_from_file_location("_bohnanza_build",
+                                                  ROOT / "bohnanza_core" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    package = Path("bohnanza_core")
+    return [build.source_path(module, package).as_posix() for module in build.COMPILED]
+
+
 def install_fingerprint() -> str:
     digest = hashlib.sha256()
-    for name in INSTALL_INPUTS:
+    for name in (*INSTALL_INPUTS, *compiled_sources()):
         digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -60,13 +79,17 @@ def ensure_installed() -> None:
         venv.create(VENV, with_pip=True, clear=VENV.exists())
     fingerprint = install_fingerprint()
     if MARKER.exists() and MARKER.read_text().strip() == fingerprint:
-        say("dependencies up to date (requirements.lock and pyproject.toml unchanged)")
+        say("dependencies up to date (requirements.lock, pyproject.toml, setup.py and the "
+            "compiled sources unchanged)")
         return
-    say("installing requirements.lock and the project (editable)")
+    say("installing requirements.lock and the project (editable; the engine compiled "
+        "with mypyc)")
     MARKER.unlink(missing_ok=True)
     pip_install = (str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check")
     run(*pip_install, "-r", "requirements.lock")
-    run(*pip_install, "--no-deps", "-e", ".")
+    # No build isolation: the venv's pinned mypy (mypyc) and setuptools do the build.
+    run(*pip_install, "--no-deps", "--no-build-isolation", "-e", ".")
+    run(str(PYTHON), "-c", "import bohnanza_core; print('==> engine build:', bohnanza_core.BUILD)")
     MARKER.write_text(fingerprint + "\n")
 
 
@@ -81,6 +104,15 @@ def test(pytest_args: list[str]) -> None:
     command = [str(PYTHON), "-m", "pytest", *pytest_args]
     print("$ " + " ".join(command), flush=True)
     code = subprocess.run(command, cwd=ROOT, env=venv_env(), check=False).returncode
+    if code == 0 and not any(not arg.startswith("-") for arg in pytest_args):
+        say("tests: the core tests again on the pure modules (BOHNANZA_PURE_PYTHON=1)")
+        # Not the slow games nor the property search: compiled and pure play the same games
+        # byte for byte (tests/core/test_build.py), and CI stays well under 15 minutes.
+        command = [str(PYTHON), "-m", "pytest", "-q", "-m", "not slow", "tests/core",
+                   "--ignore", "tests/core/test_properties.py"]
+        print("$ BOHNANZA_PURE_PYTHON=1 " + " ".join(command), flush=True)
+        code = subprocess.run(command, cwd=ROOT, env={**venv_env(), "BOHNANZA_PURE_PYTHON": "1"},
+                              check=False).returncode
     if code == PYTEST_NO_TESTS:
         say("failed: pytest collected no tests")
     elif code != 0:

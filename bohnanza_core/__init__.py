@@ -7,8 +7,14 @@ The whole game is ``command -> decide -> events -> evolve -> state``:
 >>> events = play(state, PlantFromHand(seat=0, field=0))
 
 See ``docs/`` for the events, the shuffle and the export format.
+
+The engine and the bots run compiled with mypyc where the install could compile them;
+``BUILD`` says which build this process runs (bohnanza_core/build.py), and
+``BOHNANZA_PURE_PYTHON=1`` forces the pure modules.
 """
 
+# First of all: the build decides where the other modules are loaded from.
+from bohnanza_core._loader import BUILD
 from bohnanza_core.cards import BEANOMETER, DECK_COUNTS, BeanKind, coins_for
 from bohnanza_core.commands import (
     AcceptOffer,
@@ -43,6 +49,7 @@ from bohnanza_core.views import EVERYTHING, SPECTATOR, TableView, redact, view
 
 __all__ = [
     "BEANOMETER",
+    "BUILD",
     "DECK_COUNTS",
     "EVERYTHING",
     "PRESETS",

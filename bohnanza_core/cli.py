@@ -20,9 +20,11 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
 
+from bohnanza_core import BUILD
 from bohnanza_core.bots import BOTS
 from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
@@ -44,8 +46,20 @@ class _UsageError(Exception):
     pass
 
 
+def version_line() -> str:
+    """The installed version and the engine's build: ``compiled (mypyc)`` or
+    ``pure Python (why)`` (bohnanza_core/build.py)."""
+    try:
+        installed = metadata.version("bohnanza-platform")
+    except metadata.PackageNotFoundError:
+        installed = "(not installed)"
+    return f"bohnanza {installed}; engine and bots: {BUILD}"
+
+
 def _parser() -> _Parser:
     parser = _Parser(prog="bohnanza", description="Bohnanza: bot games and rulesets.")
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="the version and which build of the engine runs")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sim = commands.add_parser("simulate", help="play games between bots and print the results")

@@ -91,7 +91,7 @@ SEED_MAX = 128
 """The longest seed: the platform's are 32 hex digits, a simulation's ``SEED:i``."""
 
 
-def check_seat_name(name: object) -> None:
+def check_seat_name(name: object) -> str:
     """Refuse a seat name that cannot be shown as one: not text, empty or blank, longer
     than :data:`SEAT_NAME_MAX`, or holding control characters (a line break in a log)."""
     if (not isinstance(name, str) or not name.strip() or len(name) > SEAT_NAME_MAX
@@ -100,6 +100,7 @@ def check_seat_name(name: object) -> None:
             if isinstance(name, str) else type(name).__name__
         raise RulesetError(f"a seat name is 1 to {SEAT_NAME_MAX} printable characters, "
                            f"not {shown}")
+    return name
 
 
 def new_game(
@@ -113,10 +114,11 @@ def new_game(
 
     Returns the state, now waiting for the first player's first decision, and every
     event so far."""
-    seats = tuple(seats)
-    check_player_count(ruleset, len(seats))
-    for name in seats:
-        check_seat_name(name)
+    # Names come from tables and uploads: read as what they are until checked (compiled
+    # code would raise TypeError on reading a non-string as the annotation says).
+    given: tuple[object, ...] = tuple(seats)
+    check_player_count(ruleset, len(given))
+    seats = tuple(check_seat_name(name) for name in given)
     if not isinstance(seed, str) or not seed or len(seed) > SEED_MAX:
         raise RulesetError(f"the seed must be a string of 1 to {SEED_MAX} characters")
     if salt is None:
@@ -502,11 +504,19 @@ def _kind_name(kind: BeanKind, count: int = 1) -> str:
     return f"{count} {kind.value} bean{'s' if count != 1 else ''}"
 
 
-def _check_seat(s: GameState, seat: object) -> None:
+def _raw(command: object, name: str) -> object:
+    """A command's attribute as it is, of whatever type. Commands come from outside
+    (websockets, uploads, bots): read through its annotation, a compiled engine would
+    raise TypeError for a wrongly typed value (and take True for 1), not IllegalMove."""
+    return getattr(command, name, None)
+
+
+def _check_seat(s: GameState, seat: object) -> int:
     if s.phase is Phase.GAME_OVER:
         raise IllegalMove("the game is over")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.players:
         raise IllegalMove(f"there is no seat {seat!r} at this table")
+    return seat
 
 
 def _check_active(s: GameState, seat: int, doing: str) -> None:
@@ -514,7 +524,7 @@ def _check_active(s: GameState, seat: int, doing: str) -> None:
         raise IllegalMove(f"only the active player ({s.seats[s.active]}) may {doing}")
 
 
-def _check_field_fits(s: GameState, seat: int, field: object, card: Card) -> None:
+def _check_field_fits(s: GameState, seat: int, field: object, card: Card) -> int:
     fields = s.fields[seat]
     kind = s.kinds[card]
     if not isinstance(field, int) or isinstance(field, bool) or not 0 <= field < len(fields):
@@ -530,6 +540,7 @@ def _check_field_fits(s: GameState, seat: int, field: object, card: Card) -> Non
             f"field {field} holds {s.kinds[beans[0]].value} beans; "
             f"a {kind.value} bean goes into an empty field or one of its own kind"
         )
+    return field
 
 
 def _check_received_planted_first(s: GameState, doing: str = "") -> None:
@@ -546,77 +557,79 @@ def _check_received_planted_first(s: GameState, doing: str = "") -> None:
 
 
 def _d_plant_from_hand(s: GameState, c: PlantFromHand) -> list[Event]:
-    _check_seat(s, c.seat)
+    seat = _check_seat(s, _raw(c, "seat"))
     if s.phase is not Phase.PLANTING:
         raise IllegalMove(f"cards are planted from the hand in phase 1, not during {s.phase}")
-    _check_active(s, c.seat, "plant from the hand now")
-    hand = s.hands[c.seat]
+    _check_active(s, seat, "plant from the hand now")
+    hand = s.hands[seat]
     if not hand:
         raise IllegalMove("your hand is empty")
     if s.planted >= s.ruleset.planting_from_hand:
         limit = s.ruleset.planting_from_hand
         raise IllegalMove(f"you may plant at most {limit} card{'s' if limit != 1 else ''} "
                           "from the hand")
-    _check_field_fits(s, c.seat, c.field, hand[0])
-    return [BeanPlanted(seat=c.seat, card=hand[0], field=c.field, source=CardSource.HAND)]
+    field = _check_field_fits(s, seat, _raw(c, "field"), hand[0])
+    return [BeanPlanted(seat=seat, card=hand[0], field=field, source=CardSource.HAND)]
 
 
 def _d_plant_card(s: GameState, c: PlantCard) -> list[Event]:
-    _check_seat(s, c.seat)
+    seat = _check_seat(s, _raw(c, "seat"))
     at_once = s.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
     planting_now = s.phase is Phase.PLANTING_RECEIVED or (s.phase is Phase.TRADING and at_once)
-    if type(c.card) is not int:
-        raise IllegalMove(f"{c.card!r} is not a card")
-    if c.card in s.trade_areas[c.seat]:
+    card = _raw(c, "card")
+    if type(card) is not int:
+        raise IllegalMove(f"{card!r} is not a card")
+    if card in s.trade_areas[seat]:
         if not planting_now:
             raise IllegalMove("beans received in trade are planted in phase 3")
         source = CardSource.TRADE_AREA
-    elif c.card in s.face_up:
-        _check_active(s, c.seat, "plant the face-up cards")
+    elif card in s.face_up:
+        _check_active(s, seat, "plant the face-up cards")
         if not (planting_now or s.phase is Phase.PLANTING_LEFTOVERS):
             raise IllegalMove(f"face-up cards cannot be planted during {s.phase}")
         source = CardSource.FACE_UP
     else:
-        raise IllegalMove(f"card {c.card!r} is neither in your trade area nor face up")
-    _check_field_fits(s, c.seat, c.field, c.card)
-    events: list[Event] = [BeanPlanted(seat=c.seat, card=c.card, field=c.field, source=source)]
+        raise IllegalMove(f"card {card!r} is neither in your trade area nor face up")
+    field = _check_field_fits(s, seat, _raw(c, "field"), card)
+    events: list[Event] = [BeanPlanted(seat=seat, card=card, field=field, source=source)]
     if source is CardSource.FACE_UP:
         # Planting at once during trading (Finnish) takes the card out of any offer.
-        events.extend(_voided_offers(s, {c.card}))
+        events.extend(_voided_offers(s, {card}))
     return events
 
 
 def _d_end_planting(s: GameState, c: EndPlanting) -> list[Event]:
-    _check_seat(s, c.seat)
-    _check_active(s, c.seat, "end planting")
+    seat = _check_seat(s, _raw(c, "seat"))
+    _check_active(s, seat, "end planting")
     if s.phase is Phase.PLANTING:
         if s.planted == 0:
             raise IllegalMove("you must plant the front card of your hand first")
-        return [PlantingEnded(seat=c.seat)]
+        return [PlantingEnded(seat=seat)]
     if s.phase is Phase.PLANTING_RECEIVED:
         if s.ruleset.leftover_face_up is LeftoverFaceUp.PLANTED_BY_ACTIVE:
             raise IllegalMove("every face-up card left must be planted")
         if s.planting_done:
             raise IllegalMove("you have already ended planting")
-        return [PlantingEnded(seat=c.seat)]
+        return [PlantingEnded(seat=seat)]
     raise IllegalMove(f"there is no planting to end during {s.phase}")
 
 
 def _d_discard(s: GameState, c: DiscardCard) -> list[Event]:
-    _check_seat(s, c.seat)
-    _check_active(s, c.seat, "discard")
-    if type(c.card) is not int:
-        raise IllegalMove(f"{c.card!r} is not a card")
+    seat = _check_seat(s, _raw(c, "seat"))
+    _check_active(s, seat, "discard")
+    card = _raw(c, "card")
+    if type(card) is not int:
+        raise IllegalMove(f"{card!r} is not a card")
     if s.phase is Phase.PLANTING_LEFTOVERS:
-        if c.card not in s.face_up:
-            raise IllegalMove(f"card {c.card!r} is not among the cards left to you")
-        return [CardDiscarded(seat=c.seat, card=c.card, source=CardSource.FACE_UP)]
+        if card not in s.face_up:
+            raise IllegalMove(f"card {card!r} is not among the cards left to you")
+        return [CardDiscarded(seat=seat, card=card, source=CardSource.FACE_UP)]
     if s.phase is Phase.PLANTING and s.ruleset.discard_from_hand_after_planting:
         if s.planted == 0:
             raise IllegalMove("plant the front card of your hand before discarding")
-        if c.card not in s.hands[c.seat]:
-            raise IllegalMove(f"card {c.card!r} is not in your hand")
-        return [CardDiscarded(seat=c.seat, card=c.card, source=CardSource.HAND)]
+        if card not in s.hands[seat]:
+            raise IllegalMove(f"card {card!r} is not in your hand")
+        return [CardDiscarded(seat=seat, card=card, source=CardSource.HAND)]
     raise IllegalMove(f"no card may be discarded during {s.phase} under these rules")
 
 
@@ -649,18 +662,19 @@ def harvest_refusal(s: GameState, seat: int, field: int) -> str | None:
 
 
 def _d_harvest(s: GameState, c: Harvest) -> list[Event]:
-    _check_seat(s, c.seat)
-    if not isinstance(c.field, int) or isinstance(c.field, bool):
-        raise IllegalMove(f"there is no field {c.field!r}")
-    reason = harvest_refusal(s, c.seat, c.field)
+    seat = _check_seat(s, _raw(c, "seat"))
+    field = _raw(c, "field")
+    if not isinstance(field, int) or isinstance(field, bool):
+        raise IllegalMove(f"there is no field {field!r}")
+    reason = harvest_refusal(s, seat, field)
     if reason:
         raise IllegalMove(reason)
-    beans = s.fields[c.seat][c.field]
+    beans = s.fields[seat][field]
     kind = s.kinds[beans[0]]
     return [
         FieldHarvested(
-            seat=c.seat,
-            field=c.field,
+            seat=seat,
+            field=field,
             kind=kind,
             beans=len(beans),
             coins=coins_for(kind, len(beans)),
@@ -688,12 +702,12 @@ def _may_buy_field(s: GameState, seat: int) -> bool:
 
 
 def _d_buy(s: GameState, c: BuyThirdField) -> list[Event]:
-    _check_seat(s, c.seat)
-    reason = _buy_refusal(s, c.seat)
+    seat = _check_seat(s, _raw(c, "seat"))
+    reason = _buy_refusal(s, seat)
     if reason:
         raise IllegalMove(reason)
     assert s.ruleset.third_field_cost is not None
-    return [ThirdFieldBought(seat=c.seat, cost=s.ruleset.third_field_cost)]
+    return [ThirdFieldBought(seat=seat, cost=s.ruleset.third_field_cost)]
 
 
 def _holds(s: GameState, seat: int, card: Card) -> bool:
@@ -717,32 +731,35 @@ def _check_trading(s: GameState, doing: str) -> None:
 
 
 def _d_offer(s: GameState, c: MakeOffer) -> list[Event]:
-    _check_seat(s, c.seat)
+    seat = _check_seat(s, _raw(c, "seat"))
     _check_trading(s, "offers are made")
-    if c.seat == s.active:
-        counterparty = c.to
-        if counterparty is not None:
-            if type(counterparty) is not int or not 0 <= counterparty < s.players:
-                raise IllegalMove(f"there is no seat {counterparty!r} to offer to")
-            if counterparty == c.seat:
+    to = _raw(c, "to")
+    counterparty: int | None = None
+    if seat == s.active:
+        if to is not None:
+            if type(to) is not int or not 0 <= to < s.players:
+                raise IllegalMove(f"there is no seat {to!r} to offer to")
+            if to == seat:
                 raise IllegalMove("you cannot trade with yourself")
+            counterparty = to
     else:
-        if c.to is not None and c.to != s.active:
+        if to is not None and to != s.active:
             raise IllegalMove(
                 "only the active player trades with the others: "
                 f"offer to {s.seats[s.active]} instead"
             )
         counterparty = s.active
-    gives = _card_ids(c.gives, "the cards an offer gives")
+    gives = _card_ids(_raw(c, "gives"), "the cards an offer gives")
     if len(set(gives)) != len(gives):
         raise IllegalMove("an offer names each card once")
     for card in gives:
-        if not _holds(s, c.seat, card):
-            where = "your hand or the face-up cards" if c.seat == s.active else "your hand"
+        if not _holds(s, seat, card):
+            where = "your hand or the face-up cards" if seat == s.active else "your hand"
             raise IllegalMove(f"card {card!r} is not in {where}")
-    if not isinstance(c.wants, tuple | list):
-        raise IllegalMove(f"wants are pairs of a bean kind and a count, not {c.wants!r}")
-    wants = tuple(c.wants)
+    asked = _raw(c, "wants")
+    if not isinstance(asked, tuple | list):
+        raise IllegalMove(f"wants are pairs of a bean kind and a count, not {asked!r}")
+    wants = tuple(asked)
     seen: set[BeanKind] = set()
     for item in wants:
         if not isinstance(item, tuple) or len(item) != 2:
@@ -761,7 +778,7 @@ def _d_offer(s: GameState, c: MakeOffer) -> list[Event]:
     return [
         OfferMade(
             offer=s.next_offer,
-            proposer=c.seat,
+            proposer=seat,
             counterparty=counterparty,
             gives=gives,
             wants=wants,
@@ -785,19 +802,19 @@ def _open_offer(s: GameState, number: object, seat: int) -> Offer:
 
 
 def _d_accept(s: GameState, c: AcceptOffer) -> list[Event]:
-    _check_seat(s, c.seat)
+    seat = _check_seat(s, _raw(c, "seat"))
     _check_trading(s, "offers are accepted")
-    offer = _open_offer(s, c.offer, c.seat)
-    if not _may_answer(s, offer, c.seat):
+    offer = _open_offer(s, _raw(c, "offer"), seat)
+    if not _may_answer(s, offer, seat):
         raise IllegalMove(f"offer {offer.number} is not yours to accept")
     for card in offer.gives:
         if not _holds(s, offer.proposer, card):
             raise IllegalMove(f"offer {offer.number} is void: card {card} is no longer offered")
-    cards = _card_ids(c.cards, "the cards you give")
+    cards = _card_ids(_raw(c, "cards"), "the cards you give")
     if len(set(cards)) != len(cards):
         raise IllegalMove("name each card once")
     for card in cards:
-        if not _holds(s, c.seat, card):
+        if not _holds(s, seat, card):
             raise IllegalMove(f"card {card!r} is not yours to give")
     given = Counter(s.kinds[card] for card in cards)
     wanted = Counter({kind: count for kind, count in offer.wants})
@@ -807,7 +824,7 @@ def _d_accept(s: GameState, c: AcceptOffer) -> list[Event]:
         raise IllegalMove(
             f"offer {offer.number} wants {want_text}; you named {give_text}"
         )
-    events: list[Event] = [OfferAccepted(offer=offer.number, seat=c.seat, cards=cards)]
+    events: list[Event] = [OfferAccepted(offer=offer.number, seat=seat, cards=cards)]
     events.extend(_voided_offers(s, set(offer.gives) | set(cards), skip=offer.number))
     return events
 
@@ -823,30 +840,30 @@ def _voided_offers(s: GameState, moved: set[Card], skip: int | None = None) -> l
 
 
 def _d_decline(s: GameState, c: DeclineOffer) -> list[Event]:
-    _check_seat(s, c.seat)
+    seat = _check_seat(s, _raw(c, "seat"))
     _check_trading(s, "offers are declined")
-    offer = _open_offer(s, c.offer, c.seat)
-    if not _may_answer(s, offer, c.seat):
+    offer = _open_offer(s, _raw(c, "offer"), seat)
+    if not _may_answer(s, offer, seat):
         raise IllegalMove(f"offer {offer.number} is not yours to decline")
-    return [OfferDeclined(offer=offer.number, seat=c.seat)]
+    return [OfferDeclined(offer=offer.number, seat=seat)]
 
 
 def _d_withdraw(s: GameState, c: WithdrawOffer) -> list[Event]:
-    _check_seat(s, c.seat)
+    seat = _check_seat(s, _raw(c, "seat"))
     _check_trading(s, "offers are withdrawn")
-    offer = _open_offer(s, c.offer, c.seat)
-    if offer.proposer != c.seat:
+    offer = _open_offer(s, _raw(c, "offer"), seat)
+    if offer.proposer != seat:
         raise IllegalMove(f"offer {offer.number} is not yours to withdraw")
-    return [OfferWithdrawn(offer=offer.number, seat=c.seat)]
+    return [OfferWithdrawn(offer=offer.number, seat=seat)]
 
 
 def _d_end_trading(s: GameState, c: EndTrading) -> list[Event]:
-    _check_seat(s, c.seat)
+    seat = _check_seat(s, _raw(c, "seat"))
     if s.phase is not Phase.TRADING:
         raise IllegalMove(f"there is no trading to end during {s.phase}")
-    _check_active(s, c.seat, "end trading")
+    _check_active(s, seat, "end trading")
     _check_received_planted_first(s, "trading cannot end yet: ")
-    return [TradingEnded(seat=c.seat)]
+    return [TradingEnded(seat=seat)]
 
 
 BOT_NAME_MAX = SEAT_NAME_MAX
@@ -857,21 +874,22 @@ def _d_hand_to_bot(s: GameState, c: HandSeatToBot) -> list[Event]:
     """The platform hands a seat to a bot (its person left or stayed away): allowed at
     any moment of a running game, once per seat. Which bots exist is the platform's
     business; the engine only keeps the name showable."""
-    _check_seat(s, c.seat)
-    if s.seat_bots[c.seat]:
-        raise IllegalMove(f"{s.seats[c.seat]}'s seat is already played by the "
-                          f"{s.seat_bots[c.seat]} bot")
-    bot = c.bot
+    seat = _check_seat(s, _raw(c, "seat"))
+    if s.seat_bots[seat]:
+        raise IllegalMove(f"{s.seats[seat]}'s seat is already played by the "
+                          f"{s.seat_bots[seat]} bot")
+    bot = _raw(c, "bot")
     if (not isinstance(bot, str) or not bot.strip() or len(bot) > BOT_NAME_MAX
             or not bot.isprintable()):
         raise IllegalMove(f"a bot's name is 1 to {BOT_NAME_MAX} printable characters")
+    asked = _raw(c, "reason")
     try:
-        reason = Handover(c.reason)
+        reason = Handover(asked)  # type: ignore[arg-type]
     except ValueError:
         raise IllegalMove(f"a seat is handed to a bot because its person "
                           f"{' or '.join(h.value for h in Handover)}, not "
-                          f"{str(c.reason)[:30]!r}") from None
-    return [SeatHandedToBot(seat=c.seat, bot=bot, reason=reason)]
+                          f"{str(asked)[:30]!r}") from None
+    return [SeatHandedToBot(seat=seat, bot=bot, reason=reason)]
 
 
 _DECIDE: dict[type, Callable[[GameState, object], list[Event]]] = {

@@ -1,4 +1,7 @@
-"""The two ways a request to the engine can be wrong."""
+"""The ways a request to the engine can be wrong.
+
+Kept out of the compiled modules (bohnanza_core/build.py): mypyc cannot compile a
+subclass of a builtin exception."""
 
 
 class IllegalMove(Exception):
@@ -15,3 +18,7 @@ class IllegalMove(Exception):
 class RulesetError(ValueError):
     """A ruleset that cannot be played: unknown name, unsupported player count, or
     options that contradict each other."""
+
+
+class SimulationError(RuntimeError):
+    """A game that cannot go on: it ran past the command limit, or a name is unknown."""

@@ -43,7 +43,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import get_topic
 
-from bohnanza_core.cards import BeanKind, deck_kinds
+from bohnanza_core.cards import BeanKind
 from bohnanza_core.commands import Command
 from bohnanza_core.commitments import new_salt, new_seed
 from bohnanza_core.engine import evolve, new_game, play
@@ -61,7 +61,7 @@ from bohnanza_core.record import (
     revealed,
 )
 from bohnanza_core.rulesets import Ruleset
-from bohnanza_core.state import GameState, Offer, Phase, Result
+from bohnanza_core.state import STATE_FIELDS, GameState, Offer, Phase, Result
 
 SNAPSHOT_INTERVAL = 100
 """A snapshot is taken after each command that crosses a multiple of this many
@@ -401,7 +401,7 @@ class GameStateAsDict(Transcoding):
 
     def encode(self, obj: Any) -> dict[str, Any]:
         s: GameState = obj
-        data = {name: getattr(s, name) for name in GameState.__slots__}
+        data = {name: getattr(s, name) for name in STATE_FIELDS}
         data["ruleset"] = _parameters(s.ruleset)
         data["phase"] = s.phase.value
         del data["kinds"]
@@ -416,15 +416,15 @@ class GameStateAsDict(Transcoding):
         return data
 
     def decode(self, data: Any) -> GameState:
-        s = GameState.__new__(GameState)
-        for name in GameState.__slots__:
-            if name not in ("kinds", "seat_bots"):
+        ruleset = Ruleset.from_parameters(data["ruleset"])
+        s = GameState(ruleset, tuple(data["seats"]), data["seed"], data["salt"],
+                      data["seed_commitment"])
+        for name in STATE_FIELDS:
+            if name not in ("kinds", "ruleset", "seats", "phase", "offers", "result",
+                            "seat_bots"):
                 setattr(s, name, data[name])
         # Snapshots taken before seats could be handed to bots have no seat_bots.
         s.seat_bots = list(data.get("seat_bots") or [""] * len(data["seats"]))
-        s.ruleset = Ruleset.from_parameters(data["ruleset"])
-        s.kinds = deck_kinds(s.ruleset.beans)
-        s.seats = tuple(data["seats"])
         s.phase = Phase(data["phase"])
         s.offers = {
             number: Offer(number, proposer, counterparty, tuple(gives),

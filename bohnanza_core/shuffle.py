@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _WORD_SPAN = 1 << 32
 
@@ -33,7 +36,7 @@ def _words(seed: str, shuffle_index: int) -> Iterator[int]:
         counter += 1
 
 
-def seeded_shuffle(items: Sequence[int], seed: str, shuffle_index: int) -> tuple[int, ...]:
+def seeded_shuffle(items: Sequence[T], seed: str, shuffle_index: int) -> tuple[T, ...]:
     """``items`` in the order given by the seed's ``shuffle_index``-th stream."""
     result = list(items)
     words = _words(seed, shuffle_index)

@@ -53,44 +53,48 @@ class Result:
     ranks: tuple[int, ...]
 
 
+STATE_FIELDS: tuple[str, ...] = (
+    "active",
+    "coins",
+    "dealt",
+    "discard_pile",
+    "draw_pile",
+    "drawn",
+    "ending",
+    "events_applied",
+    "face_up",
+    "fields",
+    "hands",
+    "kinds",
+    "next_offer",
+    "offers",
+    "out_of_game",
+    "phase",
+    "planted",
+    "planting_done",
+    "reshuffle_due",
+    "reshuffles",
+    "result",
+    "ruleset",
+    "runs_out",
+    "salt",
+    "seat_bots",
+    "seats",
+    "seed",
+    "seed_commitment",
+    "third_field_bought",
+    "trade_areas",
+    "turn",
+    "turned_over",
+)
+"""Every attribute of :class:`GameState`, for snapshots (bohnanza_core.games) and tests."""
+
+
 class GameState:
     """Everything about one game, secret parts included. Never sent anywhere as it
     is: what leaves the engine is a :class:`bohnanza_core.views.TableView`."""
 
-    __slots__ = (
-        "active",
-        "coins",
-        "dealt",
-        "discard_pile",
-        "draw_pile",
-        "drawn",
-        "ending",
-        "events_applied",
-        "face_up",
-        "fields",
-        "hands",
-        "kinds",
-        "next_offer",
-        "offers",
-        "out_of_game",
-        "phase",
-        "planted",
-        "planting_done",
-        "reshuffle_due",
-        "reshuffles",
-        "result",
-        "ruleset",
-        "runs_out",
-        "salt",
-        "seat_bots",
-        "seats",
-        "seed",
-        "seed_commitment",
-        "third_field_bought",
-        "trade_areas",
-        "turn",
-        "turned_over",
-    )
+    __slots__ = STATE_FIELDS  # the pure build's; a compiled class is fixed anyway
 
     def __init__(self, ruleset: Ruleset, seats: tuple[str, ...], seed: str, salt: str,
                  commitment: str):
@@ -159,9 +163,8 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent snapshot (lists copied, immutable parts shared)."""
-        other = GameState.__new__(GameState)
-        for name in GameState.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = GameState(self.ruleset, self.seats, self.seed, self.salt, self.seed_commitment)
+        other.kinds = self.kinds
         other.draw_pile = self.draw_pile[:]
         other.discard_pile = self.discard_pile[:]
         other.out_of_game = self.out_of_game[:]
@@ -176,4 +179,19 @@ class GameState:
             k: Offer(o.number, o.proposer, o.counterparty, o.gives, o.wants, set(o.declined_by))
             for k, o in self.offers.items()
         }
+        other.next_offer = self.next_offer
+        other.phase = self.phase
+        other.active = self.active
+        other.turn = self.turn
+        other.dealt = self.dealt
+        other.planted = self.planted
+        other.turned_over = self.turned_over
+        other.drawn = self.drawn
+        other.planting_done = self.planting_done
+        other.runs_out = self.runs_out
+        other.reshuffles = self.reshuffles
+        other.reshuffle_due = self.reshuffle_due
+        other.ending = self.ending
+        other.result = self.result
+        other.events_applied = self.events_applied
         return other

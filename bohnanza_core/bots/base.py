@@ -13,6 +13,8 @@ import random
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from bohnanza_core.commands import Command
 from bohnanza_core.engine import OfferShape
 from bohnanza_core.events import Event
@@ -26,6 +28,7 @@ def legal_moves(view: TableView) -> list[Command | OfferShape]:
     return view.legal_moves()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # installed bots subclass it
 class Bot(ABC):
     """One seat's player. Subclass it, give it a ``name`` and an :meth:`act`.
 

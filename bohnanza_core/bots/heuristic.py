@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from bohnanza_core.bots.base import Bot
 from bohnanza_core.bots.fields import (
     Field,
@@ -125,6 +127,7 @@ def _remove(kinds: list[BeanKind], gone: Sequence[BeanKind]) -> list[BeanKind]:
     return rest
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and installed bots subclass it
 class HeuristicBot(Bot):
     name: ClassVar[str] = "heuristic"
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from bohnanza_core.bots.base import Bot
 from bohnanza_core.bots.fields import (
     Field,
@@ -35,6 +37,7 @@ from bohnanza_core.state import Phase
 from bohnanza_core.views import TableView
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and installed bots subclass it
 class NonTradingBot(Bot):
     name: ClassVar[str] = "nontrading"
 

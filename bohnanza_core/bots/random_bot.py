@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from bohnanza_core.bots.base import Bot, legal_moves
 from bohnanza_core.cards import BeanKind, Card
 from bohnanza_core.commands import Command, EndTrading, MakeOffer
@@ -20,6 +22,7 @@ END_TRADING_CHANCE = 0.5
 PASS_CHANCE = 0.5
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and installed bots subclass it
 class RandomBot(Bot):
     name: ClassVar[str] = "random"
 

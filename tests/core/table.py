@@ -38,6 +38,7 @@ from bohnanza_core import (
 )
 from bohnanza_core.events import Event
 from bohnanza_core.rulesets import Ruleset
+from bohnanza_core.state import STATE_FIELDS
 
 SEATS = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus")
 
@@ -181,7 +182,7 @@ def draw_top(state: GameState) -> list[int]:
 
 def snapshot(state: GameState) -> tuple[dict[str, Any], dict[str, Any]]:
     """Everything about the table: the all-seeing view and every internal slot."""
-    internal = {name: getattr(state, name) for name in GameState.__slots__}
+    internal = {name: getattr(state, name) for name in STATE_FIELDS}
     return view(state, EVERYTHING).as_dict(), copy.deepcopy(internal)
 
 

@@ -37,6 +37,7 @@ from bohnanza_core import (
     view,
 )
 from bohnanza_core.events import TurnEnded
+from bohnanza_core.state import STATE_FIELDS
 from tests.core.invariants import (
     RandomPolicy,
     apply_checked,
@@ -56,7 +57,7 @@ SETTINGS = settings(
 def snapshot(state: GameState) -> tuple[Any, ...]:
     """Everything about the table, for comparing before and after a refusal."""
     copy = state.copy()
-    slots = {name: getattr(copy, name) for name in GameState.__slots__}
+    slots = {name: getattr(copy, name) for name in STATE_FIELDS}
     return view(state, EVERYTHING).as_dict(), state.events_applied, slots
 
 

@@ -33,7 +33,8 @@ drawn 1.1-1.2 ms p50 (in process, 49.5 ms -> 3.0 ms per frame back to back under
 load: 16x less), store write 9.3-14.7 ms p50, one group_send 25 ms p50; the load runs
 (100 tables: 2-6 commands/s; 40 tables at 0.5-2 a second: 4-10 commands/s) had p99 of
 seconds with the ping baseline's p99 at 0.7-3.7 s: the machine, not the table, was the
-limit, and the target was not reached.
+limit, and the target was not reached. Two more 100-table runs (load 12-14) failed while
+connecting (Redis read timeouts in group_add; daphne dropped the handshakes).
 """
 
 from __future__ import annotations

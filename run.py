@@ -14,6 +14,7 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -89,20 +90,86 @@ def test(pytest_args: list[str]) -> None:
     sys.exit(code)
 
 
-def start_worker() -> None:
+WORKER_PARENT = "BOHNANZA_WORKER_PARENT"
+"""The environment variable naming the pid the worker watches (config/celery.py): when
+that process is gone, the worker stops."""
+STOP_SECONDS = 30
+"""How long a stopping worker or server may take before it is killed."""
+
+
+def _die_with_parent() -> None:
+    """In a child before it runs (``preexec_fn``): on Linux, ask the kernel to send it
+    SIGTERM when this process dies, however it dies (SIGKILL included)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+def _child(command: list[str], log: IO[bytes] | None = None) -> "subprocess.Popen[bytes]":
+    """A child process that stops when this one dies: the kernel's parent-death signal
+    on Linux, and the worker's own watchdog on the parent pid anywhere. ``log``: its
+    output (else this process's)."""
+    env = venv_env()
+    env[WORKER_PARENT] = str(os.getpid())
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT if log is not None else None,
+                            preexec_fn=_die_with_parent if os.name == "posix" else None)
+
+
+def start_worker(log_path: Path | None = None) -> "subprocess.Popen[bytes]":
     """A Celery worker process in the background (without CELERY_BROKER_URL: over files
-    under var/celery/, no broker server), logging to var/celery/worker.log; it gets the
-    terminal's Ctrl-C with the server, and runs the beat that ticks the ladders
-    (django-celery-beat's schedules in the database). Then the competitions' missing games are sent
-    again (a worker stopped mid-game left them undone)."""
-    log_dir = ROOT / "var" / "celery"
-    log_dir.mkdir(parents=True, exist_ok=True)
-    say(f"a Celery worker in the background (log: {log_dir / 'worker.log'})")
-    with open(log_dir / "worker.log", "ab") as log:
-        subprocess.Popen([str(PYTHON), "-m", "celery", "-A", "config", "worker",
-                          "--loglevel", "INFO", "--concurrency", "2", "--beat"],
-                         cwd=ROOT, env=venv_env(), stdout=log, stderr=subprocess.STDOUT)
-    run(str(PYTHON), "manage.py", "tournament", "resume")
+    under var/celery/, no broker server), logging to var/celery/worker.log, running the
+    beat that ticks the ladders and looks at the leagues' live tables
+    (django-celery-beat's schedules in the database). It stops with this process
+    (:func:`serve` stops it; if this process is killed, the parent-death signal and the
+    worker's watchdog do)."""
+    log_path = log_path or ROOT / "var" / "celery" / "worker.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    say(f"a Celery worker in the background (log: {log_path})")
+    with open(log_path, "ab") as log:
+        worker = _child([str(PYTHON), "-m", "celery", "-A", "config", "worker",
+                         "--loglevel", "INFO", "--concurrency", "2", "--beat"], log)
+    say(f"worker pid {worker.pid}")
+    return worker
+
+
+def _stop(process: "subprocess.Popen[bytes]", name: str) -> None:
+    """SIGTERM (a Celery worker's warm shutdown), then SIGKILL if it hangs."""
+    if process.poll() is not None:
+        return
+    say(f"stopping the {name} (pid {process.pid})")
+    process.terminate()
+    try:
+        process.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def serve(command: list[str], worker: "subprocess.Popen[bytes]") -> int:
+    """Run the server as a child until it stops (Ctrl-C, SIGTERM to this process, or
+    the server killed), then stop the worker too; returns the server's exit code."""
+    import signal
+
+    def terminated(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, terminated)
+    print("$ " + " ".join(command), flush=True)
+    server = _child(command)
+    say(f"server pid {server.pid}")
+    try:
+        return server.wait()
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        _stop(server, "server")
+        _stop(worker, "worker")
 
 
 def start() -> None:
@@ -111,13 +178,17 @@ def start() -> None:
     say("demo: accounts and bot games in the event store (once)")
     run(str(PYTHON), "manage.py", "demo")
     run(str(PYTHON), "manage.py", "demo_tournament")
-    start_worker()
-    port = os.environ.get("PORT", "8000")
-    say(f"serving the site at http://127.0.0.1:{port}/ (Ctrl-C stops it)")
-    command = [str(PYTHON), "manage.py", "runserver", f"127.0.0.1:{port}"]
-    print("$ " + " ".join(command), flush=True)
-    # The server takes over this process, so signals (Ctrl-C, kill) reach it directly.
-    os.execve(command[0], command, venv_env())
+    worker = start_worker()
+    try:
+        # The competitions' missing games are sent again (a worker stopped mid-game
+        # left them undone).
+        run(str(PYTHON), "manage.py", "tournament", "resume")
+        port = os.environ.get("PORT", "8000")
+        say(f"serving the site at http://127.0.0.1:{port}/ (Ctrl-C stops it and the worker)")
+        code = serve([str(PYTHON), "manage.py", "runserver", f"127.0.0.1:{port}"], worker)
+    finally:
+        _stop(worker, "worker")
+    sys.exit(code)
 
 
 def main(argv: list[str]) -> None:

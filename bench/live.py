@@ -22,6 +22,18 @@ store write (``Games.play_on``), building every perspective's update
 
 Target (issue 10): 100 tables x 4 clients, one command per table per second: p99 at
 most 50 ms.
+
+Figures (this machine, 2 cores shared with other test runs; docs/serving.md, "Live
+tables"). Before (the table drawn by a Django template): the servers saturated at about
+15-36 commands/s in all; per command the store write 4.9 ms p50, one frame drawn
+(``live.answer_for``) 12.3 ms p50, 85% of it in the template engine, five frames a
+command. After (the drawing in Python, replays/drawing.py; rulesets and drawn frames
+kept per process), 2026-12-01 with a load average of 9-12 from other runs: one frame
+drawn 1.1-1.2 ms p50 (in process, 49.5 ms -> 3.0 ms per frame back to back under the same
+load: 16x less), store write 9.3-14.7 ms p50, one group_send 25 ms p50; the load runs
+(100 tables: 2-6 commands/s; 40 tables at 0.5-2 a second: 4-10 commands/s) had p99 of
+seconds with the ping baseline's p99 at 0.7-3.7 s: the machine, not the table, was the
+limit, and the target was not reached.
 """
 
 from __future__ import annotations
@@ -213,7 +225,7 @@ def decompose(commands: int = 60) -> None:
     assert layer is not None
     timing: dict[str, list[float]] = {k: [] for k in
                                       ("store write", "updates (5 views)", "one frame drawn",
-                                       "one group_send")}
+                                       "every frame (5)", "one group_send")}
     game = live.load(table.game_id, fresh=True)
     profile, sizes = cProfile.Profile(), []
     for _ in range(commands):
@@ -229,17 +241,24 @@ def decompose(commands: int = 60) -> None:
         t1 = time.perf_counter()
         ups = live.updates(table.id, game, [e.event for e in entries], since)
         t2 = time.perf_counter()
-        frame = live.answer_for(next(iter(ups.values())), table)
+        # Drawn afresh (live._draw_answer): answer_for would hand the second client of
+        # the same group and language the frame drawn for the first.
+        frame = live._draw_answer(next(iter(ups.values())), table)
         t3 = time.perf_counter()
+        for update in ups.values():
+            live._draw_answer(update, table)
+        t4 = time.perf_counter()
         profile.enable()  # another seat's frame, apart from the timing
-        live.answer_for(ups[live.seat_group(table.id, 1)], table)
+        live._draw_answer(ups[live.seat_group(table.id, 1)], table)
         profile.disable()
         sizes.append(len(json.dumps(frame, separators=(",", ":"))))
+        t5 = time.perf_counter()
         async_to_sync(layer.group_send)(live.seat_group(table.id, 0),
                                         {"type": "table.update", "update": ups[
                                             live.seat_group(table.id, 0)]})
-        t4 = time.perf_counter()
-        for key, took in zip(timing, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+        t6 = time.perf_counter()
+        for key, took in zip(timing, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t6 - t5),
+                             strict=True):
             timing[key].append(took * 1000)
     print(f"where the time goes, per command ({len(timing['store write'])} commands, "
           "one process, after the load run):")

@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -46,8 +47,30 @@ each one reads the game from the store again before it is refused."""
 REFUSED_PER_SECOND = 1.0
 """How fast that allowance comes back."""
 
+SYNC_BURST = 5
+"""How many ``sync`` frames (the whole view asked for again) a connection may send in a
+row: each reads the game from the store and draws the table. A client needs one after
+a gap or a silence (static/js/live.js), not a stream of them."""
+
+SYNC_PER_SECOND = 0.5
+"""How fast that allowance comes back."""
+
+CONNECT_BURST = 20
+"""How many times one client (an account, or an address for people not signed in) may
+open a table's socket in a row in one server process: each connection reads the table
+and the game from the store and draws the table. A browser that lost its connection
+opens it again with a growing wait (static/js/live.js)."""
+
+CONNECT_PER_SECOND = 1.0
+"""How fast that allowance comes back."""
+
+CONNECT_CLIENTS = 10_000
+"""How many clients' connection allowances a process keeps (the least recently seen
+are forgotten first): the bound on what the limit itself holds."""
+
 CLOSE_NO_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_MANY = 4429
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -128,6 +151,32 @@ class Allowance:
         return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
 
 
+_connections: OrderedDict[tuple[str, str], Allowance] = OrderedDict()
+
+
+def connection_allowance(client: str, table_id: UUID) -> Allowance:
+    """The allowance of ``client`` opening ``table_id``'s socket in this process (kept
+    for the :data:`CONNECT_CLIENTS` most recently seen)."""
+    key = (client, table_id.hex)
+    allowance = _connections.get(key)
+    if allowance is None:
+        allowance = Allowance(capacity=float(CONNECT_BURST), rate=CONNECT_PER_SECOND)
+        _connections[key] = allowance
+    _connections.move_to_end(key)
+    while len(_connections) > CONNECT_CLIENTS:
+        _connections.popitem(last=False)
+    return allowance
+
+
+def _client_key(user: Any, scope: dict[str, Any]) -> str:
+    """Who is connecting, for the connection allowance: the account when signed in
+    (or known by a bot token), else the address the connection came from."""
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    client = scope.get("client") or ("?", 0)
+    return f"addr:{str(client[0])[:64]}"
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """One client at one table: a seat's player or a spectator."""
 
@@ -141,10 +190,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     language: str
     allowance: Allowance
     beat: asyncio.Task[None] | None = None
+    syncs: Allowance
 
     async def connect(self) -> None:
         self.language = _language(self.scope)
         self.allowance = Allowance()
+        self.syncs = Allowance(capacity=float(SYNC_BURST), rate=SYNC_PER_SECOND)
         try:
             self.table_id = UUID(str(self.scope["url_route"]["kwargs"]["table_id"]))
             self.table = await database_sync_to_async(live.running_table)(self.table_id)
@@ -158,6 +209,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             if user is None:
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
+        opening = connection_allowance(_client_key(user, self.scope), self.table_id)
+        if not opening.available():
+            # Accepted only to say why before closing: a refused handshake tells a
+            # browser nothing.
+            await self.accept()
+            await self._refuse(f"too many connections to this table: wait "
+                               f"{opening.wait():.1f} s")
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        opening.spend()
         name = user.get_username() if user is not None and user.is_authenticated else None
         sat = [s for s in self.table.seats.all()
                if s.user is not None and s.user.get_username() == name]
@@ -250,7 +311,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "command" and not self.allowance.available():
             await self._refuse(f"too many refused commands: wait "
                                f"{self.allowance.wait():.1f} s", ref)
+        elif kind == "sync" and not self.syncs.available():
+            await self._refuse(f"too many requests for the whole view: wait "
+                               f"{self.syncs.wait():.1f} s", ref)
         elif kind == "sync":
+            self.syncs.spend()
             await self._send_current()
         elif kind == "command":
             await self._command(frame, ref)

@@ -61,6 +61,16 @@ def lobby_lists() -> dict[str, Any]:
     }
 
 
+def tables_of(user: Any) -> list[Table]:
+    """The tables a person sits at that are waiting or being played (theirs or set for
+    them, e.g. a league's fixtures), newest first: the lobby and their profile list
+    them."""
+    if not user.is_authenticated:
+        return []
+    return list(Table.objects.filter(seats__user=user, status__in=[
+        Table.Status.OPEN, Table.Status.RUNNING]).distinct()[:LIST_LIMIT])
+
+
 def _lobby_changed() -> None:
     layer = get_channel_layer()
     if layer is not None:
@@ -150,7 +160,8 @@ class TableForm(forms.Form):
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: the live lists, and a form for a new table."""
     return render(request, "play/lobby.html", {"lists": lobby_lists(), "form": TableForm(),
-                                               "seat_numbers": range(MAX_PLAYERS)})
+                                               "seat_numbers": range(MAX_PLAYERS),
+                                               "my_tables": tables_of(request.user)})
 
 
 @require_POST
@@ -348,7 +359,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     for game in played:
         game.left_to = left.get(game.game_id)  # type: ignore[attr-defined]
     return render(request, "play/profile.html", {"person": person, "games": played,
-                                                 "me": me})
+                                                 "me": me,
+                                                 "my_tables": tables_of(person) if me else []})
 
 
 urlpatterns = [

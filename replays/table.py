@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -47,6 +46,7 @@ from bohnanza_core.narrate import bean_name, beans, phase_name
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import Phase
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective
+from replays.drawing import draw_table
 from replays.store import perspective_name
 
 STACK_LAYERS = 6
@@ -224,10 +224,32 @@ def changes_of(events: Iterable[Event]) -> Changes:
 # -- the context ---------------------------------------------------------------------
 
 
-def _card(card: int, kinds: Sequence[str], changed: Changes, now: Changes) -> dict[str, Any]:
+_METERS = {kind.value: beanometer(kind) for kind in BeanKind}
+"""Every kind's beanometer (the same in every language)."""
+
+_kind_words: dict[tuple[str, str, int], tuple[str, str, str]] = {}
+
+
+def _words(language: str, kind: str, count: int = 1) -> tuple[str, str, str]:
+    """The kind's name after ``count``, its initials and its beanometer's title in
+    ``language`` (the active one), looked up once per process: a table shows dozens of
+    cards, and each lookup in the catalogue finds the active language again."""
+    key = (language, kind, count)
+    found = _kind_words.get(key)
+    if found is None:
+        if len(_kind_words) > 5000:  # counts are small; bound it anyway
+            _kind_words.clear()
+        found = _kind_words[key] = (bean(kind, count), initials(BeanKind(kind)),
+                                    beanometer_text(kind))
+    return found
+
+
+def _card(card: int, kinds: Sequence[str], changed: Changes, now: Changes,
+          language: str) -> dict[str, Any]:
     kind = kinds[card]
-    return {"id": card, "kind": kind, "name": bean(kind), "initials": initials(BeanKind(kind)),
-            "beanometer": beanometer(kind), "changed": card in changed.cards,
+    name, letters, _title = _words(language, kind)
+    return {"id": card, "kind": kind, "name": name, "initials": letters,
+            "beanometer": _METERS[kind], "changed": card in changed.cards,
             "now": card in now.cards}
 
 
@@ -252,6 +274,11 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
     names = [seat["name"] for seat in data["seats"]]
     result = data.get("result")
     phase = Phase(data["phase"])
+    language = translation.get_language() or ""
+
+    def card(number: int) -> dict[str, Any]:
+        return _card(number, kinds, changed, now, language)
+
     seats = []
     for index, seat in enumerate(data["seats"]):
         fields = []
@@ -259,17 +286,19 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
             count = len(fld["cards"])
             kind = fld["kind"]
             key = (index, number)
+            name, letters, title = _words(language, kind, count or 1) if kind else (
+                None, None, "")
             fields.append({
                 "number": number + 1,  # as players count them: the first field is 1
                 "kind": kind,
-                "name": bean(kind, count or 1) if kind else None,
-                "initials": initials(BeanKind(kind)) if kind else None,
+                "name": name,
+                "initials": letters,
                 "count": count,
                 "layers": range(min(count, STACK_LAYERS) - 1, 0, -1),
                 "worth": coins_for(BeanKind(kind), count) if kind else 0,
                 "next": next_coin(kind, count) if kind else None,
-                "beanometer": beanometer(kind) if kind else [],
-                "beanometer_text": beanometer_text(kind) if kind else "",
+                "beanometer": _METERS[kind] if kind else [],
+                "beanometer_text": title,
                 "mark": _mark(key in changed.fields, key in now.fields),
             })
         hand = seat.get("hand")
@@ -286,7 +315,7 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
             "active": data["active"] == index and phase not in (Phase.DEALING,
                                                                 Phase.GAME_OVER),
             "awaiting": index in data["awaiting"],
-            "hand": None if hand is None else [_card(c, kinds, changed, now) for c in hand],
+            "hand": None if hand is None else [card(c) for c in hand],
             "hand_size": seat["hand_size"],
             "backs": range(seat["hand_size"]),
             "fields": fields,
@@ -296,7 +325,7 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
             "coins_mark": _mark(index in changed.coins, index in now.coins),
             "hand_mark": _mark(index in changed.hands, index in now.hands),
             "trade_mark": _mark(index in changed.trade_areas, index in now.trade_areas),
-            "trade_area": [_card(c, kinds, changed, now) for c in seat["trade_area"]],
+            "trade_area": [card(c) for c in seat["trade_area"]],
             "rank": None if result is None else result["ranks"][index],
             "winner": result is not None and index in result["winners"],
         })
@@ -308,7 +337,7 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
             "number": number,
             "proposer": short_name(names[offer["proposer"]]),
             "to": _("everyone") if counterparty is None else short_name(names[counterparty]),
-            "gives": [_card(c, kinds, changed, now) for c in offer["gives"]],
+            "gives": [card(c) for c in offer["gives"]],
             "wants": ", ".join(beans(BeanKind(k), n, translation) for k, n in offer["wants"]),
             "gift": not offer["wants"],
             "declined_by": [short_name(names[s]) for s in offer["declined_by"]],
@@ -327,14 +356,14 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
         "awaiting_names": [names[s] for s in data["awaiting"]],
         "seats": seats,
         "seat_count": len(seats),
-        "face_up": [_card(c, kinds, changed, now) for c in data["face_up"]],
+        "face_up": [card(c) for c in data["face_up"]],
         "face_up_mark": _mark(changed.face_up, now.face_up),
         "offers": offers,
         "draw_pile_size": data["draw_pile_size"],
         "draw_mark": _mark(changed.draw_pile, now.draw_pile),
         "draw_pile_next": (None if draw_pile is None
-                           else [_card(c, kinds, changed, now) for c in draw_pile[:8]]),
-        "discard_top": _card(discard[-1], kinds, changed, now) if discard else None,
+                           else [card(c) for c in draw_pile[:8]]),
+        "discard_top": card(discard[-1]) if discard else None,
         "discard_size": len(discard),
         "discard_mark": _mark(changed.discard, now.discard),
         "out_of_game": len(data["out_of_game"]),
@@ -352,8 +381,8 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
 
 
 def render_table(context: dict[str, Any], request: Any = None) -> str:
-    """The table drawn by the one template every table page uses."""
-    return render_to_string("table/table.html", {"t": context}, request=request)
+    """The table drawn by the one drawing every table page uses (replays/drawing.py)."""
+    return draw_table(context, request)
 
 
 def table_answer(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset, *,

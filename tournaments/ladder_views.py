@@ -33,6 +33,7 @@ from replays.summary import (
     _spread_labels,
 )
 from tournaments.competitions import MAX_NAME, CompetitionError
+from tournaments.entrants import entrant_name
 from tournaments.ladder_runner import schedule
 from tournaments.ladders import (
     MAX_INTERVAL,
@@ -83,10 +84,13 @@ def _get(ladder_id: UUID) -> Ladder:
 
 
 def short_name(entrant: str) -> str:
-    """An entrant on the chart: the bot and its copy number, without the version
-    (``heuristic@builtin #2`` -> ``heuristic #2``); the ranking above names it in full."""
-    bot, _, rest = entrant.partition("@")
-    copy = rest.partition(" ")[2]
+    """An entrant on the chart: a bot and its copy number without the version
+    (``heuristic@builtin #2`` -> ``heuristic #2``), a person's username; the ranking
+    above names it in full."""
+    named = entrant_name(entrant)
+    if named.person:
+        return named.name[:17]
+    bot, _, copy = named.name.partition(" ")
     return f"{bot[:14]} {copy}".strip()
 
 

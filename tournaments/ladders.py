@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import combinations
 from typing import Any, Final
 from uuid import UUID
 
@@ -141,18 +143,28 @@ class Ladder(Aggregate):
         self.trigger_event(Ladder.Joined, entrant=entrant)
 
     def next_matches(self) -> list[tuple[int, ...]]:
-        """The next tick's tables: the ranking cut into tables of neighbours. With r
-        entrants over whole tables, the cut starts r' places down (r' = tick mod r+1),
-        so who sits out (r' at the top, the rest at the bottom) changes tick by tick;
-        each table's seats turn one place a tick."""
+        """The next tick's tables. With r entrants over whole tables, the ranking's cut
+        starts r' places down (r' = tick mod r+1), so who sits out (r' at the top, the
+        rest at the bottom) changes tick by tick. Tables of two: neighbours in the
+        ranking. Larger tables: :func:`vary_groups` (close in rating, but not the same
+        groups tick after tick). Each table's seats turn one place a tick."""
         k, n, tick = self.table, len(self.entrants), len(self.ticks)
         if n < k:
             return []
         start = tick % (n % k + 1)
-        order = self.ranking()[start:start + (n // k) * k]
+        ranking = self.ranking()
+        order = ranking[start:start + (n // k) * k]
         turn = tick % k
-        return [tuple(group[turn:] + group[:turn])
-                for group in (order[i:i + k] for i in range(0, len(order), k))]
+        if k == 2:
+            groups = [order[i:i + k] for i in range(0, len(order), k)]
+        else:
+            rng = random.Random(hmac.new(self.secret.encode(),
+                                         f"bohnanza-ladder-groups-v1:{tick}".encode(),
+                                         hashlib.sha256).digest())
+            groups = [sorted(g, key=ranking.index) for g in vary_groups(
+                order if tick % 2 == 0 else order[::-1], k, last_meetings(self.ticks),
+                {frozenset(m) for m in self.ticks[-1]} if self.ticks else set(), rng)]
+        return [tuple(group[turn:] + group[:turn]) for group in groups]
 
     def pair_tick(self) -> bool:
         """Pair the next tick (False: an open tick, too few entrants, or the last)."""
@@ -183,6 +195,49 @@ class Ladder(Aggregate):
             for seats, result in zip(matches, results, strict=True):
                 ratings.rate([self.entrants[e] for e in seats], result.ranks)
         return ratings
+
+
+def last_meetings(ticks: Sequence[Sequence[Sequence[int]]]) -> dict[frozenset[int], int]:
+    """For every pair of entrants that has shared a table: the last tick it did."""
+    met: dict[frozenset[int], int] = {}
+    for tick, matches in enumerate(ticks):
+        for seats in matches:
+            for pair in combinations(seats, 2):
+                met[frozenset(pair)] = tick
+    return met
+
+
+def vary_groups(order: Sequence[int], k: int, last_met: Mapping[frozenset[int], int],
+                last_groups: set[frozenset[int]], rng: random.Random) -> list[list[int]]:
+    """Cut ``order`` (entrants by rating; whole tables of ``k``) into tables of entrants
+    close in rating that vary from tick to tick: the first entrant not seated yet takes
+    a table with k-1 of the next 2k-2 (those close in rating), choosing the group that
+    is not one of the last tick's tables, then whose pairs met longest ago (never is
+    best), then the closest in order, then by lot (``rng``). Walking the ranking from
+    the top one tick and from the bottom the next keeps the last table, which takes who
+    is left, from always being the same. Over a few ticks every pair close in rating
+    shares a table (tests/tournaments/test_ladders.py, hypothesis)."""
+    left = list(order)
+    groups: list[list[int]] = []
+    while left:
+        if len(left) <= k:
+            groups.append(left)
+            break
+        anchor, window = left[0], left[1:2 * k - 1]
+        place = {e: i for i, e in enumerate(left)}
+        best: tuple[tuple[bool, int, int, float], tuple[int, ...]] | None = None
+        for others in combinations(window, k - 1):
+            group = (anchor, *others)
+            key = (frozenset(group) in last_groups,
+                   sum(last_met.get(frozenset(pair), -1) for pair in combinations(group, 2)),
+                   sum(place[e] for e in others), rng.random())
+            if best is None or key < best[0]:
+                best = (key, group)
+        assert best is not None
+        chosen = set(best[1])
+        groups.append(list(best[1]))
+        left = [e for e in left if e not in chosen]
+    return groups
 
 
 def ladder_game_id(ladder_id: UUID, match: int) -> UUID:
@@ -231,4 +286,4 @@ def ladder_ids(limit: int = 200, app: Tournaments | None = None) -> list[UUID]:
 
 
 __all__ = ["Ladder", "LadderNotFound", "create_ladder", "get_ladder", "ladder_game_id",
-           "ladder_ids", "match_seed"]
+           "ladder_ids", "last_meetings", "match_seed", "vary_groups"]

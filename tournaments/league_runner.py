@@ -17,6 +17,7 @@ from django.db import transaction
 from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.bots.registry import by_entrant
+from bohnanza_core.events import GameEnded
 from bohnanza_core.games import play_bot_game
 from bohnanza_core.simulator import seat_names
 from replays.projections import catch_up_deferred
@@ -38,6 +39,9 @@ def play_fixture(league_id: UUID, season: int, fixture: int) -> int:
     if LeagueGame.objects.filter(game_id=gid).exists():
         return 0
     league = get_league(league_id)
+    if league.live_fixture(season, fixture):
+        raise ValueError(f"fixture {fixture} of season {season} has people at it: it is "
+                         "played at a live table")
     entrants = [league.entrants[e] for e in league.fixtures[season][fixture].seats]
     for entrant in entrants:
         if by_entrant(entrant.split(" #", 1)[0]) is None:
@@ -60,6 +64,25 @@ def play_fixture(league_id: UUID, season: int, fixture: int) -> int:
                  fixture, season, league_id)
         return 0
     return 1
+
+
+def stored_league_results(league: League) -> list[tuple[list[str], tuple[int, ...]]]:
+    """(entrants by seat, ranks) of every ended season's fixtures, in fixture order,
+    read from the games in the store: a game's own ``GameEnded`` event, or for a live
+    fixture scored at its deadline, the game as it stood (``league_live.forfeit_result``):
+    re-rating starts from these."""
+    from tournaments.league_live import forfeit_result
+
+    store = games()
+    rated = []
+    for season, fixtures in enumerate(league.fixtures[:len(league.results)]):
+        for f, fixture in enumerate(fixtures):
+            gid = league_game_id(league.id, season, f)
+            ended = store.record(gid)[-1].event
+            ranks = (ended.ranks if isinstance(ended, GameEnded)
+                     else forfeit_result(store.game(gid)).ranks)
+            rated.append(([league.entrants[e] for e in fixture.seats], tuple(ranks)))
+    return rated
 
 
 def missing_fixtures(league: League) -> list[int]:
@@ -90,9 +113,21 @@ def advance(league_id: UUID, dispatch: Dispatch) -> bool:
         except IntegrityError:
             continue
         if started:
-            dispatch(league_id, season + 1, missing_fixtures(league))
+            start_fixtures(league, dispatch)
         return True
     return False
+
+
+def start_fixtures(league: League, dispatch: Dispatch) -> None:
+    """Set the open season's fixtures going: the live tables of those with people at
+    them (``league_live.open_tables``), the workers for the others."""
+    from tournaments.league_live import bot_fixtures, open_tables
+
+    season = league.open_season
+    if season is None:
+        return
+    open_tables(league, season)
+    dispatch(league.id, season, bot_fixtures(league, season, missing_fixtures(league)))
 
 
 def run_league_here(league_id: UUID) -> League:
@@ -104,7 +139,7 @@ def run_league_here(league_id: UUID) -> League:
 
     league = get_league(league_id)
     if league.open_season is not None:
-        queue(league_id, league.open_season, missing_fixtures(league))
+        start_fixtures(league, queue)
     while pending:
         season, fixture = pending.pop(0)
         play_fixture(league_id, season, fixture)
@@ -112,4 +147,5 @@ def run_league_here(league_id: UUID) -> League:
     return get_league(league_id)
 
 
-__all__ = ["advance", "missing_fixtures", "play_fixture", "run_league_here"]
+__all__ = ["advance", "missing_fixtures", "play_fixture", "run_league_here", "start_fixtures",
+           "stored_league_results"]

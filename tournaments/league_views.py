@@ -5,36 +5,47 @@ fixtures. Built from the league's events: its secret never shows."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_TABLE, MIN_TABLE
-from bohnanza_core.rulesets import PRESETS
+from bohnanza_core.rulesets import PRESETS, rule_overrides
 from tournaments import tasks
-from tournaments.competitions import MAX_NAME, CompetitionError
-from tournaments.league_runner import missing_fixtures
+from tournaments.competitions import MAX_NAME, CompetitionError, tournaments
+from tournaments.entrants import person_entrant
+from tournaments.league_live import collect, schedule
+from tournaments.league_runner import start_fixtures
 from tournaments.leagues import (
     MAX_DIVISIONS,
+    MAX_FIXTURE_HOURS,
+    MAX_GAME_SECONDS,
+    MAX_MOVE_SECONDS,
     MAX_SEASONS,
+    MIN_MOVE_SECONDS,
     League,
     LeagueNotFound,
+    LivePlay,
     create_league,
     get_league,
     league_game_id,
     league_ids,
 )
-from tournaments.models import LeagueGame
+from tournaments.models import LeagueGame, LeagueTable
 from tournaments.views import requested
 
 
@@ -45,7 +56,7 @@ class NewLeague(forms.Form):
     table = forms.IntegerField(label=gettext_lazy("Players at each table"),
                                min_value=MIN_TABLE, max_value=MAX_TABLE, initial=2)
     bots = forms.CharField(
-        label=gettext_lazy("Entrants"), max_length=MAX_ENTRANTS * 41, strip=True,
+        label=gettext_lazy("Bots"), max_length=MAX_ENTRANTS * 41, strip=True, required=False,
         help_text=gettext_lazy("Bot names, comma-separated; a name again enters that bot "
                                "again."),
         initial="heuristic, nontrading, random, heuristic, nontrading, random")
@@ -59,6 +70,39 @@ class NewLeague(forms.Form):
         label=gettext_lazy("House rules"), required=False, max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=gettext_lazy("One KEY=VALUE a line, e.g. draw_cards=3."))
+    people = forms.CharField(
+        label=gettext_lazy("People"), required=False, max_length=MAX_ENTRANTS * 151,
+        strip=True, help_text=gettext_lazy("Usernames, comma-separated: they play their "
+                                           "fixtures at live tables."))
+    open_entries = forms.BooleanField(
+        label=gettext_lazy("Open for entries"), required=False,
+        help_text=gettext_lazy("People join on the league's page until you start the "
+                               "first season."))
+    move_seconds = forms.IntegerField(
+        label=gettext_lazy("Turn clock (seconds a move)"), min_value=MIN_MOVE_SECONDS,
+        max_value=MAX_MOVE_SECONDS, initial=60, required=False)
+    game_seconds = forms.IntegerField(
+        label=gettext_lazy("Bank (seconds a game beyond the turn clock)"), min_value=0,
+        max_value=MAX_GAME_SECONDS, initial=300, required=False)
+    fixture_hours = forms.IntegerField(
+        label=gettext_lazy("Hours to play a live fixture"), min_value=1,
+        max_value=MAX_FIXTURE_HOURS, initial=72, required=False,
+        help_text=gettext_lazy("A fixture not over by then is scored as it stands: by the "
+                               "coins each player has."))
+
+
+def people_entrants(text: str) -> list[str]:
+    """The entrants of the people named (usernames, comma-separated); refused unless each
+    has an account."""
+    names = [n.strip() for n in text.split(",") if n.strip()][:MAX_ENTRANTS + 1]
+    if len(names) > MAX_ENTRANTS:
+        raise CompetitionError(f"at most {MAX_ENTRANTS} entrants")
+    known = set(get_user_model().objects.filter(username__in=names)
+                .values_list("username", flat=True))
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise CompetitionError(_("No player named %(name)s.") % {"name": unknown[0][:150]})
+    return [person_entrant(n) for n in names]
 
 
 def _summary(league: League) -> dict[str, Any]:
@@ -66,7 +110,8 @@ def _summary(league: League) -> dict[str, Any]:
             "house_rules": list(league.ruleset.house_rules), "table": league.table,
             "divisions": league.divisions, "moves": league.moves,
             "entrants": len(league.entrants), "seasons": league.seasons,
-            "ended": len(league.results), "finished": league.finished}
+            "ended": len(league.results), "finished": league.finished, "live": league.live,
+            "entries_open": league.entries_open, "rated": bool(league.ratings)}
 
 
 @require_safe
@@ -83,15 +128,26 @@ def new_league(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            ruleset, entrants = requested(data)
+            people = people_entrants(data["people"])
+            ruleset, bots = requested(data)
+            entrants = people + bots
+            live = None
+            if people or data["open_entries"]:
+                lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
+                live = LivePlay(data["ruleset"], rule_overrides(lines) if lines else {},
+                                data["move_seconds"] or 60, data["game_seconds"] or 0,
+                                data["fixture_hours"] or 72, data["open_entries"])
             league = create_league(data["name"], ruleset, data["table"], data["divisions"],
                                    data["moves"], data["seasons"],
                                    entrants,
-                                   created_by=f"user:{request.user.get_username()}")
+                                   created_by=person_entrant(request.user.get_username()),
+                                   live=live)
         except (CompetitionError, RulesetError) as refused:
             problems.append(str(refused))
         else:
-            tasks.dispatch_fixtures(league.id, 0, missing_fixtures(league))
+            if league.live is not None:
+                schedule(league)
+            start_fixtures(league, tasks.dispatch_fixtures)
             return redirect("tournaments:league", league_id=league.id)
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/new_league.html",
@@ -99,34 +155,105 @@ def new_league(request: HttpRequest) -> HttpResponse:
                   status=status)
 
 
-@require_safe
-def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
+def _get(league_id: UUID) -> League:
     try:
-        league = get_league(league_id)
+        return get_league(league_id)
     except LeagueNotFound:
         raise Http404(_("No such league.")) from None
+
+
+@require_safe
+def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    league = _get(league_id)
+    if (league.live is not None and league.open_season is not None
+            and collect(league.id, tasks.dispatch_fixtures)):
+        league = _get(league_id)
+    me = (person_entrant(request.user.get_username()) if request.user.is_authenticated
+          else None)
     seasons = []
+    mine = []
     for season in range(len(league.fixtures) - 1, -1, -1):
         stored = {row.fixture: row for row in LeagueGame.objects.filter(
             league_id=league.id, season=season)}
+        tables = {row.fixture: row for row in LeagueTable.objects.filter(
+            league_id=league.id, season=season)}
         divisions = []
-        for d, rows in enumerate(league.standings(season)):
+        for d, standing in enumerate(league.standings(season)):
+            rows = [{"row": r, "rating": league.rating(r.entrant, season)} for r in standing]
             fixtures = [{"number": f + 1, "game_id": league_game_id(league.id, season, f),
                          "stored": f in stored,
+                         "table": tables[f].table_id if f in tables else None,
+                         "deadline": tables[f].deadline if f in tables else None,
+                         "mine": me is not None and me in [league.entrants[e]
+                                                           for e in fixture.seats],
                          "seats": [{"entrant": league.entrants[e],
                                     "coins": stored[f].coins[s] if f in stored else None}
                                    for s, e in enumerate(fixture.seats)]}
                         for f, fixture in enumerate(league.fixtures[season])
                         if fixture.division == d]
             divisions.append({"number": d + 1, "rows": rows, "fixtures": fixtures})
+            mine += [f for f in fixtures if f["mine"] and f["table"] and not f["stored"]]
         seasons.append({"number": season + 1, "divisions": divisions,
                         "ended": season < len(league.results)})
-    return render(request, "tournaments/league.html",
-                  {"l": _summary(league), "seasons": seasons})
+    organiser = me is not None and league.created_by == me
+    return render(request, "tournaments/league.html", {
+        "l": _summary(league), "seasons": seasons, "mine": mine, "me": me,
+        "entrants": league.entrants, "organiser": organiser,
+        "entered": me is not None and me in league.entrants})
+
+
+def _change(request: HttpRequest, league_id: UUID,
+            action: Callable[[League, str], None]) -> HttpResponse:
+    """A signed-in person's change to a league (join, leave, start), stored or refused
+    with the reason; a lost race with another change is tried again."""
+    me = person_entrant(request.user.get_username())
+    app = tournaments()
+    for _attempt in range(5):
+        league = _get(league_id)
+        try:
+            action(league, me)
+            app.save(league)
+        except CompetitionError as refused:
+            messages.error(request, str(refused))
+            break
+        except IntegrityError:
+            continue
+        else:
+            if league.open_season is not None and not league.results:
+                start_fixtures(league, tasks.dispatch_fixtures)
+            break
+    return redirect("tournaments:league", league_id=league_id)
+
+
+def _start(league: League, me: str) -> None:
+    if league.created_by != me:
+        raise CompetitionError(_("Only the league's organiser starts it."))
+    league.start_first_season()
+
+
+@login_required
+@require_POST
+def join_league(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    return _change(request, league_id, League.join)
+
+
+@login_required
+@require_POST
+def leave_league(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    return _change(request, league_id, League.leave)
+
+
+@login_required
+@require_POST
+def start_league(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    return _change(request, league_id, _start)
 
 
 urlpatterns: list[URLPattern] = [
     path("leagues/", league_list, name="leagues"),
     path("leagues/new/", new_league, name="new_league"),
     path("leagues/<uuid:league_id>/", league_detail, name="league"),
+    path("leagues/<uuid:league_id>/join/", join_league, name="join_league"),
+    path("leagues/<uuid:league_id>/leave/", leave_league, name="leave_league"),
+    path("leagues/<uuid:league_id>/start/", start_league, name="start_league"),
 ]

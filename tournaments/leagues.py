@@ -8,6 +8,12 @@ relegation at each season's end; an aggregate of its own (:class:`League`) in th
   (division 1 takes the first entrants).
 - :class:`League.SeasonStarted`: the season's divisions (entrant indices) and fixtures.
 - :class:`League.SeasonEnded`: every fixture's result, and who went up and down.
+- :class:`League.Rated`: every entrant's openskill rating (Plackett-Luce, ``tournaments.
+  ratings``) after the season, re-rated from every recorded result in fixture order.
+- :class:`League.PlayedLive` (a league with people): the live tables' preset, house
+  rules and turn clock, each live fixture's hours before its deadline, and whether
+  entries are open (people join and leave until the organiser starts the first
+  season); :class:`League.Left`: an entrant who left before the first season.
 
 Standings are rebuilt from the results: rank points (one per opponent finished ahead
 of, a half per one level), then coins, then the season's seeding. Game ids follow from
@@ -27,6 +33,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from bohnanza_core.bots import BOTS
+from bohnanza_core.bots.registry import BUILTIN
 from bohnanza_core.pairings import MAX_ENTRANTS, PairingError, rank_points, round_robin
 from bohnanza_core.rulesets import Ruleset
 from tournaments.competitions import (
@@ -36,6 +44,8 @@ from tournaments.competitions import (
     Tournaments,
     tournaments,
 )
+from tournaments.entrants import is_person
+from tournaments.ratings import Rating, Ratings
 
 LEAGUE_NAMESPACE: Final = uuid.UUID("9c4e2b7a-1f3d-4a6b-8e5c-7d0f1a2b3c4d")
 MAX_DIVISIONS = 8
@@ -65,6 +75,28 @@ class DivisionRow:
     """+1 promoted, -1 relegated, 0 stays (once the season has ended)."""
 
 
+@dataclass(frozen=True)
+class LivePlay:
+    """How a league's fixtures with people are played: as live tables of the ``play``
+    app, under ``preset`` with the ``overrides`` (house rules), a turn clock of
+    ``move_seconds`` a move plus a bank of ``game_seconds`` (so nobody stalls a
+    season), and a deadline ``fixture_hours`` after the season starts: a fixture not
+    over by then is scored as it stands (``league_live.forfeit_result``)."""
+
+    preset: str
+    overrides: dict[str, Any]
+    move_seconds: int
+    game_seconds: int
+    fixture_hours: int
+    entries_open: bool
+
+
+MIN_MOVE_SECONDS = 5
+MAX_MOVE_SECONDS = 3600
+MAX_GAME_SECONDS = 24 * 3600
+MAX_FIXTURE_HOURS = 24 * 60
+
+
 class League(Aggregate):
     """One league and every season of it."""
 
@@ -83,6 +115,34 @@ class League(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             aggregate.entrants.append(self.entrant)
+
+    class Rated(Aggregate.Event):
+        season: int
+        ratings: dict[str, list[float]]
+        """entrant: [mu, sigma, games]."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.ratings = {e: (v[0], v[1], int(v[2])) for e, v in self.ratings.items()}
+            aggregate.rating_history.append(dict(aggregate.ratings))
+
+    class Left(Aggregate.Event):
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.entrants.remove(self.entrant)
+
+    class PlayedLive(Aggregate.Event):
+        preset: str
+        overrides: dict[str, Any]
+        move_seconds: int
+        game_seconds: int
+        fixture_hours: int
+        entries_open: bool
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.live = LivePlay(self.preset, dict(self.overrides), self.move_seconds,
+                                      self.game_seconds, self.fixture_hours,
+                                      self.entries_open)
 
     class SeasonStarted(Aggregate.Event):
         season: int
@@ -121,6 +181,46 @@ class League(Aggregate):
         self.fixtures: list[list[Fixture]] = []
         self.results: list[list[GameResult]] = []
         self.moved: list[tuple[list[int], list[int]]] = []
+        self.live: LivePlay | None = None
+        self.ratings: dict[str, tuple[float, float, int]] = {}
+        self.rating_history: list[dict[str, tuple[float, float, int]]] = []
+        """The ratings after each ended season."""
+
+    @property
+    def entries_open(self) -> bool:
+        """People may join and leave: entries were opened and no season has started."""
+        return self.live is not None and self.live.entries_open and not self.fixtures
+
+    def join(self, entrant: str) -> None:
+        if not self.entries_open:
+            raise CompetitionError("this league takes no more entries")
+        if entrant in self.entrants:
+            raise CompetitionError("already entered")
+        if len(self.entrants) >= MAX_ENTRANTS:
+            raise CompetitionError(f"at most {MAX_ENTRANTS} entrants")
+        self.trigger_event(League.Entered, entrant=entrant)
+
+    def leave(self, entrant: str) -> None:
+        if not self.entries_open:
+            raise CompetitionError("the league has started: too late to leave")
+        if entrant not in self.entrants:
+            raise CompetitionError("not entered")
+        self.trigger_event(League.Left, entrant=entrant)
+
+    def start_first_season(self) -> None:
+        """Close the entries and start the first season; refused (CompetitionError,
+        nothing changed) while the entrants do not fill the divisions."""
+        if not self.entries_open:
+            raise CompetitionError("this league has started already")
+        check_entrants(self.entrants, self.table, self.divisions, self.moves)
+        try:
+            self.start_season()
+        except PairingError as refused:
+            raise CompetitionError(str(refused)) from None
+
+    def live_fixture(self, season: int, fixture: int) -> bool:
+        """Whether a person sits at the fixture: played as a live table."""
+        return any(is_person(self.entrants[e]) for e in self.fixtures[season][fixture].seats)
 
     @property
     def ruleset(self) -> Ruleset:
@@ -214,6 +314,27 @@ class League(Aggregate):
         relegated = [e for d in ranked[:-1] for e in d[len(d) - self.moves:]]
         self.trigger_event(League.SeasonEnded, season=season, results=encoded,
                            promoted=promoted, relegated=relegated)
+        ratings = self.rerated()
+        self.trigger_event(League.Rated, season=season, ratings={
+            e: [ratings.of(e).mu, ratings.of(e).sigma, float(ratings.games.get(e, 0))]
+            for e in ratings.ratings})
+
+    def rerated(self) -> Ratings:
+        """The ratings from every recorded result, fixture by fixture, season by season."""
+        ratings = Ratings()
+        for fixtures, results in zip(self.fixtures, self.results, strict=False):
+            for fixture, result in zip(fixtures, results, strict=True):
+                ratings.rate([self.entrants[e] for e in fixture.seats], result.ranks)
+        return ratings
+
+    def rating(self, entrant: str, season: int | None = None) -> Rating:
+        """An entrant's rating after ``season`` (the latest while it is being played, or
+        with no season given)."""
+        ratings = (self.rating_history[season]
+                   if season is not None and season < len(self.rating_history)
+                   else self.ratings)
+        mu, sigma, _games = ratings.get(entrant, (Rating().mu, Rating().sigma, 0))
+        return Rating(mu, sigma)
 
 
 def league_game_id(league_id: UUID, season: int, fixture: int) -> UUID:
@@ -227,19 +348,9 @@ def fixture_seed(secret: str, season: int, fixture: int) -> str:
                     hashlib.sha256).hexdigest()[:32]
 
 
-def create_league(name: str, ruleset: Ruleset, table: int, divisions: int, moves: int,
-                  seasons: int, entrants: Sequence[str], created_by: str | None = None,
-                  app: Tournaments | None = None) -> League:
-    """Create a league, enter everyone, start its first season and store it; refused
-    (CompetitionError, nothing stored) when it cannot be played as asked."""
-    name = name.strip()
-    if not 0 < len(name) <= MAX_NAME:
-        raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
-    if table not in ruleset.players:
-        raise CompetitionError(f"{ruleset.name} is for {ruleset.players_label} players, "
-                               f"not tables of {table}")
-    if not 1 <= divisions <= MAX_DIVISIONS or not 1 <= seasons <= MAX_SEASONS:
-        raise CompetitionError(f"1 to {MAX_DIVISIONS} divisions, 1 to {MAX_SEASONS} seasons")
+def check_entrants(entrants: Sequence[str], table: int, divisions: int, moves: int) -> None:
+    """Refuse (CompetitionError) entrants that do not divide into divisions of at least
+    one table each."""
     n = len(entrants)
     if n > MAX_ENTRANTS or n % divisions or len(set(entrants)) != n:
         raise CompetitionError(f"distinct entrants, at most {MAX_ENTRANTS}, the same number "
@@ -248,16 +359,70 @@ def create_league(name: str, ruleset: Ruleset, table: int, divisions: int, moves
     if not (size >= table and moves >= 0 and 2 * moves <= size and (moves or divisions == 1)):
         raise CompetitionError("a division seats at least one table and moves at most half "
                                "of it up or down (at least one when there are several)")
+
+
+def check_live(live: LivePlay | None, entrants: Sequence[str]) -> None:
+    """People play only where live play is set up, bots beside them only built-in ones
+    (a live table seats the bots the ``play`` app knows), clocks within bounds."""
+    if live is None:
+        if any(is_person(e) for e in entrants):
+            raise CompetitionError("a league with people needs a turn clock for its tables")
+        return
+    if not MIN_MOVE_SECONDS <= live.move_seconds <= MAX_MOVE_SECONDS:
+        raise CompetitionError(f"a turn clock of {MIN_MOVE_SECONDS} to {MAX_MOVE_SECONDS} "
+                               "seconds a move")
+    if not 0 <= live.game_seconds <= MAX_GAME_SECONDS:
+        raise CompetitionError(f"a bank of 0 to {MAX_GAME_SECONDS} seconds")
+    if not 1 <= live.fixture_hours <= MAX_FIXTURE_HOURS:
+        raise CompetitionError(f"1 to {MAX_FIXTURE_HOURS} hours to play a fixture")
+    foreign = [e for e in entrants if not is_person(e)
+               and (e.split(" #", 1)[0].partition("@")[2] != BUILTIN
+                    or e.partition("@")[0] not in BOTS)]
+    if foreign:
+        raise CompetitionError(f"only built-in bots play at live tables, not {foreign[0]}")
+
+
+def create_league(name: str, ruleset: Ruleset, table: int, divisions: int, moves: int,
+                  seasons: int, entrants: Sequence[str], created_by: str | None = None,
+                  app: Tournaments | None = None, live: LivePlay | None = None) -> League:
+    """Create a league, enter everyone, start its first season and store it; refused
+    (CompetitionError, nothing stored) when it cannot be played as asked. ``live``:
+    its fixtures with people are live tables; with ``live.entries_open`` the first
+    season waits for :meth:`League.start_first_season` (people join until then)."""
+    name = name.strip()
+    if not 0 < len(name) <= MAX_NAME:
+        raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
+    if table not in ruleset.players:
+        raise CompetitionError(f"{ruleset.name} is for {ruleset.players_label} players, "
+                               f"not tables of {table}")
+    if not 1 <= divisions <= MAX_DIVISIONS or not 1 <= seasons <= MAX_SEASONS:
+        raise CompetitionError(f"1 to {MAX_DIVISIONS} divisions, 1 to {MAX_SEASONS} seasons")
+    check_live(live, entrants)
+    waiting = live is not None and live.entries_open
+    if waiting:
+        if len(entrants) > MAX_ENTRANTS or len(set(entrants)) != len(entrants):
+            raise CompetitionError(f"distinct entrants, at most {MAX_ENTRANTS}")
+        if moves < 0 or (divisions > 1 and not moves):
+            raise CompetitionError("at least one up and down when there are several "
+                                   "divisions")
+    else:
+        check_entrants(entrants, table, divisions, moves)
     league = League(name=name, ruleset=ruleset.parameters(), table=table,
                     divisions=divisions, moves=moves if divisions > 1 else 0,
                     seasons=seasons, secret=secrets.token_hex(32), created_by=created_by)
+    if live is not None:
+        league.trigger_event(League.PlayedLive, preset=live.preset,
+                             overrides=dict(live.overrides), move_seconds=live.move_seconds,
+                             game_seconds=live.game_seconds,
+                             fixture_hours=live.fixture_hours, entries_open=live.entries_open)
     for entrant in entrants:
         league.trigger_event(League.Entered, entrant=entrant)
-    try:
-        league.start_season()
-    except PairingError as refused:
-        raise CompetitionError(str(refused)) from None
-    if len(league.fixtures[0]) > MAX_FIXTURES:
+    if not waiting:
+        try:
+            league.start_season()
+        except PairingError as refused:
+            raise CompetitionError(str(refused)) from None
+    if league.fixtures and len(league.fixtures[0]) > MAX_FIXTURES:
         raise CompetitionError(f"at most {MAX_FIXTURES} games a season")
     (app or tournaments()).save(league)
     return league
@@ -272,5 +437,6 @@ def league_ids(limit: int = 200, app: Tournaments | None = None) -> list[UUID]:
     return (app or tournaments()).created_ids(League.Created, limit)
 
 
-__all__ = ["DivisionRow", "Fixture", "League", "LeagueNotFound", "create_league",
+__all__ = ["DivisionRow", "Fixture", "League", "LeagueNotFound", "LivePlay", "check_entrants",
+           "check_live", "create_league",
            "fixture_seed", "get_league", "league_game_id", "league_ids"]

@@ -62,3 +62,22 @@ class LeagueGame(models.Model):
         indexes = [models.Index(fields=["league_id", "season"])]
         constraints = [models.UniqueConstraint(fields=["league_id", "season", "fixture"],
                                                name="one_game_per_league_fixture")]
+
+
+class LeagueTable(models.Model):
+    """A league fixture with people at it, played as a live table of the ``play`` app
+    (``tournaments.league_live``): made once per fixture (the unique constraint), in the
+    same transaction as its table and its game's start. Its result goes in as a
+    :class:`LeagueGame` row once the game ends, or at the ``deadline`` as it stands."""
+
+    league_id = models.UUIDField()
+    season = models.PositiveIntegerField()
+    fixture = models.PositiveIntegerField()
+    table = models.OneToOneField("play.Table", on_delete=models.PROTECT,
+                                 related_name="league_fixture")
+    deadline = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["league_id", "season"])]
+        constraints = [models.UniqueConstraint(fields=["league_id", "season", "fixture"],
+                                               name="one_table_per_league_fixture")]

@@ -17,8 +17,9 @@ from celery import shared_task
 from django.db import DatabaseError
 from eventsourcing.persistence import PersistenceError
 
-from tournaments import ladder_runner, league_runner, runner
+from tournaments import ladder_runner, league_live, league_runner, runner
 from tournaments.competitions import tournaments
+from tournaments.league_live import LEAGUE_COLLECT_TASK
 
 RETRIED = (DatabaseError, PersistenceError)
 
@@ -100,3 +101,10 @@ def play_fixture(league_id: str, season: int, fixture: int) -> int:
     stored = league_runner.play_fixture(lid, season, fixture)
     league_runner.advance(lid, dispatch_fixtures)
     return stored
+
+
+@shared_task(name=LEAGUE_COLLECT_TASK, acks_late=True, autoretry_for=RETRIED, retry_backoff=1,
+             retry_backoff_max=30, max_retries=10)
+def league_collect(league_id: str) -> int:
+    """The beat's look at a league's live tables: ended or overdue fixtures go in."""
+    return league_live.collect(UUID(league_id), dispatch_fixtures)

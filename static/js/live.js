@@ -4,14 +4,17 @@
  * (static/js/table.js, the replay viewer's), the seat's legal moves, the move log's new
  * lines, the game's version and head hash. A frame that does not follow the version
  * this page has (`since` is not it) means one was missed: the page asks for its view
- * again (`sync`). A dropped connection is opened again, and the server rebuilds the
- * view from the store. An `error` frame (a move refused, with the engine's reason) is
+ * again (`sync`), and so it does when nothing came back for QUIET_MS after it sent a
+ * command (a frame lost on the way, or a server that restarted between). A dropped
+ * connection is opened again, and the server rebuilds the view from the store. An `error` frame (a move refused, with the engine's reason) is
  * shown to this player only. The waiting room (data-room) reloads when the game starts.
  * A `left` frame (this player left the game, or stayed away too long: a bot plays the
  * seat) ends this page's moves; the state frames that follow are a spectator's.
  */
 (function () {
   "use strict";
+
+  const QUIET_MS = 2000;  // as the services tests' clients: silence this long → sync
 
   function start(root) {
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.socket;
@@ -26,6 +29,7 @@
     let socket = null;
     let retry = 500;
     let ref = 0;
+    let quiet = null;  // the timer started by a command sent, stopped by any answer
     const table = box ? window.BohnanzaTable.mount(box, { words }) : null;
 
     function send(frame) {
@@ -40,6 +44,8 @@
           ref += 1;
           const c = Object.assign({}, command);
           send({ type: "command", ref, version, command: c });
+          clearTimeout(quiet);
+          quiet = setTimeout(() => { quiet = null; send({ type: "sync" }); }, QUIET_MS);
         },
       });
     }
@@ -72,6 +78,7 @@
       socket.addEventListener("open", () => { retry = 500; if (status) status.textContent = words.connected || ""; });
       socket.addEventListener("message", (message) => {
         const frame = JSON.parse(message.data);
+        if (frame.type === "state" || frame.type === "error") { clearTimeout(quiet); quiet = null; }
         if (frame.type === "state") {
           if (room) { location.reload(); return; }
           onState(frame);

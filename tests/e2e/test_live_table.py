@@ -5,7 +5,9 @@ clicks, including a trade offered by one person and accepted by the other."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.contrib.auth.models import User
 from django.test import override_settings
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -105,12 +107,13 @@ class LiveTableTest(ChannelsLiveServerTestCase):
                 accept.click()
                 bob.wait_for_selector(".rt-seat.is-you .rt-trade", timeout=10_000)
                 return True
+            before = _version(ann)  # ann's page hears every move, hers, bob's, the bot's
             self._click_first(bob)
             if not ann.query_selector(".offer-form"):
                 self._click_first(ann)
             elif not ann.query_selector(".live-table .rt-seat.is-you.is-active"):
                 self._click_first(ann)  # answering the others' offers
-            time.sleep(0.1)
+            _wait_moved(ann, before)
         return False
 
     def _play_out(self, pages: list[Page]) -> None:
@@ -118,9 +121,10 @@ class LiveTableTest(ChannelsLiveServerTestCase):
         while time.monotonic() < deadline:
             if all(page.is_visible(".live-end") for page in pages):
                 return
+            before = _version(pages[0])
             for page in pages:
                 self._click_first(page)
-            time.sleep(0.05)
+            _wait_moved(pages[0], before)
 
 
 VERSION_MOVED = """([before]) => {
@@ -130,6 +134,18 @@ VERSION_MOVED = """([before]) => {
 HAND_KINDS = """els => els.map(e => [...e.classList].find(c => c.startsWith('kind-')).slice(5))"""
 CARD_KINDS = """els => Object.fromEntries(els.map(e => [e.dataset.card,
   [...e.classList].find(c => c.startsWith('kind-')).slice(5)]))"""
+
+
+def _version(page: Page) -> str:
+    """The version the page last drew (live.js keeps it on the root)."""
+    return page.eval_on_selector("[data-socket]", "r => r.dataset.version || ''")
+
+
+def _wait_moved(page: Page, before: str, timeout: float = 5000) -> None:
+    """Until the page draws another version or shows a refusal. On a timeout the caller
+    looks again; its overall deadline bounds the game."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(VERSION_MOVED, arg=[before], timeout=timeout)
 
 
 @override_settings(PLAY_BOT_PACE_SECONDS=0.02)
@@ -182,25 +198,17 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
         assert len(accepted) == 1 and accepted[0].seat == 1
         assert len(accepted[0].cards) == 1
 
-    def _version(self, page: Page) -> str:
-        return page.eval_on_selector("[data-socket]", "r => r.dataset.version || ''")
-
-    def _wait_moved(self, page: Page, before: str, timeout: float = 5000) -> None:
-        # On a timeout the caller looks again; the overall deadline bounds the game.
-        with contextlib.suppress(PlaywrightTimeout):
-            page.wait_for_function(VERSION_MOVED, arg=[before], timeout=timeout)
-
     def _click_first(self, page: Page) -> bool:
         """Click this seat's first legal move (not the offer form); wait for the answer."""
         buttons = page.locator(".live-moves .move-list button.move")
         if not buttons.count():
             return False
-        before = self._version(page)
+        before = _version(page)
         try:
             buttons.first.click(timeout=2000)
         except PlaywrightError:  # redrawn under the pointer: the next look finds the new ones
             return False
-        self._wait_moved(page, before)
+        _wait_moved(page, before)
         return True
 
     def _stage_trade(self, ann: Page, bob: Page) -> dict:
@@ -240,8 +248,72 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
                     ".live-table .rt-seat.is-you.is-active").count():
                 staged = self._stage_trade(ann, bob)
                 continue
-            before = self._version(ann)
+            before = _version(ann)
             moved = [self._click_first(page) for page in pages]
             if not any(moved):  # the bots' turn: wait for the next frame
-                self._wait_moved(ann, before)
+                _wait_moved(ann, before)
         raise AssertionError("the game did not end in time")
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.02)
+class LiveResyncTest(ChannelsLiveServerTestCase):
+    """static/js/live.js asks for its view again (``sync``) when nothing answered a
+    command it sent: the answer to ann's move is lost on the way (the page's websocket
+    goes through a route that drops it), and the page catches up by itself."""
+
+    serve_static = True
+    _signed_in = LiveTableTest._signed_in
+
+    def test_a_lost_answer_is_asked_for_again_after_a_silence(self) -> None:
+        _require_chromium()
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        reset_games()
+        ann = User.objects.create_user("ann", password="pw-live-123")
+        bob = User.objects.create_user("bob", password="pw-live-123")
+        table = create_table(ann, "duel", 2, seats=["open", "open"])
+        join(table, bob)
+        table = start(table, ann)
+        sent: list[tuple[float, dict]] = []
+        dropped: list[int] = []
+        losing = {"frames": 0}
+
+        def route(socket: WebSocketRoute) -> None:
+            server = socket.connect_to_server()
+
+            def from_page(message: str | bytes) -> None:
+                sent.append((time.monotonic(), json.loads(message)))
+                server.send(message)
+
+            def from_server(message: str | bytes) -> None:
+                frame = json.loads(message)
+                if frame.get("type") == "state" and losing["frames"] > 0:
+                    losing["frames"] -= 1
+                    dropped.append(frame["version"])
+                    return
+                socket.send(message)
+
+            socket.on_message(from_page)
+            server.on_message(from_server)
+
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            page = self._signed_in(browser, "ann")
+            page.route_web_socket(re.compile(r"/ws/tables/"), route)
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-table .rt")
+            before = int(_version(page))
+            losing["frames"] = 1
+            page.locator(".live-moves .move-list button.move").first.click()
+            clicked = time.monotonic()
+            page.wait_for_function(
+                "v => Number(document.querySelector('[data-socket]').dataset.version) > v",
+                arg=before, timeout=15_000)
+            stored = games().game(Table.objects.get(pk=table.pk).game_id).version
+            assert int(_version(page)) == stored > before
+            browser.close()
+        assert dropped == [stored]
+        syncs = [at for at, frame in sent if frame.get("type") == "sync"]
+        commands = [frame for _at, frame in sent if frame.get("type") == "command"]
+        assert len(commands) == 1 and len(syncs) == 1
+        assert syncs[0] - clicked >= 1.5  # after the silence, not at once

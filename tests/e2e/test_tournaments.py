@@ -59,6 +59,10 @@ def test_a_ladder_page_draws_its_rating_history(page: Page, live_server: LiveSer
     expect(page.locator(".rating-chart path.series")).to_have_count(5)
     expect(page.get_by_role("link", name="replay", exact=True)).to_have_count(2)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    second = page.locator("table.standings .entrant[title=\"heuristic@builtin #2\"]")
+    expect(second).to_contain_text("heuristic #2")
+    expect(second.locator("small")).to_have_text("built in")
+    expect(page.locator("table.standings")).not_to_contain_text("@builtin")
     page.screenshot(path=str(SCREENSHOTS / "ladder.png"), full_page=True)
     page.goto(f"{live_server.url}/tournaments/ladders/")
     expect(page.get_by_role("link", name="Browser Ladder")).to_be_visible()
@@ -104,3 +108,35 @@ def test_the_new_ladder_and_league_forms_refuse_and_create(
     expect(page.get_by_role("heading", level=1)).to_have_text("Form league")
     page.goto(f"{base}/tournaments/leagues/new/")
     page.screenshot(path=str(SCREENSHOTS / "new_league.png"), full_page=True)
+
+
+def test_a_person_sees_their_fixture_and_opens_its_table(page: Page, live_server: LiveServer,
+                                                         competitions: Tournaments) -> None:  # noqa: F811
+    from django.contrib.auth.models import User
+
+    from bohnanza_core.rulesets import customize
+    from tournaments.league_runner import start_fixtures
+    from tournaments.leagues import LivePlay, create_league
+    from tournaments.models import LeagueTable
+
+    User.objects.create_user("alice", password="pw-league-123")
+    short = {"beans": ["wax", "blue", "chili", "stink"]}
+    league = create_league("People League", customize("duel", 2, short), 2, 1, 0, 1,
+                           ["user:alice", "heuristic@builtin"], created_by="user:alice",
+                           live=LivePlay("duel", short, 60, 0, 24, False))
+    start_fixtures(league, lambda *_: None)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "pw-league-123")
+    page.click("form.login-form button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/tournaments/leagues/{league.id}/")
+    mine = page.locator(".my-fixtures li")
+    expect(mine).to_have_count(2)
+    expect(page.locator("table.standings .entrant.person")).to_have_text("alice")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "league-people.png"), full_page=True)
+    first = LeagueTable.objects.get(league_id=league.id, fixture=0).table_id
+    mine.first.get_by_role("link", name="Open the table").click()
+    expect(page).to_have_url(f"{live_server.url}/play/tables/{first}/")
+    expect(page.locator(".live-table")).to_be_attached()  # drawn once its socket answers

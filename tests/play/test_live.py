@@ -22,6 +22,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands
+from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import command_to_json
 from play import driver, live
 from play.models import Table
@@ -512,3 +513,104 @@ async def test_the_lobby_lists_update_live() -> None:
     await lobby.send_to(text_data="nonsense")
     assert (await _frame(lobby))["type"] == "error"
     await lobby.disconnect()
+
+
+def test_a_flood_of_syncs_is_refused_without_reading_the_store_each_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from play import consumers
+
+    monkeypatch.setattr(consumers, "SYNC_PER_SECOND", 0.01)  # no refill in the test
+    reads: list[bool] = []
+    load = live.load
+
+    def counted(game_id: Any, *, fresh: bool = False) -> Any:
+        reads.append(fresh)
+        return load(game_id, fresh=fresh)
+
+    monkeypatch.setattr(live, "load", counted)
+
+    @in_loop
+    async def flood() -> None:
+        people = await sync_to_async(_people)(2)
+        table = await sync_to_async(_table)(people, ["open"] * 2, preset="duel")
+        ann = await _client(table, people[0])
+        first = await _frame(ann)
+        reads.clear()
+        kinds, reasons = [], []
+        for n in range(consumers.SYNC_BURST + 4):
+            await ann.send_to(text_data=json.dumps({"type": "sync", "ref": n}))
+            answer = await _frame(ann)
+            kinds.append(answer["type"])
+            reasons.append(answer.get("reason") or "")
+        assert kinds == ["state"] * consumers.SYNC_BURST + ["error"] * 4
+        assert all(r.startswith("too many requests for the whole view: wait ")
+                   for r in reasons[consumers.SYNC_BURST:])
+        assert reads.count(True) == consumers.SYNC_BURST  # none for the refused ones
+        await ann.send_to(text_data=json.dumps({"type": "ping", "ref": 3}))
+        assert (await _frame(ann))["type"] == "pong"
+        # Commands are not held back by the syncs' allowance.
+        await ann.send_to(text_data=json.dumps(
+            {"type": "command", "version": first["version"],
+             "command": {"kind": "plant_from_hand", "field": 0}}))
+        assert (await _latest(ann, first["version"] + 1))["type"] == "state"
+        await ann.disconnect()
+
+    flood()
+
+
+def test_reconnecting_too_often_is_refused_with_a_reason_and_a_close_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from play import consumers
+
+    monkeypatch.setattr(consumers, "CONNECT_BURST", 3)
+    monkeypatch.setattr(consumers, "CONNECT_PER_SECOND", 0.01)  # no refill in the test
+    reads: list[bool] = []
+    load = live.load
+
+    def counted(game_id: Any, *, fresh: bool = False) -> Any:
+        reads.append(fresh)
+        return load(game_id, fresh=fresh)
+
+    monkeypatch.setattr(live, "load", counted)
+
+    @in_loop
+    async def reconnects() -> None:
+        people = await sync_to_async(_people)(2)
+        table = await sync_to_async(_table)(people, ["open"] * 2, preset="duel")
+        reads.clear()
+        for _ in range(consumers.CONNECT_BURST):
+            ann = await _client(table, people[0])
+            assert (await _frame(ann))["type"] == "state"
+            await ann.disconnect()
+        assert reads.count(True) == consumers.CONNECT_BURST
+        ann = await _client(table, people[0])
+        refused = await _frame(ann)
+        assert refused["type"] == "error"
+        assert refused["reason"].startswith("too many connections to this table: wait ")
+        closed = await ann.receive_output(timeout=TIMEOUT)
+        assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TOO_MANY}
+        assert reads.count(True) == consumers.CONNECT_BURST  # the store was not read
+        bob = await _client(table, people[1])  # another player: an allowance of their own
+        assert (await _frame(bob))["type"] == "state"
+        await bob.disconnect()
+
+    reconnects()
+
+
+def test_a_frame_is_drawn_once_per_update_and_language_and_shared() -> None:
+    from django.utils import translation
+
+    people = _people(2)
+    table = _table(people, ["open"] * 2, preset="duel")
+    update = live.current(table, 0)
+    with translation.override("en"):
+        first = live.answer_for(update, table)
+        again = live.answer_for(dict(update), table)
+    with translation.override("hu"):
+        hungarian = live.answer_for(update, table)
+    assert again is first  # the second client of the group: no second drawing
+    assert hungarian is not first
+    assert "Draw pile" in first["answer"]["html"]
+    assert "Draw pile" not in hungarian["answer"]["html"]
+    spectator = live.answer_for(live.current(table, SPECTATOR), table)
+    assert spectator is not first and spectator["seat"] is None

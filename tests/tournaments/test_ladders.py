@@ -4,10 +4,14 @@ games alone give the ladder's numbers; a real worker runs ticks sent as tasks.""
 
 from __future__ import annotations
 
+import random
 import time
+from itertools import combinations
 
 import pytest
 from django_celery_beat.models import PeriodicTask
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bohnanza_core.rulesets import ruleset_for
 from config.celery import app as celery_app
@@ -20,7 +24,15 @@ from tournaments.ladder_runner import (
     schedule,
     stored_ladder_results,
 )
-from tournaments.ladders import Ladder, create_ladder, get_ladder, ladder_game_id, ladder_ids
+from tournaments.ladders import (
+    Ladder,
+    create_ladder,
+    get_ladder,
+    ladder_game_id,
+    ladder_ids,
+    last_meetings,
+    vary_groups,
+)
 from tournaments.models import LadderGame
 from tournaments.ratings import rerate
 
@@ -166,3 +178,47 @@ def test_the_ladder_pages_create_rank_and_chart(competitions: Tournaments):
                       ).status_code == 404
     tournament_page = f"/tournaments/{lid}/"  # a ladder's id is no competition's
     assert client.get(tournament_page).status_code == 404
+
+
+@settings(max_examples=60, deadline=None)
+@given(k=st.integers(3, 5), extra=st.integers(0, 15), seed=st.integers(0, 2**32))
+def test_groups_vary_until_every_pair_close_in_rating_meets(k: int, extra: int,
+                                                            seed: int) -> None:
+    """Ratings held still (the same ranking tick after tick, as when they are close):
+    within 6n ticks every two entrants fewer than k places apart in the ranking share a
+    table, and no tick repeats the last tick's tables while another group is possible."""
+    n = k + extra
+    ranking = list(range(n))
+    ticks: list[list[tuple[int, ...]]] = []
+    met: set[frozenset[int]] = set()
+    close = {frozenset((a, b)) for a in range(n) for b in range(a + 1, min(n, a + k))}
+    rng = random.Random(seed)
+    for tick in range(6 * n):
+        start = tick % (n % k + 1)
+        order = ranking[start:start + (n // k) * k]
+        groups = vary_groups(order if tick % 2 == 0 else order[::-1], k,
+                             last_meetings(ticks), {frozenset(m) for m in ticks[-1]}
+                             if ticks else set(), rng)
+        assert sorted(e for g in groups for e in g) == sorted(order)
+        assert all(len(g) == k for g in groups)
+        if ticks and len(order) > k:  # the first table differs from every last table
+            assert frozenset(groups[0]) not in {frozenset(m) for m in ticks[-1]}
+        ticks.append([tuple(g) for g in groups])
+        met |= {frozenset(p) for g in groups for p in combinations(g, 2)}
+        if close <= met:
+            break
+    assert close <= met, sorted(tuple(sorted(p)) for p in close - met)
+
+
+def test_a_ladder_of_tables_of_four_varies_its_groups(competitions: Tournaments):
+    ladder = create_ladder("Four", ruleset_for("classic", 4), 4, 60,
+                           [*BOTS5, "nontrading@builtin #2", "heuristic@builtin #3",
+                            "random@builtin #3"])
+    tables = []
+    for _ in range(3):  # no result ever ends a tick here: the ranking stays as it is
+        matches = ladder.next_matches()
+        assert sorted(e for m in matches for e in m) == list(range(8))
+        tables.append({frozenset(m) for m in matches})
+        ladder.ticks.append(matches)
+    assert tables[0] != tables[1] and tables[1] != tables[2]
+    assert tables[0] == {frozenset(range(4)), frozenset(range(4, 8))}  # at first: neighbours

@@ -135,3 +135,43 @@ def test_a_league_made_on_the_page_is_played_by_a_worker(worker: Tournaments):
         time.sleep(0.05)
     page = client.get(answer["Location"]).content.decode()
     assert page.count("promoted") == 1 and page.count("relegated") == 1
+
+
+def test_a_league_keeps_ratings_that_its_stored_games_give_again(competitions: Tournaments,
+                                                                 monkeypatch):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournaments.league_runner import stored_league_results
+    from tournaments.ratings import rerate
+
+    league = run_league_here(create_league("Rated", ruleset_for("duel", 2), 2, 2, 1, 2,
+                                           BOTS6[:4]).id)
+    assert set(league.ratings) == set(BOTS6[:4])
+    assert {games for _, _, games in league.ratings.values()} == {4}  # two a season
+    again = rerate(stored_league_results(league))
+    for entrant, (mu, sigma, games_played) in league.ratings.items():
+        assert (again.of(entrant).mu, again.of(entrant).sigma) == (mu, sigma)
+        assert again.games[entrant] == games_played
+    # the ratings after the first season alone were recorded then, and differ
+    first = rerate(stored_league_results(league)[:4])
+    assert any(first.of(e).mu != league.ratings[e][0] for e in BOTS6[:4])
+    out = StringIO()
+    call_command("league", "rerate", str(league.id), stdout=out)
+    assert "the same as the league's ratings" in out.getvalue()
+    page = Client().get(reverse("tournaments:league", args=[league.id])).content.decode()
+    for season in range(2):  # each season's table: the ratings after that season
+        after = rerate(stored_league_results(league)[:4 * (season + 1)])
+        assert league.rating(BOTS6[0], season) == after.of(BOTS6[0])
+        assert f"{after.of(BOTS6[0]).conservative:.2f}" in page
+    # ratings that the stored games do not give again are reported (exit 1)
+    import tournaments.management.commands.league as command
+
+    league.ratings[BOTS6[0]] = (1.0, 1.0, 4)
+    monkeypatch.setattr(command, "get_league", lambda _id: league)
+    with pytest.raises(CommandError):
+        call_command("league", "rerate", str(league.id), stdout=StringIO())

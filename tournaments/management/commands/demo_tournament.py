@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand
 
 from bohnanza_core.rulesets import ruleset_for
 from tournaments.competitions import tournaments
+from tournaments.entrants import display_name
 from tournaments.runner import entrants_for, run_here
 
 NAME = "Demo Cup"
@@ -33,4 +34,4 @@ class Command(BaseCommand):
         done = run_here(cup.id)
         leader = done.standings()[0]
         self.stdout.write(f"demo: {NAME} {cup.id}: {done.games_done()} games, "
-                          f"won by {leader.entrant} with {leader.points:g} points")
+                          f"won by {display_name(leader.entrant)} with {leader.points:g} points")

@@ -27,6 +27,7 @@ from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.competitions import CompetitionError, tournaments
+from tournaments.entrants import display_name
 from tournaments.ladder_runner import run_ticks_here, schedule, stored_ladder_results
 from tournaments.ladders import (
     MAX_TICKS,
@@ -47,12 +48,13 @@ def describe(ladder: Ladder) -> str:
     lines = [f"{ladder.name} [{ladder.id}]",
              f"tables of {ladder.table}, {ruleset.name}{house}, a tick every "
              f"{ladder.interval} s; {len(ladder.results)} ticks, {ladder.games_done()} games",
-             "", f"{'#':>3} {'entrant':<28} {'games':>5} {'mu':>7} {'sigma':>6} {'rating':>7}"]
+             "", f"{'#':>3} {'entrant':<28} {'games':>5} {'mu':>7} {'sigma':>6} {'rating':>7}"
+             "  id"]
     for place, e in enumerate(ladder.ranking(), 1):
         entrant = ladder.entrants[e]
         mu, sigma, played = ladder.ratings.get(entrant, (25.0, 25.0 / 3, 0))
-        lines.append(f"{place:>3} {entrant:<28} {played:>5} {mu:>7.2f} {sigma:>6.2f} "
-                     f"{mu - 3 * sigma:>7.2f}")
+        lines.append(f"{place:>3} {display_name(entrant):<28} {played:>5} {mu:>7.2f} "
+                     f"{sigma:>6.2f} {mu - 3 * sigma:>7.2f}  {entrant}")
     return "\n".join(lines)
 
 
@@ -135,8 +137,8 @@ class Command(BaseCommand):
                   and (again.of(e).mu, again.of(e).sigma) != ladder.ratings[e][:2]]
         for entrant in ladder.entrants:
             r = again.of(entrant)
-            self.stdout.write(f"{entrant:<28} {r.mu:>7.3f} {r.sigma:>6.3f} "
-                              f"{r.conservative:>7.3f}")
+            self.stdout.write(f"{display_name(entrant):<28} {r.mu:>7.3f} {r.sigma:>6.3f} "
+                              f"{r.conservative:>7.3f}  {entrant}")
         if differ:
             self.stderr.write(f"differ from the recorded ratings: {', '.join(differ)}")
             sys.exit(1)

@@ -22,8 +22,10 @@ from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.competitions import CompetitionError
-from tournaments.league_runner import missing_fixtures, run_league_here
+from tournaments.entrants import display_name
+from tournaments.league_runner import run_league_here, start_fixtures, stored_league_results
 from tournaments.leagues import League, LeagueNotFound, create_league, get_league, league_ids
+from tournaments.ratings import rerate
 from tournaments.runner import entrants_for
 
 MOVES = {1: "up", -1: "down", 0: ""}
@@ -38,13 +40,20 @@ def describe(league: League) -> str:
         lines.append(f"\nseason {season + 1}")
         for d, rows in enumerate(league.standings(season)):
             lines.append(f"  division {d + 1}")
-            lines += [f"    {r.entrant:<28} {r.games:>3} {r.points:>6.1f} {r.coins:>5} "
-                      f"{MOVES[r.move]}" for r in rows]
+            lines += [f"    {display_name(r.entrant):<28} {r.games:>3} {r.points:>6.1f} "
+                      f"{r.coins:>5} {MOVES[r.move]:<9} {r.entrant}" for r in rows]
+    if league.ratings:
+        lines += ["", f"{'ratings':<28} {'games':>5} {'mu':>7} {'sigma':>6} {'rating':>7}  id"]
+        for entrant, (mu, sigma, played) in sorted(
+                league.ratings.items(), key=lambda item: (-(item[1][0] - 3 * item[1][1]),
+                                                          item[0])):
+            lines.append(f"{display_name(entrant):<28} {played:>5} {mu:>7.2f} {sigma:>6.2f} "
+                         f"{mu - 3 * sigma:>7.2f}  {entrant}")
     return "\n".join(lines)
 
 
 class Command(BaseCommand):
-    help = "Create, list and show leagues between bots."
+    help = "Create, list, show and re-rate leagues."
 
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
@@ -60,6 +69,8 @@ class Command(BaseCommand):
         create.add_argument("--here", action="store_true", help="play it in this process")
         sub.add_parser("list", help="the leagues")
         sub.add_parser("show").add_argument("id", type=UUID)
+        sub.add_parser("rerate", help="rate the stored games again and compare (exit 1 if "
+                       "they differ)").add_argument("id", type=UUID)
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -70,10 +81,25 @@ class Command(BaseCommand):
                     league = get_league(lid)
                     self.stdout.write(f"{lid}  {league.name}  {len(league.results)}/"
                                       f"{league.seasons} seasons")
+            elif options["action"] == "rerate":
+                self._rerate(get_league(options["id"]))
             else:
                 self.stdout.write(describe(get_league(options["id"])))
         except (CompetitionError, RulesetError, LeagueNotFound) as refused:
             raise CommandError(str(refused)) from None
+
+    def _rerate(self, league: League) -> None:
+        again = rerate(stored_league_results(league))
+        differ = [e for e in league.entrants if e in league.ratings
+                  and (again.of(e).mu, again.of(e).sigma) != league.ratings[e][:2]]
+        differ += [e for e in again.ratings if e not in league.ratings]
+        for entrant, rating in again.leaderboard():
+            self.stdout.write(f"{display_name(entrant):<28} {rating.mu:>7.3f} "
+                              f"{rating.sigma:>6.3f} {rating.conservative:>7.3f}  {entrant}")
+        if differ:
+            raise CommandError(f"re-rated from the stored games, these differ from the "
+                               f"league's ratings: {', '.join(differ)}")
+        self.stdout.write("the same as the league's ratings")
 
     def _create(self, options: dict[str, Any]) -> None:
         table = options["table"]
@@ -86,5 +112,5 @@ class Command(BaseCommand):
         if options["here"]:
             league = run_league_here(league.id)
         else:
-            tasks.dispatch_fixtures(league.id, 0, missing_fixtures(league))
+            start_fixtures(league, tasks.dispatch_fixtures)
         self.stdout.write(f"{league.id}\n{describe(league)}")

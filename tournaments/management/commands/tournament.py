@@ -38,6 +38,7 @@ from tournaments.competitions import (
     TournamentNotFound,
     tournaments,
 )
+from tournaments.entrants import display_name
 from tournaments.ratings import rerate
 from tournaments.runner import entrants_for, run_here, stored_results
 
@@ -61,11 +62,12 @@ def describe(tournament: Tournament) -> str:
              f"{tournament.format}, tables of {tournament.table}, {ruleset.name}{house}",
              progress_bar(tournament), "",
              f"{'#':>3} {'entrant':<28} {'games':>5} {'points':>7} {'avg coins':>9} "
-             f"{'wins':>6} {'rating':>7}"]
+             f"{'wins':>6} {'rating':>7}  id"]
     for place, s in enumerate(tournament.standings(), 1):
         mu, sigma, _ = tournament.ratings.get(s.entrant, (25.0, 25.0 / 3, 0))
-        lines.append(f"{place:>3} {s.entrant:<28} {s.games:>5} {s.points:>7.1f} "
-                     f"{s.average_coins:>9.2f} {s.wins:>6.1f} {mu - 3 * sigma:>7.2f}")
+        lines.append(f"{place:>3} {display_name(s.entrant):<28} {s.games:>5} {s.points:>7.1f} "
+                     f"{s.average_coins:>9.2f} {s.wins:>6.1f} {mu - 3 * sigma:>7.2f}  "
+                     f"{s.entrant}")
     return "\n".join(lines)
 
 
@@ -168,8 +170,9 @@ class Command(BaseCommand):
                   if (again.of(e).mu, again.of(e).sigma) != tournament.ratings.get(e, (
                       again.of(e).mu, again.of(e).sigma, 0))[:2]]
         for entrant, rating in again.leaderboard():
-            self.stdout.write(f"{entrant:<28} mu {rating.mu:7.3f} sigma {rating.sigma:6.3f} "
-                              f"conservative {rating.conservative:7.3f}")
+            self.stdout.write(f"{display_name(entrant):<28} mu {rating.mu:7.3f} sigma "
+                              f"{rating.sigma:6.3f} conservative {rating.conservative:7.3f}"
+                              f"  {entrant}")
         if differ:
             raise CommandError(f"re-rated from the stored games, these differ from the "
                                f"recorded ratings: {', '.join(differ)}")

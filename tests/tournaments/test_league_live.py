@@ -1,0 +1,230 @@
+"""A league with people: they join while entries are open, their fixtures are played
+as live tables (driven here through play's own functions: the driver's ``next_step``
+for the bots and the clock, ``live.submit`` for the people's moves), each ended game
+goes into the league once whoever notices it, and a fixture past its deadline is
+scored as it stands; bots-only fixtures still go to the workers' task."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from bohnanza_core.bots import HeuristicBot
+from bohnanza_core.engine import awaiting
+from bohnanza_core.errors import IllegalMove
+from bohnanza_core.games import Game
+from bohnanza_core.rulesets import customize
+from bohnanza_core.simulator import fallback
+from bohnanza_core.views import view
+from play import driver, live
+from play.models import Table
+from replays.store import games
+from tournaments.competitions import CompetitionError, Tournaments
+from tournaments.league_live import collect, forfeit_result
+from tournaments.league_runner import (
+    advance,
+    play_fixture,
+    start_fixtures,
+    stored_league_results,
+)
+from tournaments.leagues import LivePlay, create_league, get_league, league_game_id
+from tournaments.models import LeagueGame, LeagueTable
+from tournaments.ratings import rerate
+
+SHORT = {"beans": ["wax", "blue", "chili", "stink"]}
+LIVE = LivePlay("duel", SHORT, move_seconds=60, game_seconds=0, fixture_hours=24,
+                entries_open=True)
+
+
+@pytest.fixture(autouse=True)
+def fast_bots(settings: Any) -> Iterator[None]:
+    settings.PLAY_BOT_PACE_SECONDS = 0
+    live._cache.clear()
+    yield
+    live._cache.clear()
+
+
+def play_out(table_id: UUID) -> Game:
+    """Play a live table to its end: the bots and the clock through the driver, each
+    person by a heuristic choice submitted as that person."""
+    brains: dict[int, HeuristicBot] = {}
+    for _ in range(20_000):
+        table = Table.objects.get(pk=table_id)
+        assert table.game_id is not None
+        game = live.load(table.game_id, fresh=True)
+        if game.table.finished:
+            driver.next_step(table_id)  # the driver marks the table finished
+            return game
+        _, played = driver.next_step(table_id)
+        if played:
+            continue
+        number = awaiting(game.table)[0]
+        seat = table.seats.get(number=number)
+        assert seat.user is not None, "a bot's turn is the driver's"
+        brain = brains.setdefault(number, HeuristicBot(number, f"{table_id}:{number}"))
+        command = brain.act(view(game.table, number))
+        if command is None or command.seat != number:
+            command = fallback(game.table, number)
+        try:
+            live.submit(table_id, game.id, command, f"user:{seat.user.username}")
+        except IllegalMove:
+            live.submit(table_id, game.id, fallback(game.table, number),
+                        f"user:{seat.user.username}")
+    raise AssertionError("the game did not end")
+
+
+def test_people_and_bots_play_a_league_through_live_tables(competitions: Tournaments):
+    people = [User.objects.create_user(n) for n in ("olga", "alice", "bob")]
+    league = create_league("People's league", customize("duel", 2, SHORT), 2, 2, 1, 2,
+                           ["heuristic@builtin", "random@builtin"], created_by="user:olga",
+                           live=LIVE)
+    assert league.entries_open and not league.fixtures
+    client = Client()
+    client.force_login(people[1])
+    assert client.post(reverse("tournaments:join_league", args=[league.id])).status_code == 302
+    client.force_login(people[2])
+    client.post(reverse("tournaments:join_league", args=[league.id]))
+    client.post(reverse("tournaments:leave_league", args=[league.id]))
+    assert get_league(league.id).entrants == ["heuristic@builtin", "random@builtin",
+                                              "user:alice"]
+    client.force_login(people[0])  # three entrants do not fill two divisions
+    client.post(reverse("tournaments:start_league", args=[league.id]))
+    assert get_league(league.id).entries_open
+    client.force_login(people[2])
+    client.post(reverse("tournaments:join_league", args=[league.id]))
+    client.post(reverse("tournaments:start_league", args=[league.id]))  # not the organiser
+    assert get_league(league.id).entries_open
+    client.force_login(people[0])
+    client.post(reverse("tournaments:start_league", args=[league.id]))
+    league = get_league(league.id)
+    assert not league.entries_open and league.season_divisions[0] == [[0, 1], [2, 3]]
+    with pytest.raises(CompetitionError):
+        league.join("user:olga")
+
+    sent: list[tuple[int, int]] = []
+
+    def workers(_: UUID, season: int, fixtures: Any) -> None:
+        sent.extend((season, f) for f in fixtures)
+
+    for season in range(2):
+        league = get_league(league.id)
+        rows = list(LeagueTable.objects.filter(league_id=league.id, season=season))
+        live_fixtures = [f for f in range(len(league.fixtures[season]))
+                         if league.live_fixture(season, f)]
+        assert sorted(r.fixture for r in rows) == live_fixtures
+        for row in rows:  # the fixture's seats, people seated, the league's id and seed
+            table = row.table
+            entrants = [league.entrants[e] for e in league.fixtures[season][row.fixture].seats]
+            assert [s.player() for s in table.seats.all()] == [
+                e if e.startswith("user:") else f"bot:{e.split('@')[0]}" for e in entrants]
+            assert table.game_id == league_game_id(league.id, season, row.fixture)
+            assert table.move_seconds == 60 and table.overrides == SHORT
+        if season == 0:  # the bots' division goes to the workers, as before
+            start_fixtures(league, workers)
+            assert sent == [(0, 0), (0, 1)]
+            for _, fixture in sent:
+                assert play_fixture(league.id, 0, fixture) == 1
+                advance(league.id, workers)
+            with pytest.raises(ValueError):
+                play_fixture(league.id, 0, 2)
+        for row in rows:
+            game = play_out(row.table_id)
+            assert game.table.finished
+            assert collect(league.id, workers) == 1
+            assert collect(league.id, workers) == 0  # the same game never counts twice
+            stored = LeagueGame.objects.get(league_id=league.id, season=season,
+                                            fixture=row.fixture)
+            assert stored.game_id == game.id and stored.ranks == list(game.table.result.ranks)
+            assert Table.objects.get(pk=row.table_id).status == Table.Status.FINISHED
+
+    league = get_league(league.id)
+    assert league.finished and LeagueGame.objects.filter(league_id=league.id).count() == 8
+    top, bottom = ([league.entrants.index(r.entrant) for r in d] for d in league.standings(0))
+    assert league.moved[0] == ([bottom[0]], [top[-1]])
+    assert league.season_divisions[1] == [[top[0], bottom[0]], [top[1], bottom[1]]]
+    again = rerate(stored_league_results(league))
+    assert {e: (again.of(e).mu, again.of(e).sigma) for e in league.entrants} == {
+        e: league.ratings[e][:2] for e in league.entrants}
+    for season in range(2):  # standings: each fixture's points from its stored result
+        for division in league.standings(season):
+            assert sum(r.points for r in division) == 2 * 1.0  # two games, a point each
+            assert {r.games for r in division} == {2}
+
+
+def test_a_fixture_past_its_deadline_is_scored_as_it_stands(competitions: Tournaments):
+    User.objects.create_user("alice")
+    league = create_league("Deadline", customize("duel", 2, SHORT), 2, 1, 0, 1,
+                           ["user:alice", "heuristic@builtin"], created_by="user:alice",
+                           live=LivePlay("duel", SHORT, 60, 0, 1, False))
+    start_fixtures(league, lambda *_: None)
+    start_fixtures(league, lambda *_: None)  # again: no second table
+    rows = list(LeagueTable.objects.filter(league_id=league.id))
+    assert len(rows) == 2
+    assert collect(league.id, lambda *_: None) == 0  # not over, not overdue
+    game = games().game(rows[0].table.game_id)
+    assert forfeit_result(game).ranks == (1, 1)  # nobody has coins yet: a shared place
+    later = max(r.deadline for r in rows) + timedelta(seconds=1)
+    assert collect(league.id, lambda *_: None, now=later) == 2
+    league = get_league(league.id)
+    assert league.finished
+    (division,) = league.standings(0)
+    assert [r.points for r in division] == [1.0, 1.0] and {r.games for r in division} == {2}
+    assert not Table.objects.filter(status=Table.Status.RUNNING).exists()
+    # re-rated from the stored games (as they stood at the deadline): the same numbers
+    again = rerate(stored_league_results(league))
+    assert {e: (again.of(e).mu, again.of(e).sigma) for e in league.entrants} == {
+        e: league.ratings[e][:2] for e in league.entrants}
+
+
+def test_the_league_page_shows_a_person_their_fixtures(competitions: Tournaments):
+    alice = User.objects.create_user("alice")
+    league = create_league("Mine", customize("duel", 2, SHORT), 2, 1, 0, 1,
+                           ["user:alice", "heuristic@builtin"], created_by="user:alice",
+                           live=LivePlay("duel", SHORT, 60, 0, 24, False))
+    start_fixtures(league, lambda *_: None)
+    client = Client()
+    page = client.get(reverse("tournaments:league", args=[league.id])).content.decode()
+    assert "Your fixtures" not in page and "live table" in page
+    client.force_login(alice)
+    page = client.get(reverse("tournaments:league", args=[league.id])).content.decode()
+    tables = [r.table_id for r in LeagueTable.objects.filter(league_id=league.id)]
+    assert "Your fixtures" in page
+    assert all(reverse("play:table", args=[t]) in page for t in tables)
+    lobby = client.get(reverse("play:lobby")).content.decode()
+    profile = client.get(reverse("play:profile", args=["alice"])).content.decode()
+    for text in (lobby, profile):
+        assert "Your tables" in text
+        assert all(reverse("play:table", args=[t]) in text for t in tables)
+    assert league.secret not in page
+
+
+def test_a_league_with_people_is_refused_without_live_play_or_with_foreign_bots(
+        competitions: Tournaments):
+    User.objects.create_user("alice")
+    ruleset = customize("duel", 2, SHORT)
+    with pytest.raises(CompetitionError):
+        create_league("No clock", ruleset, 2, 1, 0, 1, ["user:alice", "heuristic@builtin"])
+    with pytest.raises(CompetitionError):
+        create_league("Packaged", ruleset, 2, 1, 0, 1, ["user:alice", "cautious@0.1.0"],
+                      live=LIVE)
+    with pytest.raises(CompetitionError):
+        create_league("Fast", ruleset, 2, 1, 0, 1, ["user:alice", "heuristic@builtin"],
+                      live=LivePlay("duel", SHORT, 1, 0, 24, False))
+    client = Client()
+    client.force_login(User.objects.create_user("olga"))
+    form = {"name": "Form", "ruleset": "duel", "table": "2", "bots": "heuristic",
+            "people": "alice, nobody", "divisions": "1", "moves": "0", "seasons": "1",
+            "rules": "", "move_seconds": "60", "game_seconds": "0", "fixture_hours": "24"}
+    answer = client.post(reverse("tournaments:new_league"), form)
+    assert answer.status_code == 400 and "nobody" in answer.content.decode()
+    answer = client.post(reverse("tournaments:new_league"), {**form, "people": "alice"})
+    assert answer.status_code == 302
+    (row, _) = LeagueTable.objects.all()
+    assert row.table.seats.filter(user__username="alice").exists()

@@ -1,0 +1,31 @@
+"""``{{ entrant_id|entrant }}``: an entrant by name (a bot's name with its version in
+small type, a person's username), its id in the title for authors."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+from tournaments.entrants import entrant_name
+
+register = template.Library()
+
+
+@register.filter(name="entrant")
+def entrant(entrant_id: str) -> SafeString:
+    named = entrant_name(str(entrant_id))
+    if named.person:
+        return format_html('<span class="entrant person" translate="no" title="{}">{}</span>',
+                           named.id, named.name)
+    version = _("built in") if named.builtin else named.version
+    return format_html('<span class="entrant" translate="no" title="{}">{} '
+                       '<small class="version">{}</small></span>', named.id, named.name,
+                       version)
+
+
+@register.filter(name="entrant_short")
+def entrant_short(entrant_id: str) -> str:
+    """The name alone (the chart's line labels)."""
+    return entrant_name(str(entrant_id)).name

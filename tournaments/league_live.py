@@ -24,6 +24,7 @@ from uuid import UUID
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError as DjangoIntegrityError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 from eventsourcing.persistence import IntegrityError
@@ -150,9 +151,12 @@ def forfeit_result(game: Game) -> GameResult:
                       tuple(s for s, r in enumerate(ranks) if r == 1))
 
 
-def collect(league_id: UUID, dispatch: Dispatch, now: datetime | None = None) -> int:
+def collect(league_id: UUID, dispatch: Dispatch, now: datetime | None = None, *,
+            marked_only: bool = False) -> int:
     """Put the open season's ended (or overdue) live fixtures in, once each, then move
-    the league on; returns how many went in now."""
+    the league on; returns how many went in now. ``marked_only`` (a page view, which
+    must stay cheap): look only at tables the driver has marked finished and those past
+    their deadline, without reading the games still being played."""
     from tournaments.league_runner import advance
 
     league = get_league(league_id)
@@ -163,8 +167,10 @@ def collect(league_id: UUID, dispatch: Dispatch, now: datetime | None = None) ->
     stored = set(LeagueGame.objects.filter(league_id=league_id, season=season)
                  .values_list("fixture", flat=True))
     added = 0
-    for row in LeagueTable.objects.filter(league_id=league_id, season=season).select_related(
-            "table"):
+    rows = LeagueTable.objects.filter(league_id=league_id, season=season)
+    if marked_only:
+        rows = rows.filter(Q(table__status=Table.Status.FINISHED) | Q(deadline__lte=now))
+    for row in rows.select_related("table"):
         if row.fixture in stored or row.table.game_id is None:
             continue
         game = games().game(row.table.game_id)

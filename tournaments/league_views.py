@@ -166,7 +166,7 @@ def _get(league_id: UUID) -> League:
 def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
     league = _get(league_id)
     if (league.live is not None and league.open_season is not None
-            and collect(league.id, tasks.dispatch_fixtures)):
+            and collect(league.id, tasks.dispatch_fixtures, marked_only=True)):
         league = _get(league_id)
     me = (person_entrant(request.user.get_username()) if request.user.is_authenticated
           else None)

@@ -84,6 +84,8 @@ class BuildExt(build_ext):
         if REFUSAL is not None:
             self.fall_back(package_dir, REFUSAL)
             return
+        for old in build_info.compiled_files(package_dir):  # a module no longer compiled
+            old.unlink()  # must not shadow its source
         try:
             super().run()
         except Exception as error:  # a compiler or linker failure of any kind

@@ -34,15 +34,12 @@ COMPILED: tuple[str, ...] = (
     "engine",
     "views",
     "simulator",
-    "bots.base",
-    "bots.fields",
-    "bots.nontrading",
-    "bots.heuristic",
-    "bots.random_bot",
 )
-"""The modules mypyc compiles (relative to the package): the rules' hot path and the
-bots. ``events``, ``commands`` and ``rulesets`` stay pure: other code reads their
-dataclasses' annotations and class variables, which compiled classes change."""
+"""The modules mypyc compiles (relative to the package): the rules' hot path.
+``events``, ``commands`` and ``rulesets`` stay pure: other code reads their
+dataclasses' annotations and class variables, which compiled classes change. The bots
+stay pure for now: remote seats run them on a ``wire.WireView``, which a compiled
+``act(view: TableView)`` refuses (docs/performance.md, "Open")."""
 
 RECORD = "_build.json"
 """The build record's file name, inside the package folder."""

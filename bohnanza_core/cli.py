@@ -53,7 +53,7 @@ def version_line() -> str:
         installed = metadata.version("bohnanza-platform")
     except metadata.PackageNotFoundError:
         installed = "(not installed)"
-    return f"bohnanza {installed}; engine and bots: {BUILD}"
+    return f"bohnanza {installed}; engine: {BUILD}"
 
 
 def _parser() -> _Parser:

@@ -102,7 +102,7 @@ def test_version_says_which_build_runs() -> None:
     done = subprocess.run([sys.executable, "-m", "bohnanza_core.cli", "--version"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().endswith(f"engine and bots: {bohnanza_core.BUILD}")
+    assert done.stdout.strip().endswith(f"engine: {bohnanza_core.BUILD}")
 
 
 def _package_copy(tmp_path: Path) -> Path:

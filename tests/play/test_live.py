@@ -195,11 +195,8 @@ async def test_out_of_turn_forged_and_malformed_frames_are_refused_and_store_not
         await c.disconnect()
 
 
-def test_a_flood_of_illegal_commands_is_refused_without_reading_the_store_each_time(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from play import consumers
-
-    monkeypatch.setattr(consumers, "REFUSED_PER_SECOND", 0.01)  # no refill in the test
+def _count_loads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Every ``live.load`` from now on, as its ``fresh`` flag (True: read from the store)."""
     reads: list[bool] = []
     load = live.load
 
@@ -208,6 +205,15 @@ def test_a_flood_of_illegal_commands_is_refused_without_reading_the_store_each_t
         return load(game_id, fresh=fresh)
 
     monkeypatch.setattr(live, "load", counted)
+    return reads
+
+
+def test_a_flood_of_illegal_commands_is_refused_without_reading_the_store_each_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from play import consumers
+
+    monkeypatch.setattr(consumers, "REFUSED_PER_SECOND", 0.01)  # no refill in the test
+    reads = _count_loads(monkeypatch)
 
     @in_loop
     async def flood() -> None:
@@ -520,14 +526,7 @@ def test_a_flood_of_syncs_is_refused_without_reading_the_store_each_time(
     from play import consumers
 
     monkeypatch.setattr(consumers, "SYNC_PER_SECOND", 0.01)  # no refill in the test
-    reads: list[bool] = []
-    load = live.load
-
-    def counted(game_id: Any, *, fresh: bool = False) -> Any:
-        reads.append(fresh)
-        return load(game_id, fresh=fresh)
-
-    monkeypatch.setattr(live, "load", counted)
+    reads = _count_loads(monkeypatch)
 
     @in_loop
     async def flood() -> None:
@@ -564,14 +563,7 @@ def test_reconnecting_too_often_is_refused_with_a_reason_and_a_close_code(
 
     monkeypatch.setattr(consumers, "CONNECT_BURST", 3)
     monkeypatch.setattr(consumers, "CONNECT_PER_SECOND", 0.01)  # no refill in the test
-    reads: list[bool] = []
-    load = live.load
-
-    def counted(game_id: Any, *, fresh: bool = False) -> Any:
-        reads.append(fresh)
-        return load(game_id, fresh=fresh)
-
-    monkeypatch.setattr(live, "load", counted)
+    reads = _count_loads(monkeypatch)
 
     @in_loop
     async def reconnects() -> None:

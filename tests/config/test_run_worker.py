@@ -17,6 +17,8 @@ import pytest
 
 import run
 
+# run.py stops its children with SIGTERM/SIGKILL and the parent-death signal, which only
+# POSIX has; CI and this machine are Linux, so these tests always run there.
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 
 DRIVER = """

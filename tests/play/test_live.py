@@ -336,6 +336,17 @@ async def test_bots_play_their_seats_and_the_game_ends() -> None:
     assert status == Table.Status.FINISHED
 
 
+async def _clock_started(table: Table) -> Table:
+    """The table as stored once its driver has set the clock's deadline (polled for at
+    most 2 s: the driver runs beside the test in the same loop)."""
+    for _ in range(100):
+        stored = await sync_to_async(Table.objects.get)(pk=table.pk)
+        if stored.clock_deadline is not None:
+            break
+        await asyncio.sleep(0.02)
+    return stored
+
+
 @in_loop
 async def test_the_clock_plays_the_default_move_when_a_deadline_has_passed() -> None:
     people = await sync_to_async(_people)(2)
@@ -344,11 +355,7 @@ async def test_the_clock_plays_the_default_move_when_a_deadline_has_passed() -> 
     ann = await _client(table, people[0])
     first = await _frame(ann)
     # The deadline is stored on the table: move it into the past, as after a restart.
-    for _ in range(50):
-        stored = await sync_to_async(Table.objects.get)(pk=table.pk)
-        if stored.clock_deadline is not None:
-            break
-        await asyncio.sleep(0.02)
+    stored = await _clock_started(table)
     assert stored.clock_seat == 0 and stored.clock_version == first["version"]
     await sync_to_async(Table.objects.filter(pk=table.pk).update)(
         clock_deadline=timezone.now() - timedelta(seconds=1))
@@ -373,11 +380,7 @@ async def test_a_deadline_set_before_a_restart_fires_with_nobody_connected() -> 
                                         move_seconds=60)
     ann = await _client(table, people[0])
     first = await _frame(ann)
-    for _ in range(100):
-        stored = await sync_to_async(Table.objects.get)(pk=table.pk)
-        if stored.clock_deadline is not None:
-            break
-        await asyncio.sleep(0.02)
+    await _clock_started(table)
     await ann.disconnect()
     # The restart: this process forgets every driver and held game; the deadline, in
     # the store, passes while nobody is connected.

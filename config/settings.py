@@ -200,7 +200,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
+            # channels_redis blocks for in BZPOPMIN while a consumer waits: the read then
+            # races the server's empty answer and an idle consumer dies with "Timeout
+            # reading from ..." (redis/redis-py#4091, django/channels_redis#422). A
+            # timeout well above the blocking one keeps dead connections detectable.
+            # A socket_timeout in REDIS_URL's query string still wins.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }
 else:

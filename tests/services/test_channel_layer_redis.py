@@ -1,0 +1,37 @@
+"""The production channel layer: channels_redis at REDIS_URL (Redis at 127.0.0.1:6379)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from django.conf import settings as django_settings
+
+from tests.services.conftest import require_service
+
+REDIS = "redis://127.0.0.1:6379/13"
+
+
+def test_a_waiting_consumer_outlives_the_layers_blocking_read() -> None:
+    """redis-py 8 cuts every read at 5 s by default, the very time channels_redis blocks
+    in BZPOPMIN for a consumer that waits: idle consumers died with "Timeout reading".
+    The settings' pool reads longer than the layer blocks, and a message still arrives."""
+    require_service("Redis", "127.0.0.1", 6379)
+    code = (
+        "import asyncio, django; django.setup()\n"
+        "from channels.layers import get_channel_layer\n"
+        "from channels_redis.utils import create_pool\n"
+        "layer = get_channel_layer()\n"
+        "pool = create_pool(layer.hosts[0])\n"
+        "print(pool.connection_kwargs['socket_timeout'] > layer.brpop_timeout)\n"
+        "async def main():\n"
+        "    name = await layer.new_channel()\n"
+        "    await layer.send(name, {'type': 'probe'})\n"
+        "    print((await layer.receive(name))['type'])\n"
+        "asyncio.run(main())\n"
+    )
+    env = {**os.environ, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True, cwd=django_settings.BASE_DIR).stdout.split()
+    assert out == ["True", "probe"]

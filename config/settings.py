@@ -197,11 +197,6 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Production: any number of ASGI servers share one Redis channel layer.
     # Needs the channels-redis package, which Channels imports only here.
-    # A process's consumers receive through one blocking read (BZPOPMIN, 5 s at most);
-    # redis-py 8 gives every connection a 5 s socket timeout by default, so a quiet
-    # process's read timed out with it and the consumer it was reading for died (a
-    # seat's socket closed, its process's other consumers starved: bench/live.py saw
-    # one every 5 s). The socket waits longer than the read.
     # Every message for a process's consumers waits in one Redis key per process, and
     # channels_redis drops a message, logging it only at INFO, once that key holds
     # ``capacity`` (100 by default): a process serving 200 seats, five group sends a
@@ -210,7 +205,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+            # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
+            # channels_redis blocks for in BZPOPMIN while a consumer waits: the read then
+            # races the server's empty answer and an idle consumer dies with "Timeout
+            # reading from ..." (redis/redis-py#4091, django/channels_redis#422). A
+            # timeout well above the blocking one keeps dead connections detectable.
+            # A socket_timeout in REDIS_URL's query string still wins.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                        "capacity": env_int("BOHNANZA_CHANNEL_CAPACITY", default=5000,
                                            minimum=100)},
         }

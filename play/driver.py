@@ -103,16 +103,18 @@ async def announce_handover(layer: Any, table_id: UUID, played: live.Played, sea
 
 
 def has_work(table: Table, game: Game) -> bool:
-    """Whether the driver may have anything to do at the table after a person's move:
-    a bot sits there (from the start, or handed a seat since: the game says so), a clock
-    or an absence limit is set, or the game just ended (the driver marks the table
-    finished). A table of people only, without either limit, has nothing: each command
-    there used to cost a look at the table in the store (three queries, on the worker
-    thread every command of the process waits for) to find that out. ``table``: as the
-    consumer read it (its seats with their bots from the start; the limits are set
-    when it is created)."""
-    return (game.finished or table.clocked or bool(table.absence_seconds)
-            or any(game.table.seat_bots) or any(s.is_bot for s in table.seats.all()))
+    """Whether a person's move gives the driver anything to do: a bot sits at the table
+    (from the start, or handed a seat since: the game says so), a clock is set, or the
+    game just ended (the driver marks the table finished). An absence limit is not
+    such a reason: absences follow connections, not moves (a connection arriving or
+    leaving kicks the driver, which then waits for the next deadline on its own). A
+    table of people only without a clock has nothing: each command there used to cost
+    a look at the table in the store (four or more queries, on the worker thread every
+    store call of the process waits for; a fifth of the servers' CPU in bench/live.py)
+    to find that out. ``table``: as the consumer read it (its seats with their bots
+    from the start; the clock is set when it is created)."""
+    return (game.finished or table.clocked or any(game.table.seat_bots)
+            or any(s.is_bot for s in table.seats.all()))
 
 
 def kick(table_id: UUID, layer: Any) -> None:

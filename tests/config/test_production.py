@@ -36,7 +36,7 @@ VARIABLES = (
     "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_LOG_LEVEL", "BOHNANZA_MAX_UPLOAD_BYTES",
     "BOHNANZA_LOGIN_FAILURE_LIMIT", "BOHNANZA_LOGIN_COOLOFF_MINUTES",
     "REDIS_URL", "DATABASE_URL", "BOHNANZA_CACHE_MAX_ENTRIES", "BOHNANZA_CACHE_SECONDS",
-    "BOHNANZA_DB_POOL_SIZE",
+    "BOHNANZA_DB_POOL_SIZE", "BOHNANZA_CHANNEL_LAYER", "BOHNANZA_CHANNEL_CAPACITY",
 )
 
 
@@ -394,3 +394,27 @@ def test_daphne_stops_receiving_a_chunked_body_past_the_limit(daphne: Daphne) ->
                               b"Transfer-Encoding: chunked\r\n\r\n", chunks + b"0\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
     assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"].startswith("The request is")
+
+
+def test_the_channel_layer_is_in_memory_alone_and_redis_with_redis_url(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redis's layer keeps up to BOHNANZA_CHANNEL_CAPACITY messages for a process (not
+    channels_redis's 100, past which it dropped seats' updates under load); its pub/sub
+    layer is chosen by name, and a name it does not know stops the settings."""
+    alone = read_settings(monkeypatch)["CHANNEL_LAYERS"]["default"]
+    assert alone["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    url = "redis://layer.example:6379/3"
+    core = read_settings(monkeypatch, REDIS_URL=url)["CHANNEL_LAYERS"]["default"]
+    assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert core["CONFIG"]["capacity"] == 5000
+    assert core["CONFIG"]["hosts"][0]["address"] == url
+    roomy = read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_CAPACITY="200")
+    assert roomy["CHANNEL_LAYERS"]["default"]["CONFIG"]["capacity"] == 200
+    pubsub = read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="pubsub")
+    layer = pubsub["CHANNEL_LAYERS"]["default"]
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["CONFIG"]["hosts"][0]["address"] == url
+    with pytest.raises(ImproperlyConfigured, match="BOHNANZA_CHANNEL_LAYER: core"):
+        read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="rabbit")
+    with pytest.raises(ImproperlyConfigured, match="BOHNANZA_CHANNEL_CAPACITY"):
+        read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_CAPACITY="10")

@@ -123,6 +123,18 @@ VERSION_MOVED = """([before]) => {
   const root = document.querySelector('[data-socket]');
   return root.dataset.version !== before || !root.querySelector('.live-error').hidden;
 }"""
+LOOK = """() => {
+  const root = document.querySelector('[data-socket]');
+  const end = document.querySelector('.live-end');
+  return {
+    ended: !!end && !end.hidden && end.getClientRects().length > 0,
+    version: root.dataset.version || '',
+    may_offer: !!document.querySelector('.offer-form')
+      && !!document.querySelector('.live-table .rt-seat.is-you.is-active'),
+    moves: document.querySelectorAll('.live-moves .move-list button.move').length,
+  };
+}"""
+"""What a loop of the 4-player game needs to know of a page, in one round trip."""
 HAND_KINDS = """els => els.map(e => [...e.classList].find(c => c.startsWith('kind-')).slice(5))"""
 CARD_KINDS = """els => Object.fromEntries(els.map(e => [e.dataset.card,
   [...e.classList].find(c => c.startsWith('kind-')).slice(5)]))"""
@@ -190,18 +202,14 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
         assert len(accepted) == 1 and accepted[0].seat == 1
         assert len(accepted[0].cards) == 1
 
-    def _click_first(self, page: Page) -> bool:
-        """Click this seat's first legal move (not the offer form); wait for the answer."""
-        buttons = page.locator(".live-moves .move-list button.move")
-        if not buttons.count():
-            return False
-        before = _version(page)
+    def _click_first(self, page: Page, before: str) -> None:
+        """Click this seat's first legal move (not the offer form); wait for the answer
+        (a version after ``before``, which the page drew when it was looked at)."""
         try:
-            buttons.first.click(timeout=2000)
+            page.locator(".live-moves .move-list button.move").first.click(timeout=2000)
         except PlaywrightError:  # redrawn under the pointer: the next look finds the new ones
-            return False
+            return
         _wait_moved(page, before)
-        return True
 
     def _stage_trade(self, ann: Page, bob: Page) -> dict:
         """Ann, active and trading: one of her cards to bob for one bean of a kind he
@@ -234,16 +242,17 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
         staged: dict = {}
         deadline = time.monotonic() + 400
         while time.monotonic() < deadline:
-            if all(page.is_visible(".live-end") for page in pages):
+            looks = [page.evaluate(LOOK) for page in pages]
+            if all(look["ended"] for look in looks):
                 return staged
-            if not staged and ann.locator(".offer-form").count() and ann.locator(
-                    ".live-table .rt-seat.is-you.is-active").count():
+            if not staged and looks[0]["may_offer"]:
                 staged = self._stage_trade(ann, bob)
                 continue
-            before = _version(ann)
-            moved = [self._click_first(page) for page in pages]
-            if not any(moved):  # the bots' turn: wait for the next frame
-                _wait_moved(ann, before)
+            for page, look in zip(pages, looks, strict=True):
+                if look["moves"]:
+                    self._click_first(page, look["version"])
+            if not any(look["moves"] for look in looks):  # the bots' turn: the next frame
+                _wait_moved(ann, looks[0]["version"])
         raise AssertionError("the game did not end in time")
 
 

@@ -240,6 +240,11 @@ else:
 # so that people at the table see each move happen.
 PLAY_BOT_PACE_SECONDS = env_int("BOHNANZA_BOT_PACE_MS", default=1000) / 1000
 
+# How often each web process looks for new running tables that move on their own (a
+# league fixture's table made by a Celery worker, with a bot to move first or a clock),
+# in milliseconds: a person waiting at such a table waits at most this long.
+PLAY_SWEEP_SECONDS = env_int("BOHNANZA_SWEEP_MS", default=5000) / 1000
+
 # How long a seated person may stay away from a running game (every connection to it
 # closed) before the table's bot plays their seat: a new table's default, which its
 # creator may change. "never" (or 0): nobody is replaced for being away.

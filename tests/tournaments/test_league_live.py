@@ -6,6 +6,7 @@ scored as it stands; bots-only fixtures still go to the workers' task."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -233,3 +234,61 @@ def test_a_league_with_people_is_refused_without_live_play_or_with_foreign_bots(
     assert answer.status_code == 302
     (row, _) = LeagueTable.objects.all()
     assert row.table.seats.filter(user__username="alice").exists()
+
+
+
+def test_a_fixture_table_made_elsewhere_moves_before_anyone_opens_it(
+        competitions: Tournaments, settings: Any):
+    """The worker makes a season's tables in its own process, after this web process
+    started: the web process's sweep finds them, the bot to move first moves and the
+    person to move first has their clock started, with nobody connected and no message
+    between the processes."""
+    from asgiref.sync import async_to_sync, sync_to_async
+
+    from play import startup
+
+    settings.PLAY_SWEEP_SECONDS = 0.05
+    User.objects.create_user("alice")
+    league = create_league("Swept", customize("duel", 2, SHORT), 2, 1, 0, 1,
+                           ["user:alice", "heuristic@builtin"], created_by="user:alice",
+                           live=LivePlay("duel", SHORT, 60, 0, 24, False))
+
+    def looks() -> dict[UUID, tuple[bool, int, bool]]:
+        """Per fixture table: (a bot is awaited, stored version, clock deadline set)."""
+        seen = {}
+        for row in LeagueTable.objects.filter(league_id=league.id).select_related("table"):
+            state = games().game(row.table.game_id).table
+            first = row.table.seats.get(number=awaiting(state)[0])
+            seen[row.table_id] = (first.is_bot, games().game(row.table.game_id).version,
+                                  row.table.clock_deadline is not None)
+        return seen
+
+    async def body() -> tuple[dict[UUID, Any], dict[UUID, Any]]:
+        startup._started.clear()
+        try:
+            await startup.pick_up_tables()  # the web process starts: no table yet
+            assert not await sync_to_async(LeagueTable.objects.exists)()
+            # the worker (another process) makes the fixtures' tables and tells nobody
+            await sync_to_async(start_fixtures)(league, lambda *_: None)
+            made = await sync_to_async(looks)()
+            later = made
+            for _ in range(250):
+                await asyncio.sleep(0.02)
+                later = await sync_to_async(looks)()
+                if all(later[t][1] > made[t][1] if made[t][0] else later[t][2]
+                       for t in made):
+                    break
+            return made, later
+        finally:
+            await driver.stop_all()
+            startup._started.clear()
+
+    made, later = async_to_sync(body)()
+    assert sorted(bot for bot, _, _ in made.values()) == [False, True]
+    assert not any(clocked for _, _, clocked in made.values())
+    for table_id, (bot, version, _) in made.items():
+        if bot:
+            assert later[table_id][1] > version, "the bot to move first never moved"
+        else:
+            assert later[table_id][2], "the person's clock never started"
+

@@ -35,7 +35,13 @@ from tournaments.league_runner import (
     start_fixtures,
     stored_league_results,
 )
-from tournaments.leagues import LivePlay, create_league, get_league, league_game_id
+from tournaments.leagues import (
+    LivePlay,
+    create_league,
+    get_league,
+    league_game_id,
+    league_ids,
+)
 from tournaments.models import LeagueGame, LeagueTable
 from tournaments.ratings import rerate
 
@@ -291,4 +297,59 @@ def test_a_fixture_table_made_elsewhere_moves_before_anyone_opens_it(
             assert later[table_id][1] > version, "the bot to move first never moved"
         else:
             assert later[table_id][2], "the person's clock never started"
+
+
+def test_the_shell_makes_a_league_with_people_as_the_page_does(competitions: Tournaments):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    for name in ("olga", "alice", "bob"):
+        User.objects.create_user(name)
+    base = ["league", "create", "--ruleset", "duel", "--table", "2", "--divisions", "1",
+            "--moves", "0", "--rule", 'beans=["wax","blue","chili","stink"]']
+    refusals = [
+        (["--name", "Ghost", "--people", "alice,nobody", "--bots", "heuristic"], "nobody"),
+        (["--name", "Here", "--people", "alice", "--bots", "heuristic", "--here"], "--here"),
+        (["--name", "Fast", "--people", "alice", "--bots", "heuristic",
+          "--move-seconds", "1"], "turn clock"),
+        (["--name", "Foreign", "--people", "alice", "--bots", "cautious"], "cautious"),
+        (["--name", "Open", "--people", "alice", "--open-entries"], "--organiser"),
+        (["--name", "Two", "--people", "alice", "--open-entries",
+          "--organiser", "olga,bob"], "one --organiser"),
+    ]
+    for extra, reason in refusals:
+        with pytest.raises(CommandError, match=reason):
+            call_command(*base, *extra, stdout=StringIO())
+    assert not LeagueTable.objects.exists() and not league_ids()
+
+    out = StringIO()
+    call_command(*base, "--name", "Club night", "--people", "alice, bob",
+                 "--bots", "heuristic", "--move-seconds", "30", "--game-seconds", "0",
+                 "--fixture-hours", "2", stdout=out)
+    (lid,) = league_ids()
+    league = get_league(lid)
+    assert league.entrants == ["user:alice", "user:bob", "heuristic@builtin"]
+    assert league.live == LivePlay("duel", SHORT, 30, 0, 2, False)
+    assert "alice" in out.getvalue()
+    rows = list(LeagueTable.objects.filter(league_id=lid))
+    assert rows and len(rows) == len(league.fixtures[0])  # every fixture has a person
+    for row in rows:
+        assert row.table.move_seconds == 30 and row.table.status == Table.Status.RUNNING
+        people = {s.user.username for s in row.table.seats.all() if s.user is not None}
+        assert people and people <= {"alice", "bob"}
+    from django_celery_beat.models import PeriodicTask
+    assert PeriodicTask.objects.filter(name=f"league {lid}").exists()  # the beat collects
+
+    call_command(*base, "--name", "Open night", "--people", "alice", "--open-entries",
+                 "--organiser", "olga", stdout=StringIO())
+    opened = get_league(next(i for i in league_ids() if i != lid))
+    assert opened.entries_open and opened.created_by == "user:olga"
+    client = Client()
+    client.force_login(User.objects.get(username="bob"))
+    client.post(reverse("tournaments:join_league", args=[opened.id]))
+    client.force_login(User.objects.get(username="olga"))
+    client.post(reverse("tournaments:start_league", args=[opened.id]))
+    assert not get_league(opened.id).entries_open
+    assert LeagueTable.objects.filter(league_id=opened.id).exists()
 

@@ -141,7 +141,8 @@ def new_tables(since: datetime) -> list[tuple[UUID, datetime]]:
 async def sweep(layer: Any, now: datetime | None = None) -> int:
     """Drive the new tables that move on their own and that this process does not drive
     yet (each kicked once by the sweep; a command or a connection kicks it later as
-    usual). Returns how many it kicked now."""
+    usual), and tell the lobby's sockets of this process, whose lists (and a league's
+    "Your fixtures") now have them. Returns how many it kicked now."""
     since = (now or timezone.now()) - SWEEP_WINDOW
     found = await database_sync_to_async(new_tables)(since)
     for table_id in [t for t, made in _swept.items() if made < since]:
@@ -155,6 +156,8 @@ async def sweep(layer: Any, now: datetime | None = None) -> int:
         if task is None or task.done():
             kick(table_id, layer)
             kicked += 1
+    if kicked and layer is not None:  # the lobby's lists and a league's "Your fixtures"
+        await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
     return kicked
 
 

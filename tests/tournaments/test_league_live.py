@@ -353,3 +353,38 @@ def test_the_shell_makes_a_league_with_people_as_the_page_does(competitions: Tou
     assert not get_league(opened.id).entries_open
     assert LeagueTable.objects.filter(league_id=opened.id).exists()
 
+
+
+def test_your_fixtures_alone_follow_the_open_season(competitions: Tournaments):
+    """The fragment the league's page fetches again when the lobby's socket speaks:
+    the signed-in person's fixtures still to play, nothing for anyone else; a fixture
+    ended leaves it, and the next season's tables come in (the fragment's view moves
+    the league on, as the page's does)."""
+    alice = User.objects.create_user("alice")
+    league = create_league("Fragment", customize("duel", 2, SHORT), 2, 1, 0, 2,
+                           ["user:alice", "heuristic@builtin"], created_by="user:alice",
+                           live=LivePlay("duel", SHORT, 60, 0, 24, False))
+    start_fixtures(league, lambda *_: None)
+    url = reverse("tournaments:league_mine", args=[league.id])
+    assert "Your fixtures" not in Client().get(url).content.decode()  # signed out
+    client = Client()
+    client.force_login(alice)
+    page = client.get(reverse("tournaments:league", args=[league.id])).content.decode()
+    assert 'class="my-fixtures-live"' in page and "js/league.js" in page
+    assert f'data-url="{url}"' in page
+    rows = sorted(LeagueTable.objects.filter(league_id=league.id, season=0),
+                  key=lambda r: r.fixture)
+    mine = client.get(url).content.decode()
+    assert all(reverse("play:table", args=[r.table_id]) in mine for r in rows)
+    play_out(rows[0].table_id)
+    mine = client.get(url).content.decode()
+    assert reverse("play:table", args=[rows[0].table_id]) not in mine
+    assert reverse("play:table", args=[rows[1].table_id]) in mine
+    play_out(rows[1].table_id)
+    mine = client.get(url).content.decode()
+    assert get_league(league.id).open_season == 1
+    later = LeagueTable.objects.filter(league_id=league.id, season=1)
+    assert later.count() == 2
+    assert all(reverse("play:table", args=[r.table_id]) in mine for r in later)
+    assert not any(reverse("play:table", args=[r.table_id]) in mine for r in rows)
+    assert league.secret not in mine

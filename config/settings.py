@@ -274,6 +274,10 @@ if not CELERY_BROKER_URL:
     }
 # A task is acknowledged when it has run, and given back when its worker dies, so a
 # broker (Redis, RabbitMQ) delivers it again; tasks are idempotent (tournaments.tasks).
+# Deals a competition's task plays and stores together (one commit, one broker round
+# trip): tournaments/tasks.py, bench/tournament.py.
+TOURNAMENT_BATCH = env_int("BOHNANZA_TOURNAMENT_BATCH", default=4, minimum=1)
+
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

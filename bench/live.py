@@ -96,12 +96,72 @@ class Pace:
         self.next_at += 1.0 / self.bench.rate
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds a process has used (``/proc/<pid>/stat``); 0 if it
+    is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def named_pids(name: str) -> list[int]:
+    """Processes whose command name is ``name`` (the services' servers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+class Cpu:
+    """Where the CPU goes during a stage, per process kind: the two daphnes, the bench's
+    own clients (this process), PostgreSQL (the backends serving the bench's database)
+    and Redis, and the whole machine (``/proc/stat``), so that what the bench's clients
+    cost the shared cores is known beside what the servers cost."""
+
+    def __init__(self, daphnes: list[Daphne], database: str) -> None:
+        self.daphnes, self.database = daphnes, database
+        self.redis = named_pids("redis-server")
+
+    def postgres(self) -> list[int]:
+        import psycopg
+        with psycopg.connect(POSTGRES + "postgres", autocommit=True) as db:
+            rows = db.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
+                              (self.database,)).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def sample(self) -> dict[str, float]:
+        machine = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+        busy = sum(int(x) for i, x in enumerate(machine[:8]) if i not in (3, 4))
+        return {
+            "daphnes": sum(cpu_seconds(d.process.pid) for d in self.daphnes
+                           if d.process is not None),
+            "bench clients": time.process_time(),
+            **{f"postgres {p}": cpu_seconds(p) for p in self.postgres()},
+            "redis": sum(cpu_seconds(p) for p in self.redis),
+            "machine": busy / CLOCK_TICKS,
+        }
+
+
 class Bench:
-    def __init__(self, rates: list[float], seconds: float) -> None:
+    def __init__(self, rates: list[float], seconds: float, cpu: Cpu | None = None
+                 ) -> None:
         self.rates, self.seconds = rates, seconds
         self.rate = rates[0]
         self.stages: list[tuple[float, float, float]] = []  # (rate, start, end)
         self.pings: list[tuple[float, float]] = []  # (sent at, round trip)
+        self.cpu = cpu
+        self.used: list[dict[str, float]] = []  # CPU seconds per kind, per stage
+        self.loads: list[float] = []  # the 1-minute load average at each stage's end
 
     async def ping(self, port: int, table: str) -> None:
         """The baseline: a spectator's ``ping`` round trips, ten a second, until the
@@ -124,9 +184,24 @@ class Bench:
     async def run_stages(self) -> None:
         for rate in self.rates:
             self.rate = rate
+            print(f"stage {rate} commands per table per second", flush=True)
+            # The first seconds of a stage are the tables settling into its pace.
+            await asyncio.sleep(min(2.0, self.seconds / 5))
+            before = self.cpu.sample() if self.cpu is not None else {}
             start = time.perf_counter()
             await asyncio.sleep(self.seconds)
-            self.stages.append((rate, start, time.perf_counter()))
+            end = time.perf_counter()
+            if self.cpu is not None:
+                after = self.cpu.sample()
+                used = {k: after[k] - before.get(k, 0.0) for k in after
+                        if not k.startswith("postgres ")}
+                # The backends serving the bench's database (a pool's, mostly the same
+                # ones throughout): each one's CPU during the stage.
+                used["postgres"] = sum(v - before.get(k, 0.0) for k, v in after.items()
+                                       if k.startswith("postgres "))
+                self.used.append(used)
+            self.loads.append(os.getloadavg()[0])
+            self.stages.append((rate, start, end))
 
     def stage_of(self, at: float) -> float | None:
         for rate, start, end in self.stages:
@@ -159,7 +234,10 @@ async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
         async with gate:
             return await client.open()
 
+    started = time.perf_counter()
     sockets = await asyncio.gather(*(open_one(c) for seats in seated for c in seats))
+    print(f"{len(sockets)} clients connected in {time.perf_counter() - started:.1f} s",
+          flush=True)
     playing = []
     for n, (seats, table_sockets) in enumerate(zip(seated, [sockets[i:i + 4] for i in
                                              range(0, len(sockets), 4)], strict=True)):
@@ -169,10 +247,32 @@ async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
     pings = [asyncio.create_task(bench.ping(d.port, tables[0]["table"])) for d in daphnes]
     await bench.run_stages()
     await asyncio.gather(*pings)
+    await look_at_idle(bench, seated)
     for task in playing:
         task.cancel()
     await asyncio.gather(*playing, return_exceptions=True)
     return seated
+
+
+async def look_at_idle(bench: Bench, seated: list[list[SeatClient]]) -> None:
+    """For a table that sent no command in the last stage, what the store holds: a
+    spectator's first frame (the whole view, rebuilt from the store) on each server."""
+    start, end = bench.stages[-1][1:]
+    idle = [seats for seats in seated
+            if not any(start <= at < end for c in seats for at in c.sent.values())]
+    if not idle:
+        return
+    for port in sorted({c.port for c in idle[0]}):
+        watcher = SeatClient(port, idle[0][0].table, None)
+        try:
+            socket = await watcher.open()
+            frame = json.loads(await asyncio.wait_for(socket.recv(), timeout=30))
+            await socket.close()
+            print(f"an idle table as stored, seen through port {port}: "
+                  f"v{frame.get('version')} awaiting "
+                  f"{frame.get('answer', {}).get('table', {}).get('awaiting')}", flush=True)
+        except Exception as error:  # a diagnosis: say what happened
+            print(f"an idle table through port {port}: {error!r}", flush=True)
 
 
 def report(bench: Bench, seated: list[list[SeatClient]]) -> None:
@@ -190,9 +290,52 @@ def report(bench: Bench, seated: list[list[SeatClient]]) -> None:
               f"{p99:>7.1f} {pct(pings, 0.5):>8.1f} {pct(pings, 0.99):>8.1f} {active:>9}")
         if p99 <= TARGET_MS and (best is None or rate > best):
             best = rate
+    finished = sum(1 for seats in seated if any(f.get("finished") for c in seats
+                                                for f in c.frames if f["type"] == "state"))
+    refused: dict[str, int] = {}
+    for seats in seated:
+        for c in seats:
+            for f in c.frames:
+                if f["type"] == "error":
+                    reason = str(f.get("reason"))[:60]
+                    refused[reason] = refused.get(reason, 0) + 1
+    print(f"tables whose game ended: {finished}; commands refused: "
+          f"{sum(refused.values())} "
+          + ", ".join(f"{n}x {r!r}" for r, n in sorted(refused.items(), key=lambda x: -x[1])[:3]))
+    if bench.stages:
+        start, end = bench.stages[-1][1:]
+        idle = [seats for seats in seated
+                if not any(start <= at < end for c in seats for at in c.sent.values())]
+        if idle:
+            print(f"tables that sent no command in the last stage: {len(idle)}; the first:")
+            for c in idle[0]:
+                last = next((f for f in reversed(c.frames) if f["type"] == "state"), None)
+                print(f"  seat {c.credential[0] if c.credential else '-'}: "
+                      f"{len(c.connections)} connection(s), {len(c.frames)} frames, last "
+                      + ("none" if last is None else
+                         f"v{last['since']}->v{last['version']} awaiting "
+                         f"{last['answer']['table']['awaiting']} seat {last['seat']}")
+                      + f", sent for {sorted(c.sent)[-3:]}")
     print(f"highest rate with p99 <= {TARGET_MS:.0f} ms: "
           + (f"{best} commands per table per second" if best is not None
              else "none of the rates tried"))
+    if not bench.used:
+        return
+    cores = os.cpu_count() or 1
+    print(f"where the CPU goes, per command delivered ({cores} cores; 'machine' is every "
+          "process on it, other users' included):")
+    kinds = list(bench.used[0])
+    print(f"{'rate/table':>10} " + " ".join(f"{k:>13}" for k in kinds)
+          + f" {'load avg':>8} {'floor cmd/s':>11}")
+    for (rate, start, end), used, load1 in zip(bench.stages, bench.used, bench.loads,
+                                               strict=True):
+        done = sum(1 for at, _ in samples if start <= at < end) or 1
+        per = {k: used[k] * 1000 / done for k in kinds}
+        ours = per["daphnes"] + per["bench clients"] + per["postgres"] + per["redis"]
+        print(f"{rate:>10.2f} " + " ".join(f"{per[k]:>10.2f} ms" for k in kinds)
+              + f" {load1:>8.2f} {cores * 1000 / ours if ours else float('nan'):>11.0f}")
+    print("  floor: the commands a second these cores could carry if they ran nothing but "
+          "this (daphnes + bench clients + postgres + redis CPU per command)")
 
 
 def where_the_time_goes(env: dict[str, str]) -> None:
@@ -284,6 +427,8 @@ def main() -> int:
     parser.add_argument("--rates", default="0.5,1,2")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--decompose", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--no-decompose", action="store_true",
+                        help="skip the per-stage decomposition in one process")
     args = parser.parse_args()
     if args.decompose:
         decompose()
@@ -307,12 +452,19 @@ def main() -> int:
         started = time.perf_counter()
         tables = seat_tables(env, 4, args.tables)
         print(f"{len(tables)} tables seated in {time.perf_counter() - started:.1f} s; "
-              f"2 daphne processes; stages of {args.seconds:.0f} s")
-        bench = Bench([float(r) for r in args.rates.split(",")], args.seconds)
+              f"2 daphne processes; stages of {args.seconds:.0f} s", flush=True)
+        bench = Bench([float(r) for r in args.rates.split(",")], args.seconds,
+                      Cpu(daphnes, name))
         seated = asyncio.run(load(daphnes, tables, bench))
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         report(bench, seated)
-        where_the_time_goes(env)
+        for f in files:
+            f.flush()
+        errors = sum(sum(1 for line in (logs / f"daphne{n}.log").open()
+                         if " ERROR " in line) for n in range(2))
+        print(f"errors in the servers' logs: {errors}" + (f" (see {logs})" if errors else ""))
+        if not args.no_decompose:
+            where_the_time_goes(env)
     finally:
         for daphne in daphnes:
             daphne.stop()

@@ -197,6 +197,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Production: any number of ASGI servers share one Redis channel layer.
     # Needs the channels-redis package, which Channels imports only here.
+    # Every message for a process's consumers waits in one Redis key per process, and
+    # channels_redis drops a message, logging it only at INFO, once that key holds
+    # ``capacity`` (100 by default): a process serving 200 seats, five group sends a
+    # command, reached it under load and seats silently missed updates (bench/live.py:
+    # half the tables stalled). Messages still expire after a minute.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -206,7 +211,9 @@ if REDIS_URL:
             # reading from ..." (redis/redis-py#4091, django/channels_redis#422). A
             # timeout well above the blocking one keeps dead connections detectable.
             # A socket_timeout in REDIS_URL's query string still wins.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                       "capacity": env_int("BOHNANZA_CHANNEL_CAPACITY", default=5000,
+                                           minimum=100)},
         }
     }
 else:

@@ -177,6 +177,34 @@ def _client_key(user: Any, scope: dict[str, Any]) -> str:
     return f"addr:{str(client[0])[:64]}"
 
 
+_present: dict[str, None] = {}
+"""The channels of the seats' connections open in this process, renewed together."""
+
+_renewer: asyncio.Task[None] | None = None
+
+
+async def _renew_present() -> None:
+    """Say, now and then, that this process's seats' connections are still open: one
+    statement for all of them (play.presence.renew_all), while any is open."""
+    while _present:
+        await asyncio.sleep(presence.beat_seconds())
+        channels = list(_present)
+        if channels:
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(presence.renew_all)(channels)
+
+
+def _renewing(channel: str) -> asyncio.Task[None]:
+    """Renew ``channel``'s presence with the others of this process, from now on (the
+    renewing task started if none runs on this event loop)."""
+    global _renewer
+    _present[channel] = None
+    loop = asyncio.get_running_loop()
+    if _renewer is None or _renewer.done() or _renewer.get_loop() is not loop:
+        _renewer = loop.create_task(_renew_present())
+    return _renewer
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """One client at one table: a seat's player or a spectator."""
 
@@ -247,22 +275,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.perspective != SPECTATOR:
             await database_sync_to_async(presence.arrive)(self.table_id, self.perspective,
                                                           self.channel_name)
-            self.beat = asyncio.get_running_loop().create_task(self._renew())
+            self.beat = _renewing(self.channel_name)
         await self._send_current()
         driver.kick(self.table_id, self.channel_layer)
 
-    async def _renew(self) -> None:
-        """Say, now and then, that this seat's connection is still open."""
-        while True:
-            await asyncio.sleep(presence.beat_seconds())
-            with contextlib.suppress(Exception):
-                await database_sync_to_async(presence.renew)(self.channel_name)
-
     async def _stop_renewing(self) -> None:
         if self.beat is not None:
-            self.beat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.beat
+            _present.pop(self.channel_name, None)
             self.beat = None
 
     async def disconnect(self, code: int) -> None:
@@ -286,10 +305,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send_update(update)
 
     async def _send_update(self, update: dict[str, Any]) -> None:
-        def build() -> dict[str, Any]:
-            with translation.override(self.language):
-                return live.answer_for(update, self.table)
-        frame = await database_sync_to_async(build)()
+        # Drawn here, on the event loop: it reads nothing from the store (about 1 ms,
+        # or nothing once drawn for another client of the group), where in the worker
+        # thread it queued behind every store write and read of the process.
+        with translation.override(self.language):
+            frame = live.answer_for(update, self.table)
         await self.send_json(frame)
 
     async def _refuse(self, reason: str, ref: object = None) -> None:
@@ -343,7 +363,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         assert self.table.game_id is not None
         try:
-            played = await database_sync_to_async(self._submit)(command, version)
+            # Any worker thread (the table's game is played on under its lock), not
+            # the one thread every other store call of the process queues on: a store
+            # write mostly waits for the database, and other tables' go on meanwhile.
+            played = await database_sync_to_async(self._submit, thread_sensitive=False)(
+                command, version)
         except IllegalMove as error:
             self.allowance.spend()
             await self._refuse(error.reason, ref)
@@ -353,7 +377,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_current()
             return
         await driver.broadcast(self.channel_layer, played)
-        driver.kick(self.table_id, self.channel_layer)
+        if driver.has_work(self.table, played.game):
+            driver.kick(self.table_id, self.channel_layer)
 
     def _submit(self, command: Any, version: int | None) -> live.Played:
         """The command stored, while a person still plays this seat: once it is handed

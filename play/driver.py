@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -71,10 +72,36 @@ def bot_pace() -> float:
     return float(getattr(settings, "PLAY_BOT_PACE_SECONDS", 1.0))
 
 
+SENDING = 40
+"""How many group sends a process has under way at once. channels_redis takes a
+connection from its pool (100 at most, and it refuses the next one rather than waiting:
+``MaxConnectionsError``, which closed the consumer) for each send under way; the
+process's receiving and its groups' joins need theirs too."""
+
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+def _sending() -> asyncio.Semaphore:
+    """The bound on this event loop's group sends (one per loop: tests run several)."""
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        gate = _gates[loop] = asyncio.Semaphore(SENDING)
+    return gate
+
+
 async def broadcast(layer: Any, played: live.Played) -> None:
-    """Send every group its own update (built per perspective in ``live.updates``)."""
-    for group, update in played.updates.items():
-        await layer.group_send(group, {"type": "table.update", "update": update})
+    """Send every group its own update (built per perspective in ``live.updates``), all
+    at once: each ``group_send`` through Redis is several round trips, and one after
+    the other they added up to the five groups' sum before the last seat was told.
+    At most :data:`SENDING` at once in a process (:func:`_sending`)."""
+    gate = _sending()
+
+    async def send(group: str, update: dict[str, Any]) -> None:
+        async with gate:
+            await layer.group_send(group, {"type": "table.update", "update": update})
+    await asyncio.gather(*(send(group, update) for group, update in played.updates.items()))
     if played.game.finished:
         await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
 
@@ -87,6 +114,21 @@ async def announce_handover(layer: Any, table_id: UUID, played: live.Played, sea
     await broadcast(layer, played)
     await layer.group_send(live.room_group(table_id), {"type": "seat.handed", "seat": seat})
     await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def has_work(table: Table, game: Game) -> bool:
+    """Whether a person's move gives the driver anything to do: a bot sits at the table
+    (from the start, or handed a seat since: the game says so), a clock is set, or the
+    game just ended (the driver marks the table finished). An absence limit is not
+    such a reason: absences follow connections, not moves (a connection arriving or
+    leaving kicks the driver, which then waits for the next deadline on its own). A
+    table of people only without a clock has nothing: each command there used to cost
+    a look at the table in the store (four or more queries, on the worker thread every
+    store call of the process waits for; a fifth of the servers' CPU in bench/live.py)
+    to find that out. ``table``: as the consumer read it (its seats with their bots
+    from the start; the clock is set when it is created)."""
+    return (game.finished or table.clocked or any(game.table.seat_bots)
+            or any(s.is_bot for s in table.seats.all()))
 
 
 def kick(table_id: UUID, layer: Any) -> None:
@@ -243,7 +285,15 @@ def next_step(table_id: UUID, now: datetime | None = None
     table = live.running_table(table_id)
     if table.game_id is None:
         return Step("idle"), []
-    game = live.load(table.game_id)
+    # The held game is read and played on under its lock: a person's command at the
+    # table runs in another worker thread.
+    with live.game_lock(table.game_id):
+        return _next_step(table, table.game_id, now)
+
+
+def _next_step(table: Table, game_id: UUID, now: datetime | None
+               ) -> tuple[Step, list[live.Played]]:
+    game = live.load(game_id)
     state = game.table
     seats = {s.number: s for s in table.seats.all()}
     if state.finished:

@@ -207,13 +207,30 @@ CACHED_GAMES = 500
 are dropped first)."""
 
 _cache: OrderedDict[UUID, Game] = OrderedDict()
+_locks: dict[UUID, threading.RLock] = {}
+_held = threading.Lock()
+"""Guards :data:`_cache` and :data:`_locks` (commands run in several worker threads)."""
+
+
+def game_lock(game_id: UUID) -> threading.RLock:
+    """The lock of the game this process holds in memory: whoever plays on it or reads
+    it holds the lock (the consumers' commands run in several worker threads at once,
+    one game's one at a time; the driver's looks in another)."""
+    with _held:
+        lock = _locks.get(game_id)
+        if lock is None:
+            lock = _locks[game_id] = threading.RLock()
+        return lock
 
 
 def _remember(game: Game) -> Game:
-    _cache[game.id] = game
-    _cache.move_to_end(game.id)
-    while len(_cache) > CACHED_GAMES:
-        _cache.popitem(last=False)
+    with _held:
+        _cache[game.id] = game
+        _cache.move_to_end(game.id)
+        while len(_cache) > CACHED_GAMES:
+            dropped, _ = _cache.popitem(last=False)
+            # A game read again later is a new object: a new lock is enough for it.
+            _locks.pop(dropped, None)
     return game
 
 
@@ -222,7 +239,8 @@ def load(game_id: UUID, *, fresh: bool = False) -> Game:
     the store has it now. A held game may be behind another process's commands: a
     command played on it then loses its race in the store and is decided again on the
     stored game (:func:`submit`)."""
-    game = None if fresh else _cache.get(game_id)
+    with _held:
+        game = None if fresh else _cache.get(game_id)
     if game is None:
         game = games().game(game_id)
     return _remember(game)
@@ -256,7 +274,18 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     ``exact`` (the clock's and the bots' moves, which the driver worked out from the
     game it held): the move is stored on that game's version or not at all. Played
     again after another process's move, a clock's default move would be a second one
-    (StaleFrame; the held game is read again for the driver's next look)."""
+    (StaleFrame; the held game is read again for the driver's next look).
+
+    Runs in any worker thread: the game held in memory is played on under its lock
+    (:func:`game_lock`), so one table's commands in this process go one at a time and
+    different tables' side by side."""
+    with game_lock(game_id):
+        return _submit(table_id, game_id, command, actor, expected_version, exact=exact,
+                       person=person)
+
+
+def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
+            expected_version: int | None, *, exact: bool, person: bool) -> Played:
     store = games()
     game = load(game_id)
     if expected_version is not None and game.version < expected_version:
@@ -302,5 +331,5 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
 
 
 __all__ = ["LOBBY_GROUP", "PROTOCOL", "GameNotFound", "IllegalMove", "Played", "StaleFrame",
-           "answer_for", "current", "error_frame", "group_for", "running_table",
+           "answer_for", "current", "error_frame", "game_lock", "group_for", "running_table",
            "seat_group", "seat_update", "spectator_group", "submit", "updates"]

@@ -54,7 +54,17 @@ def arrive(table_id: UUID, seat: int, channel: str, now: datetime | None = None)
 
 def renew(channel: str, now: datetime | None = None) -> None:
     """An open connection says it is still there."""
-    Presence.objects.filter(channel=channel[:200]).update(seen_at=now or timezone.now())
+    renew_all([channel], now)
+
+
+def renew_all(channels: list[str], now: datetime | None = None) -> None:
+    """The open connections of one process say they are still there, in one statement
+    per thousand (a process serving 400 seats renewed them one by one: 13 updates a
+    second on the thread every command of the process waits for)."""
+    now = now or timezone.now()
+    names = [c[:200] for c in channels]
+    for start in range(0, len(names), 1000):
+        Presence.objects.filter(channel__in=names[start:start + 1000]).update(seen_at=now)
 
 
 def depart(table_id: UUID, seat: int, channel: str, now: datetime | None = None

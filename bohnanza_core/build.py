@@ -34,12 +34,17 @@ COMPILED: tuple[str, ...] = (
     "engine",
     "views",
     "simulator",
+    "bots.base",
+    "bots.fields",
+    "bots.nontrading",
+    "bots.heuristic",
+    "bots.random_bot",
 )
-"""The modules mypyc compiles (relative to the package): the rules' hot path.
+"""The modules mypyc compiles (relative to the package): the rules' hot path and the
+built-in bots. The bots are typed against ``seatview.SeatView`` (mypyc reads a protocol
+as ``object``), so that a remote seat's ``wire.WireView`` passes their door.
 ``events``, ``commands`` and ``rulesets`` stay pure: other code reads their
-dataclasses' annotations and class variables, which compiled classes change. The bots
-stay pure for now: remote seats run them on a ``wire.WireView``, which a compiled
-``act(view: TableView)`` refuses (docs/performance.md, "Open")."""
+dataclasses' annotations and class variables, which compiled classes change."""
 
 RECORD = "_build.json"
 """The build record's file name, inside the package folder."""

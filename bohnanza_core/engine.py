@@ -104,7 +104,7 @@ def check_seat_name(name: object) -> str:
 
 
 def new_game(
-    ruleset: Ruleset, seats: Sequence[str], seed: str, salt: str | None = None
+    ruleset: Ruleset, seats: Sequence[str], seed: object, salt: object = None
 ) -> tuple[GameState, list[Event]]:
     """Seat the players (seat 0 starts), commit to ``seed``, shuffle and deal.
 
@@ -113,7 +113,9 @@ def new_game(
     for a simulation, whose record must follow from its seed alone.
 
     Returns the state, now waiting for the first player's first decision, and every
-    event so far."""
+    event so far. ``seed`` and ``salt`` are typed ``object``: they come from tables and
+    uploads, and are checked here (a RulesetError), where compiled code would raise
+    TypeError at the door for a value not of the annotated type."""
     # Names come from tables and uploads: read as what they are until checked (compiled
     # code would raise TypeError on reading a non-string as the annotation says).
     given: tuple[object, ...] = tuple(seats)
@@ -123,7 +125,7 @@ def new_game(
         raise RulesetError(f"the seed must be a string of 1 to {SEED_MAX} characters")
     if salt is None:
         salt = offline_salt(seed)
-    elif not is_salt(salt):
+    elif not isinstance(salt, str) or not is_salt(salt):
         raise RulesetError("the salt must be 32 lowercase hex digits")
     started = GameStarted(ruleset=ruleset, seats=seats, seed_commitment=seed_commitment(
         seed, salt), seed=seed, salt=salt)

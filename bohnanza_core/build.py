@@ -34,6 +34,7 @@ COMPILED: tuple[str, ...] = (
     "engine",
     "views",
     "simulator",
+    "events",
     "bots.base",
     "bots.fields",
     "bots.nontrading",
@@ -43,8 +44,9 @@ COMPILED: tuple[str, ...] = (
 """The modules mypyc compiles (relative to the package): the rules' hot path and the
 built-in bots. The bots are typed against ``seatview.SeatView`` (mypyc reads a protocol
 as ``object``), so that a remote seat's ``wire.WireView`` passes their door.
-``events``, ``commands`` and ``rulesets`` stay pure: other code reads their
-dataclasses' annotations and class variables, which compiled classes change."""
+``events`` is compiled too: its precise field types are read from its source
+(``eventfields``), its ``SECRET``/``OWNER`` set on each class after it. ``commands``
+and ``rulesets`` stay pure."""
 
 RECORD = "_build.json"
 """The build record's file name, inside the package folder."""

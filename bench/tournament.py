@@ -44,7 +44,9 @@ History, 4-player classic heuristic round robins, one run each:
   9). In one process a game took 44.8 ms of wall time (4 deals a task) against 61.7 ms
   (a deal a task). CPU a game in the two-worker runs: workers 29.4-29.6 ms, PostgreSQL
   6.9-7.2, Redis 0.2-0.9, about 37 ms, so 10,000 games need at least 184-187 s of two
-  idle cores; engine and bots alone 13.9-15.2 ms a game (70-76 s).
+  idle cores; engine and bots alone 13.9-15.2 ms a game (70-76 s). With 16 deals a
+  task (560 games, load 9-11): workers 27.5, PostgreSQL 6.8, Redis 0.3: 34.6 ms (173 s);
+  one worker 711, two 1,107 (1.56x).
   docs/tournaments.md says where the rest goes.
 """
 

@@ -95,16 +95,20 @@ def play_deals(tournament_id: UUID, round_number: int, deals: Sequence[int]) -> 
                 games(), ruleset, bots, seed, seats=seat_names(bots),
                 players=[f"bot:{e}" for e in entrants], tournament=label,
                 save_each_command=False, save=False, game_id=ids[index])))
+    rows = []
+    for index, game in played:
+        result = game.table.result
+        assert result is not None
+        rows.append(TournamentGame(
+            game_id=game.id, tournament_id=tournament_id, round=round_number, index=index,
+            ranks=list(result.ranks), coins=list(result.coins), winners=list(result.winners)))
     try:
         with catch_up_deferred(), transaction.atomic():
-            for index, game in played:
+            # The rows first: the games' saves take the store's counter row, which other
+            # workers' saves wait for until this commits, so nothing else comes after them.
+            TournamentGame.objects.bulk_create(rows)
+            for _, game in played:
                 games().save(game)
-                result = game.table.result
-                assert result is not None
-                TournamentGame.objects.create(
-                    game_id=game.id, tournament_id=tournament_id, round=round_number,
-                    index=index, ranks=list(result.ranks), coins=list(result.coins),
-                    winners=list(result.winners))
     except (IntegrityError, DjangoIntegrityError):
         if len(todo) > 1:  # some deal went in elsewhere: the others one by one
             return sum(play_deals(tournament_id, round_number, [deal]) for deal in todo)

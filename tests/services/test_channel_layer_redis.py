@@ -13,7 +13,6 @@ from tests.services.conftest import require_service
 REDIS = "redis://127.0.0.1:6379/13"
 
 
-
 def with_the_settings(code: str) -> list[str]:
     """What ``code`` prints, run in a process whose settings have REDIS_URL set (the
     layer is built from the settings at start-up)."""
@@ -22,6 +21,7 @@ def with_the_settings(code: str) -> list[str]:
                          text=True, check=False, cwd=django_settings.BASE_DIR)
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout.split()
+
 
 def test_a_waiting_consumer_outlives_the_layers_blocking_read() -> None:
     """redis-py 8 cuts every read at 5 s by default, the very time channels_redis blocks

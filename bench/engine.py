@@ -65,6 +65,9 @@ TARGETS: tuple[tuple[str, int, str, float], ...] = (
 )
 SPEEDUP_TARGET = 4.0
 """Compiled games/s over pure games/s wanted for 4-player classic (issue 13)."""
+LOADED = 1.5
+"""A 1-minute load average above this makes the speed-ups unreliable (measured: 1.1-1.7x on
+the idle machine read as 2-3x at a load average of 9)."""
 UMBC_TARGET_MS = 1.2
 """The UMBC engine (SBCL) plays its 3-player non-trading game in 1.21 ms here."""
 UMBC_RULES: dict[str, object] = {
@@ -220,7 +223,14 @@ def main() -> int:
           f"this build: {BUILD}; pure: BOHNANZA_PURE_PYTHON=1 in a child process, "
           "the two measured in turns\n"
           "ratio = bot games/s / baseline games/s (this build); speed-up = this build / pure\n")
+    before = os.getloadavg()[0]
     pure, here = side_by_side(args, tables)
+    after = os.getloadavg()[0]
+    print(f"load average (1 min): {before:.2f} before, {after:.2f} after")
+    if max(before, after) > LOADED:
+        print(f"  above {LOADED}: other processes shared the machine, and a loaded machine slows "
+              "the pure child far more than this build: the speed-ups below flatter the "
+              "compiled build (docs/performance.md); count instructions (callgrind) instead")
     header = (f"{'table':<16} {'bot':<11} {'pure g/s':>9} {'games/s':>9} {'speed-up':>8} "
               f"{'events/s':>10} {'ratio':>6}")
     print(header)

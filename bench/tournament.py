@@ -1,19 +1,53 @@
 """Games per minute of a competition run by Celery worker processes on PostgreSQL and
 Redis, with one worker and with two, side by side, and the wall time of a 10,000-game
-competition extrapolated from (or, with --games 10000, measured at) the two-worker rate.
+competition extrapolated from (or, with --games 10000, measured at) the two-worker rate;
+then where one game's time goes, and the floor the two cores allow.
 
-    .venv/bin/python bench/tournament.py [--games 1000] [--runs 1]
+    .venv/bin/python bench/tournament.py [--games 1120] [--runs 1] [--steps 280]
+    .venv/bin/python bench/tournament.py --steps-only      # the breakdown alone
+    BOHNANZA_TOURNAMENT_BATCH=1 .venv/bin/python bench/tournament.py   # a task a deal
 
 Each run: a fresh PostgreSQL database (migrated), a Redis queue of its own, N worker
 processes (``celery -A config worker --pool solo``, as production runs them), and a
 round robin of heuristic bots at tables of four under ``classic`` (8 entrants: 280
-games a cycle, as many cycles as --games asks), created by ``manage.py tournament
-create --no-wait``; timed from creation to the competition's Finished event. Every game
-is stored whole (events, hash chain, a snapshot every 100 events) like any other; the
-game list's read model is left to ``manage.py run_projections`` (READ_MODELS_CATCH_UP=0),
-as production runs it. The database, the broker and the workers share this machine's
-cores. Targets (issue 11): two workers at least 1.6 times one; 10,000 games within 3
-minutes with two workers.
+games a cycle, 70 a round, as many cycles as --games asks), created by ``manage.py
+tournament create --no-wait``; timed from creation to the competition's Finished event.
+Every game is stored whole (events, hash chain, a snapshot every 100 events) like any
+other, and the run checks that every game is in the store; the game list's read model
+is left to ``manage.py run_projections`` (READ_MODELS_CATCH_UP=0), as production runs
+it. Each run also reads the CPU time its games took: the workers' (from the start of
+the competition), their PostgreSQL backends' and Redis's.
+
+The breakdown (``--steps``): the same games played and stored in one process as a
+worker's task does it (``runner.play_deals`` then ``runner.advance``), each step timed:
+engine and bots, chaining, the store's write, the commit, the rows and checks, the look
+at whether the round is over, the round's end (ratings, pairing); the CPU of the
+process and of its PostgreSQL backend; and how long the store's counter row is held
+(from a save's first insert to the commit), the part of a game two workers cannot
+overlap.
+
+The floor: the CPU a game takes (engine and bots alone; and the whole game in the
+two-worker run: workers, PostgreSQL, Redis) times 10,000 over two cores; CPU time is
+inflated far less than wall time by other work on the cores.
+
+Targets (issue 11): two workers at least 1.6 times one; 10,000 games within 3 minutes
+with two workers. The database, the broker and the workers share this machine's 2
+cores, and other work on them shows in every wall-time figure: say the load average.
+
+History, 4-player classic heuristic round robins, one run each:
+
+- 2026-12-01, a task a game, engine pure, load about 3: one worker 895 games/min, two
+  1,373 (1.53x); 10,000 games about 437 s.
+- 2026-12-02, engine compiled, load 5-9 (three other helpers' builds and tests): a task
+  a deal: one worker 646, two 726 (1.12x, load 6); a task per 4 deals (this commit's
+  default): 1,129 and 1,044 (load 6), 757 and 1,113 (1.47x, load 6), 582 and 593 (load
+  9). In one process a game took 44.8 ms of wall time (4 deals a task) against 61.7 ms
+  (a deal a task). CPU a game in the two-worker runs: workers 29.4-29.6 ms, PostgreSQL
+  6.9-7.2, Redis 0.2-0.9, about 37 ms, so 10,000 games need at least 184-187 s of two
+  idle cores; engine and bots alone 13.9-15.2 ms a game (70-76 s). With 16 deals a
+  task (560 games, load 9-11): workers 27.5, PostgreSQL 6.8, Redis 0.3: 34.6 ms (173 s);
+  one worker 711, two 1,107 (1.56x).
+  docs/tournaments.md says where the rest goes.
 """
 
 from __future__ import annotations
@@ -27,6 +61,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 import psycopg
@@ -42,8 +77,30 @@ def admin() -> psycopg.Connection:  # type: ignore[type-arg]
     return psycopg.connect(**PG, autocommit=True)  # type: ignore[arg-type]
 
 
-def one_run(workers: int, cycles: int) -> tuple[int, float]:
-    """(games, seconds) of one competition run by ``workers`` worker processes."""
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds a process of this machine has used (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def redis_pid() -> int | None:
+    try:
+        info = subprocess.run(["redis-cli", "-u", REDIS, "info", "server"], capture_output=True,
+                              text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found = re.search(r"process_id:(\d+)", info)
+    return int(found[1]) if found else None
+
+
+def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
+    """(games, seconds, CPU seconds by part) of one competition run by ``workers``
+    worker processes. The CPU: the workers' from the start of the competition, their
+    PostgreSQL backends' whole lives, Redis's over the run (other users of this Redis
+    count too)."""
     name = f"bench_cup_{uuid4().hex[:10]}"
     with admin() as db:
         db.execute(f'CREATE DATABASE "{name}"')
@@ -60,8 +117,21 @@ def one_run(workers: int, cycles: int) -> tuple[int, float]:
                  "--loglevel", "WARNING", "--without-mingle", "--without-gossip",
                  "-n", f"bench{n}@%h"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL))
-        time.sleep(3)  # the workers connect to the broker
+        # The workers start (Django, the broker): until their CPU stays still, so that
+        # their start is not counted with the games.
+        waited = 0.0
+        used = [cpu_seconds(p.pid) for p in processes]
+        while waited < 60:
+            time.sleep(1)
+            waited += 1
+            now = [cpu_seconds(p.pid) for p in processes]
+            if waited >= 3 and all(b - a < 0.05 for a, b in zip(used, now, strict=True)):
+                break
+            used = now
         bots = ",".join(["heuristic"] * ENTRANTS)
+        redis = redis_pid()
+        cpu_before = {"workers": sum(cpu_seconds(p.pid) for p in processes),
+                      "Redis": cpu_seconds(redis) if redis else 0.0}
         began = time.perf_counter()
         created = subprocess.run(
             [sys.executable, "manage.py", "tournament", "create", "--name", "Bench Cup",
@@ -76,10 +146,17 @@ def one_run(workers: int, cycles: int) -> tuple[int, float]:
                                  "'%Tournament.Finished'").fetchone()[0]:  # type: ignore[index]
                 time.sleep(0.2)
             seconds = time.perf_counter() - began
+            backends = [row[0] for row in db.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> "
+                "pg_backend_pid()", [name]).fetchall()]
+            cpu = {"workers": sum(cpu_seconds(p.pid) for p in processes)
+                   - cpu_before["workers"],
+                   "PostgreSQL": sum(cpu_seconds(pid) for pid in backends),
+                   "Redis": (cpu_seconds(redis) if redis else 0.0) - cpu_before["Redis"]}
             stored = db.execute("SELECT count(DISTINCT originator_id) FROM games_events"
                                 ).fetchone()[0]  # type: ignore[index]
         assert stored == games, f"{stored} games stored of {games}"
-        return games, seconds
+        return games, seconds, cpu
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
@@ -92,27 +169,231 @@ def one_run(workers: int, cycles: int) -> tuple[int, float]:
             db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+STEPS = ("engine and bots", "chain (canonical form, commitments, SHA-256)",
+         "store write (events, snapshots)", "commit", "rows, checks, the competition read",
+         "move on? (after each task)", "round end (ratings, pairing, dispatch)")
+
+
+def breakdown_child(games: int) -> None:
+    """In this process (on the database of DATABASE_URL): play and store ``games``
+    deals of a round robin as a worker's task does (``tournaments.runner.play_deal``,
+    then ``advance``), timing each step; prints one line of JSON, seconds per game."""
+    import json
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from django.db import transaction
+
+    from bohnanza_core import games as games_module
+    from bohnanza_core.rulesets import ruleset_for
+    from replays.store import games as store
+    from tournaments import runner
+    from tournaments.competitions import tournaments
+    from tournaments.tasks import batch_size
+
+    spent = dict.fromkeys(STEPS, 0.0)
+
+    def timed(step: str, function: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            began, cpu = time.perf_counter(), time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[step] += time.perf_counter() - began
+                spent[f"{step} CPU"] = (spent.get(f"{step} CPU", 0.0)
+                                        + time.process_time() - cpu)
+        return run
+
+    runner.play_bot_game = timed(STEPS[0], runner.play_bot_game)  # type: ignore[assignment]
+    games_module.Game.collect_rows = timed(  # type: ignore[method-assign]
+        STEPS[1], games_module.Game.collect_rows)
+    the_store = store()
+    the_store.save = timed("save", the_store.save)  # type: ignore[method-assign]
+    spent["save"] = 0.0
+    atomic = transaction.atomic
+
+    # The store's counter row (replays/persistence.py): bumped as a save's events go in,
+    # locked until the transaction commits; two workers' saves wait for each other there.
+    recorder: Any = the_store.recorder
+    copy_events = recorder._copy_events
+    locked: list[float] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        if not locked:
+            locked.append(time.perf_counter())
+        return copy_events(*args, **kwargs)
+
+    recorder._copy_events = counted
+
+    class TimedAtomic:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self.inner = atomic(*args, **kwargs)
+
+        def __enter__(self) -> Any:
+            return self.inner.__enter__()
+
+        def __exit__(self, *exc: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return self.inner.__exit__(*exc)
+            finally:
+                ended = time.perf_counter()
+                spent["atomic exit"] = spent.get("atomic exit", 0.0) + ended - began
+                if locked:
+                    spent["locked"] = spent.get("locked", 0.0) + ended - locked.pop()
+
+    runner.transaction.atomic = TimedAtomic  # type: ignore[attr-defined]
+    app = tournaments()
+    cycles = max(1, math.ceil(games / PER_CYCLE))
+    cup = app.create("Breakdown Cup", "round-robin", ruleset_for("classic", 4), 4,
+                     {"cycles": cycles}, runner.entrants_for(["heuristic"] * ENTRANTS))
+    pending: list[tuple[int, int]] = [(0, d) for d in runner.deals_of(cup, 0)]
+
+    def queue(_: Any, round_number: int, deals: Any) -> None:
+        pending.extend((round_number, d) for d in deals)
+
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = int(cursor.fetchone()[0])
+
+    def backend_cpu() -> float:
+        """The CPU seconds of this connection's PostgreSQL backend (same machine)."""
+        fields = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    size = batch_size()
+    played = 0
+    cpu, server = time.process_time(), backend_cpu()
+    began = time.perf_counter()
+    while pending and played < games:
+        round_number = pending[0][0]
+        batch = [d for r, d in pending[:size] if r == round_number]
+        del pending[:len(batch)]
+        start = time.perf_counter()
+        played += runner.play_deals(cup.id, round_number, batch)
+        middle = time.perf_counter()
+        moved = runner.advance(cup.id, queue)
+        spent[STEPS[6] if moved else STEPS[5]] += time.perf_counter() - middle
+        spent["play_deal"] = spent.get("play_deal", 0.0) + middle - start
+    total = time.perf_counter() - began
+    cpu, server = time.process_time() - cpu, backend_cpu() - server
+    spent[STEPS[2]] = spent.pop("save") - spent[STEPS[1]]
+    spent[STEPS[3]] = spent.pop("atomic exit")
+    spent[STEPS[4]] = spent.pop("play_deal") - sum(spent[s] for s in STEPS[:4])
+    print(json.dumps({"games": played, "total": total / played, "batch": size,
+                      "cpu": cpu / played, "server": server / played,
+                      "engine CPU": spent[f"{STEPS[0]} CPU"] / played,
+                      "store CPU": spent["save CPU"] / played,
+                      "locked": spent["locked"] / played,
+                      **{s: spent[s] / played for s in STEPS}}))
+
+
+def breakdown(games: int) -> dict[str, float]:
+    """Seconds per game of each step in one process, on a fresh PostgreSQL database."""
+    import json
+
+    name = f"bench_steps_{uuid4().hex[:10]}"
+    with admin() as db:
+        db.execute(f'CREATE DATABASE "{name}"')
+    env = {**os.environ, "DATABASE_URL": f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{name}",
+           "READ_MODELS_CATCH_UP": "0", "DJANGO_LOG_LEVEL": "WARNING"}
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
+                       env=env, check=True, timeout=300)
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--steps-child",
+                              str(games)], cwd=ROOT, env=env, capture_output=True, text=True,
+                             check=True, timeout=1800).stdout
+        return dict(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        with admin() as db:
+            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def print_breakdown(steps: dict[str, float]) -> None:
+    total = steps["total"]
+    print(f"where one game's time goes, in one process ({int(steps['games'])} games in "
+          f"tasks of {int(steps['batch'])} deals, {total * 1000:.1f} ms a game, load "
+          f"average {os.getloadavg()[0]:.1f}):")
+    for step in STEPS:
+        print(f"  {step:<45} {steps[step] * 1000:7.2f} ms  {steps[step] / total:6.1%}")
+    rest = steps["cpu"] - steps["engine CPU"] - steps["store CPU"]
+    print(f"  CPU a game: this process {steps['cpu'] * 1000:.1f} ms (engine and bots "
+          f"{steps['engine CPU'] * 1000:.1f}, the store's write {steps['store CPU'] * 1000:.1f}"
+          f", the rest {rest * 1000:.1f}), its PostgreSQL backend "
+          f"{steps['server'] * 1000:.1f} ms")
+    print(f"  the store's counter row held (first insert to commit): "
+          f"{steps['locked'] * 1000:.1f} ms a game, {steps['locked'] / total:.0%}")
+
+
+def print_floor(steps: dict[str, float], one: float, two: float,
+                spent: dict[str, float]) -> None:
+    """What two cores of their own would allow, from CPU time (which other work on the
+    cores inflates far less than wall time), against what the workers reached."""
+    engine = steps["engine CPU"]
+    total = sum(spent.values())
+    print()
+    print("the floor: 10,000 games on two cores of their own, from CPU time a game:")
+    print(f"  engine and bots alone: {10_000 * engine / 2:.0f} s ({engine * 1000:.1f} ms a game)")
+    print(f"  the whole game with two workers: {10_000 * total / 2:.0f} s ({total * 1000:.1f} ms "
+          "a game: " + ", ".join(f"{part} {used * 1000:.1f}" for part, used in spent.items())
+          + ")")
+    print(f"  reached with two workers, the cores shared with other work: "
+          f"{10_000 / two * 60:.0f} s")
+    print(f"  one worker over Celery and Redis takes {60 / one * 1000:.1f} ms a game of wall "
+          f"time, {steps['total'] * 1000:.1f} ms in one process without them")
+    print(f"  two / one at most {steps['total'] / steps['locked']:.2f} by the store's counter "
+          f"row ({steps['locked'] * 1000:.1f} ms a game that two workers cannot overlap), "
+          f"2 by the cores")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1120,
                         help=f"about this many games a run (multiples of {PER_CYCLE})")
     parser.add_argument("--runs", type=int, default=1, help="runs of each, alternating")
+    parser.add_argument("--steps", type=int, default=280, metavar="GAMES",
+                        help="games of the one-process breakdown (0: none)")
+    parser.add_argument("--steps-child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--steps-only", action="store_true",
+                        help="only the one-process breakdown")
     args = parser.parse_args()
+    if args.steps_child:
+        breakdown_child(args.steps_child)
+        return
+    steps = breakdown(args.steps) if args.steps else None
+    if steps is not None:
+        print_breakdown(steps)
+        print(flush=True)
+    if args.steps_only:
+        return
     cycles = max(1, round(args.games / PER_CYCLE))
     rates: dict[int, list[float]] = {1: [], 2: []}
+    cpus: dict[int, list[dict[str, float]]] = {1: [], 2: []}
     for run in range(args.runs):
         for workers in (1, 2):
-            games, seconds = one_run(workers, cycles)
+            games, seconds, cpu = one_run(workers, cycles)
             rate = games / seconds * 60
             rates[workers].append(rate)
+            cpus[workers].append({part: used / games for part, used in cpu.items()})
             print(f"run {run + 1}: {workers} worker{'s' if workers > 1 else ''}: {games} games "
-                  f"in {seconds:.1f} s = {rate:,.0f} games/min", flush=True)
+                  f"in {seconds:.1f} s = {rate:,.0f} games/min; CPU a game: "
+                  + ", ".join(f"{part} {used / games * 1000:.1f} ms"
+                              for part, used in cpu.items())
+                  + f" (load average {os.getloadavg()[0]:.1f})", flush=True)
     one, two = (sorted(rates[w])[len(rates[w]) // 2] for w in (1, 2))
     print()
     print(f"games per minute (median of {args.runs}): one worker {one:,.0f}, two workers "
           f"{two:,.0f}; two / one = {two / one:.2f} (target >= 1.6)")
     print(f"10,000 games with two workers: {10_000 / two * 60:.0f} s "
           f"({'measured rate of ' + str(cycles * PER_CYCLE) + '-game runs'}; target <= 180 s)")
+    spent = {part: sorted(c[part] for c in cpus[2])[len(cpus[2]) // 2] for part in cpus[2][0]}
+    if steps is not None:
+        print_floor(steps, one, two, spent)
+    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

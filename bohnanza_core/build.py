@@ -34,12 +34,19 @@ COMPILED: tuple[str, ...] = (
     "engine",
     "views",
     "simulator",
+    "events",
+    "bots.base",
+    "bots.fields",
+    "bots.nontrading",
+    "bots.heuristic",
+    "bots.random_bot",
 )
-"""The modules mypyc compiles (relative to the package): the rules' hot path.
-``events``, ``commands`` and ``rulesets`` stay pure: other code reads their
-dataclasses' annotations and class variables, which compiled classes change. The bots
-stay pure for now: remote seats run them on a ``wire.WireView``, which a compiled
-``act(view: TableView)`` refuses (docs/performance.md, "Open")."""
+"""The modules mypyc compiles (relative to the package): the rules' hot path and the
+built-in bots. The bots are typed against ``seatview.SeatView`` (mypyc reads a protocol
+as ``object``), so that a remote seat's ``wire.WireView`` passes their door.
+``events`` is compiled too: its precise field types are read from its source
+(``eventfields``), its ``SECRET``/``OWNER`` set on each class after it. ``commands``
+and ``rulesets`` stay pure."""
 
 RECORD = "_build.json"
 """The build record's file name, inside the package folder."""

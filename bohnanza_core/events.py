@@ -4,13 +4,24 @@ Events are small: cards are ids, kinds are looked up in the ruleset's deck. A fi
 that some perspectives may not see is listed in ``SECRET``; it is visible to the seat
 named by the ``OWNER`` field (if any) and to the "everything" perspective, and
 ``None`` in the redacted copy everyone else gets (see :func:`bohnanza_core.redact`).
+
+The shape is the compiler's (mypyc compiles this module, docs/performance.md): a game
+builds some 500 events, and a compiled class with its own ``__init__`` builds one in
+a direct call (about 25 times faster than a frozen dataclass's generated ``__init__``,
+which stays interpreted). So every event is a dataclass (for equality, hashing, repr,
+``dataclasses.replace`` and ``fields``) that writes its fields in its own ``__init__``;
+the fields are ``Final``: mypy refuses any later assignment, and in the compiled build
+they are read-only attributes. ``SECRET`` and ``OWNER`` are set on the class after it
+(mypyc would turn an assignment in a dataclass body into a field), and the fields'
+precise types, which compiled classes do not keep, are read from this source by
+:mod:`bohnanza_core.eventfields`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import Field, dataclass
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar, Final
 
 from bohnanza_core.cards import BeanKind, Card
 from bohnanza_core.rulesets import Ruleset, TieBreak
@@ -39,13 +50,20 @@ class GameEnd(StrEnum):
     NOW = "the game ends now"
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
+    """Any event. ``SECRET``: the fields some perspectives may not see; ``OWNER``: the
+    field naming the seat that may see them (None: only "everything")."""
+
+    __slots__ = ()
     SECRET: ClassVar[tuple[str, ...]] = ()
     OWNER: ClassVar[str | None] = None
+    # Every event class is a dataclass (this base is not: mypyc would turn the class
+    # variables above into fields); the declaration tells mypy so, for
+    # dataclasses.fields and dataclasses.replace.
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class GameStarted(Event):
     """The table is set: the full ruleset, the seats in clockwise order from the
     starting player, the salted commitment to the seed, and the two secrets that
@@ -53,217 +71,366 @@ class GameStarted(Event):
     (every shuffle follows from it) and the game's salt (every hidden value enters
     the hash chain salted by it: bohnanza_core.commitments)."""
 
-    SECRET = ("seed", "salt")
-    ruleset: Ruleset
-    seats: tuple[str, ...]
-    seed_commitment: str
-    seed: str | None
-    salt: str | None
+    ruleset: Final[Ruleset]
+    seats: Final[tuple[str, ...]]
+    seed_commitment: Final[str]
+    seed: Final[str | None]
+    salt: Final[str | None]
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seats: tuple[str, ...],
+        seed_commitment: str,
+        seed: str | None,
+        salt: str | None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.seats = seats
+        self.seed_commitment = seed_commitment
+        self.seed = seed
+        self.salt = salt
 
 
-@dataclass(frozen=True, slots=True)
+GameStarted.SECRET = ("seed", "salt")
+
+
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class DeckShuffled(Event):
     """The deck was shuffled; ``order`` is the draw pile from top to bottom."""
 
-    SECRET = ("order",)
-    order: tuple[Card, ...] | None
+    order: Final[tuple[Card, ...] | None]
+
+    def __init__(self, order: tuple[Card, ...] | None) -> None:
+        self.order = order
 
 
-@dataclass(frozen=True, slots=True)
+DeckShuffled.SECRET = ("order",)
+
+
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class CardDealt(Event):
     """The top card of the draw pile went to the back of ``seat``'s hand."""
 
-    SECRET = ("card",)
-    OWNER = "seat"
-    seat: int
-    card: Card | None
+    seat: Final[int]
+    card: Final[Card | None]
+
+    def __init__(self, seat: int, card: Card | None) -> None:
+        self.seat = seat
+        self.card = card
 
 
-@dataclass(frozen=True, slots=True)
+CardDealt.SECRET = ("card",)
+CardDealt.OWNER = "seat"
+
+
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class TurnStarted(Event):
-    seat: int
-    turn: int
+    seat: Final[int]
+    turn: Final[int]
+
+    def __init__(self, seat: int, turn: int) -> None:
+        self.seat = seat
+        self.turn = turn
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class BeanPlanted(Event):
     """``card`` went from ``source`` onto ``field`` of ``seat``."""
 
-    seat: int
-    card: Card
-    field: int
-    source: CardSource
+    seat: Final[int]
+    card: Final[Card]
+    field: Final[int]
+    source: Final[CardSource]
+
+    def __init__(self, seat: int, card: Card, field: int, source: CardSource) -> None:
+        self.seat = seat
+        self.card = card
+        self.field = field
+        self.source = source
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class PlantingEnded(Event):
     """The active player stopped planting (phase 1, or the duel's step 3, where the
     face-up cards left stay for the opponent)."""
 
-    seat: int
+    seat: Final[int]
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class CardTurnedOver(Event):
     """The top card of the draw pile was turned face up for the active player."""
 
-    card: Card
+    card: Final[Card]
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class CardTakenFromDiscard(Event):
     """Duel: the top discard matched a face-up kind and joined the face-up cards."""
 
-    card: Card
+    card: Final[Card]
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class PhaseStarted(Event):
     """The turn moved on to ``phase`` by itself (trading, planting what was turned
     over and traded, drawing, the final harvest)."""
 
-    phase: Phase
+    phase: Final[Phase]
+
+    def __init__(self, phase: Phase) -> None:
+        self.phase = phase
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class OfferMade(Event):
     """Offer number ``offer``: ``proposer`` gives ``gives`` for ``wants`` (empty: a
     gift) to ``counterparty``, or to every player who may trade with it (None)."""
 
-    offer: int
-    proposer: int
-    counterparty: int | None
-    gives: tuple[Card, ...]
-    wants: tuple[tuple[BeanKind, int], ...]
+    offer: Final[int]
+    proposer: Final[int]
+    counterparty: Final[int | None]
+    gives: Final[tuple[Card, ...]]
+    wants: Final[tuple[tuple[BeanKind, int], ...]]
+
+    def __init__(
+        self,
+        offer: int,
+        proposer: int,
+        counterparty: int | None,
+        gives: tuple[Card, ...],
+        wants: tuple[tuple[BeanKind, int], ...],
+    ) -> None:
+        self.offer = offer
+        self.proposer = proposer
+        self.counterparty = counterparty
+        self.gives = gives
+        self.wants = wants
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class OfferAccepted(Event):
     """``seat`` accepted, giving ``cards``; both sides' cards went to the receivers'
     trade areas."""
 
-    offer: int
-    seat: int
-    cards: tuple[Card, ...]
+    offer: Final[int]
+    seat: Final[int]
+    cards: Final[tuple[Card, ...]]
+
+    def __init__(self, offer: int, seat: int, cards: tuple[Card, ...]) -> None:
+        self.offer = offer
+        self.seat = seat
+        self.cards = cards
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class OfferDeclined(Event):
-    offer: int
-    seat: int
+    offer: Final[int]
+    seat: Final[int]
+
+    def __init__(self, offer: int, seat: int) -> None:
+        self.offer = offer
+        self.seat = seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class OfferWithdrawn(Event):
-    offer: int
-    seat: int
+    offer: Final[int]
+    seat: Final[int]
+
+    def __init__(self, offer: int, seat: int) -> None:
+        self.offer = offer
+        self.seat = seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class OfferVoided(Event):
     """A trade moved a card this offer named, so it can no longer be accepted."""
 
-    offer: int
+    offer: Final[int]
+
+    def __init__(self, offer: int) -> None:
+        self.offer = offer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class TradingEnded(Event):
     """The active player ended phase 2; every open offer lapsed."""
 
-    seat: int
+    seat: Final[int]
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class FieldHarvested(Event):
     """``seat`` sold the ``beans`` cards of ``field`` for ``coins`` coins (those cards
     turned into coins, the rest to the discard pile). ``final``: the harvest at the
     end of the game, where bean protection does not apply."""
 
-    seat: int
-    field: int
-    kind: BeanKind
-    beans: int
-    coins: int
-    final: bool = False
+    seat: Final[int]
+    field: Final[int]
+    kind: Final[BeanKind]
+    beans: Final[int]
+    coins: Final[int]
+    final: Final[bool]
+
+    def __init__(
+        self,
+        seat: int,
+        field: int,
+        kind: BeanKind,
+        beans: int,
+        coins: int,
+        final: bool = False,
+    ) -> None:
+        self.seat = seat
+        self.field = field
+        self.kind = kind
+        self.beans = beans
+        self.coins = coins
+        self.final = final
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class ThirdFieldBought(Event):
     """``seat`` paid ``cost`` coins (to the discard pile or out of the game, by the
     ruleset) for a third field."""
 
-    seat: int
-    cost: int
+    seat: Final[int]
+    cost: Final[int]
+
+    def __init__(self, seat: int, cost: int) -> None:
+        self.seat = seat
+        self.cost = cost
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class CardDiscarded(Event):
     """Duel: ``card`` went face up from ``source`` to the discard pile."""
 
-    seat: int
-    card: Card
-    source: CardSource
+    seat: Final[int]
+    card: Final[Card]
+    source: Final[CardSource]
+
+    def __init__(self, seat: int, card: Card, source: CardSource) -> None:
+        self.seat = seat
+        self.card = card
+        self.source = source
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class CardDrawn(Event):
     """Phase 4: the top card of the draw pile went to the back of ``seat``'s hand."""
 
-    SECRET = ("card",)
-    OWNER = "seat"
-    seat: int
-    card: Card | None
+    seat: Final[int]
+    card: Final[Card | None]
+
+    def __init__(self, seat: int, card: Card | None) -> None:
+        self.seat = seat
+        self.card = card
 
 
-@dataclass(frozen=True, slots=True)
+CardDrawn.SECRET = ("card",)
+CardDrawn.OWNER = "seat"
+
+
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class DrawPileRanOut(Event):
     """A card was needed (or, by the ruleset, the last one was drawn) and the draw
     pile was empty for the ``times``-th time."""
 
-    times: int
-    game_end: GameEnd
+    times: Final[int]
+    game_end: Final[GameEnd]
+
+    def __init__(self, times: int, game_end: GameEnd) -> None:
+        self.times = times
+        self.game_end = game_end
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class DiscardPileReshuffled(Event):
     """The discard pile was shuffled into a new draw pile; ``order`` from top to
     bottom (secret), ``cards`` how many."""
 
-    SECRET = ("order",)
-    cards: int
-    order: tuple[Card, ...] | None
+    cards: Final[int]
+    order: Final[tuple[Card, ...] | None]
+
+    def __init__(self, cards: int, order: tuple[Card, ...] | None) -> None:
+        self.cards = cards
+        self.order = order
 
 
-@dataclass(frozen=True, slots=True)
+DiscardPileReshuffled.SECRET = ("order",)
+
+
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class TurnEnded(Event):
-    seat: int
+    seat: Final[int]
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class SeatHandedToBot(Event):
     """The platform handed ``seat`` to the built-in bot ``bot`` for the rest of the
     game, because its person left or stayed away (``reason``). No card moves: from
     now on the bot decides for the seat, which keeps its name and its cards."""
 
-    seat: int
-    bot: str
-    reason: Handover
+    seat: Final[int]
+    bot: Final[str]
+    reason: Final[Handover]
+
+    def __init__(self, seat: int, bot: str, reason: Handover) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class GameEnded(Event):
     """Coins per seat, the winners, the tie-break used (None without a tie), each
     seat's rank (1 is best, equal for a shared place), the hand sizes the tie-break
     may read, and the seed and the game's salt revealed, so anyone can recompute
     every shuffle and open every commitment of the record."""
 
-    coins: tuple[int, ...]
-    winners: tuple[int, ...]
-    ranks: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    tie_break: TieBreak | None
-    seed: str
-    salt: str
+    coins: Final[tuple[int, ...]]
+    winners: Final[tuple[int, ...]]
+    ranks: Final[tuple[int, ...]]
+    hand_sizes: Final[tuple[int, ...]]
+    tie_break: Final[TieBreak | None]
+    seed: Final[str]
+    salt: Final[str]
+
+    def __init__(
+        self,
+        coins: tuple[int, ...],
+        winners: tuple[int, ...],
+        ranks: tuple[int, ...],
+        hand_sizes: tuple[int, ...],
+        tie_break: TieBreak | None,
+        seed: str,
+        salt: str,
+    ) -> None:
+        self.coins = coins
+        self.winners = winners
+        self.ranks = ranks
+        self.hand_sizes = hand_sizes
+        self.tie_break = tie_break
+        self.seed = seed
+        self.salt = salt
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (

@@ -37,6 +37,7 @@ from typing import Any
 from bohnanza_core.cards import BeanKind
 from bohnanza_core.commitments import commit, is_salt, value_salt
 from bohnanza_core.errors import RulesetError
+from bohnanza_core.eventfields import FIELD_TYPES
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
 from bohnanza_core.jsonlimits import MAX_LINES, check_line_count, loads_line
 from bohnanza_core.record import GENESIS, Entry, chain, head_hash, secret_texts
@@ -142,8 +143,10 @@ def export_jsonl(events: Sequence[Event], perspective: Perspective = EVERYTHING)
 
 
 _HINTS: dict[str, dict[str, Any]] = {
-    name: typing.get_type_hints(cls) for name, cls in _BY_NAME.items()
+    name: FIELD_TYPES[cls] for name, cls in _BY_NAME.items()
 }
+"""Each event's fields' types, as events.py writes them (bohnanza_core.eventfields:
+a compiled event class keeps only rough annotations)."""
 
 
 Decoder = Callable[[Any, str], Any]

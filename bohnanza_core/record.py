@@ -31,6 +31,7 @@ from typing import Any
 from bohnanza_core.commitments import SALT_HEX_DIGITS, commit, value_salt
 from bohnanza_core.engine import command_for, new_game, play
 from bohnanza_core.errors import IllegalMove, RulesetError
+from bohnanza_core.eventfields import FIELD_TYPES
 from bohnanza_core.events import Event, GameStarted
 from bohnanza_core.rulesets import Ruleset
 
@@ -115,7 +116,7 @@ def _compile_encoder(cls: type[Event]) -> Callable[..., str]:
     The writer takes the event and ``sealed``, the commitments to its hidden fields
     in ``cls.SECRET`` order, which it writes in their place (64 hex digits need no
     escaping)."""
-    hints = typing.get_type_hints(cls)
+    hints = FIELD_TYPES[cls]
     env: dict[str, Any] = {"_value": _value, "_quote": _quote, "_array": _array}
     names = sorted([*(f.name for f in dataclasses.fields(cls)), "type"])
     loads, parts = [], []
@@ -140,7 +141,7 @@ def _compile_encoder(cls: type[Event]) -> Callable[..., str]:
 def _compile_secrets(cls: type[Event]) -> Callable[[Event], tuple[str, ...]]:
     """The writer of an event class's hidden values as canonical JSON texts, in
     ``cls.SECRET`` order (generated for the same reason as the encoders)."""
-    hints = typing.get_type_hints(cls)
+    hints = FIELD_TYPES[cls]
     env: dict[str, Any] = {"_value": _value, "_quote": _quote, "_array": _array}
     loads, parts = [], []
     for name in cls.SECRET:

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bohnanza_core.cards import BeanKind, Card, deck_kinds
-from bohnanza_core.rulesets import Ruleset
+from bohnanza_core.rulesets import (
+    CoinDestination,
+    EmptyReshuffle,
+    EndTiming,
+    LeftoverFaceUp,
+    ReceivedCardsPlanted,
+    ReshuffleWhen,
+    Ruleset,
+    TieBreak,
+)
 
 
 class Phase(StrEnum):
@@ -51,6 +60,57 @@ class Result:
     coins: tuple[int, ...]
     winners: tuple[int, ...]
     ranks: tuple[int, ...]
+
+
+class RulesInPlay:
+    """The rule parameters the engine reads on every step, copied once per game out of
+    the game's :class:`~bohnanza_core.rulesets.Ruleset`. The ruleset stays the one
+    source of the rules; this record exists for speed: ``Ruleset`` is a pure frozen
+    dataclass, so in the compiled build every read of it is a dictionary lookup, where a
+    read of this compiled record is a load from a C struct (docs/performance.md)."""
+
+    __slots__ = (
+        "beans",
+        "discard_from_hand_after_planting",
+        "draw_cards",
+        "empty_reshuffle",
+        "ends_on_run_out",
+        "face_up_cards",
+        "harvest_out_of_turn",
+        "leftover_face_up",
+        "max_fields",
+        "paid_coins_to",
+        "planting_from_hand",
+        "received_cards_planted",
+        "reshuffle_when",
+        "run_out_while_drawing",
+        "run_out_while_turning_over",
+        "take_matching_discards",
+        "third_field_cost",
+        "tie_break",
+        "trading",
+    )
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.beans: tuple[BeanKind, ...] = ruleset.beans
+        self.max_fields: int = ruleset.max_fields
+        self.third_field_cost: int | None = ruleset.third_field_cost
+        self.paid_coins_to: CoinDestination = ruleset.paid_coins_to
+        self.planting_from_hand: int = ruleset.planting_from_hand
+        self.discard_from_hand_after_planting: bool = ruleset.discard_from_hand_after_planting
+        self.face_up_cards: int = ruleset.face_up_cards
+        self.take_matching_discards: bool = ruleset.take_matching_discards
+        self.trading: bool = ruleset.trading
+        self.received_cards_planted: ReceivedCardsPlanted = ruleset.received_cards_planted
+        self.leftover_face_up: LeftoverFaceUp = ruleset.leftover_face_up
+        self.draw_cards: int = ruleset.draw_cards
+        self.ends_on_run_out: int = ruleset.ends_on_run_out
+        self.run_out_while_turning_over: EndTiming = ruleset.run_out_while_turning_over
+        self.run_out_while_drawing: EndTiming = ruleset.run_out_while_drawing
+        self.reshuffle_when: ReshuffleWhen = ruleset.reshuffle_when
+        self.empty_reshuffle: EmptyReshuffle = ruleset.empty_reshuffle
+        self.tie_break: TieBreak = ruleset.tie_break
+        self.harvest_out_of_turn: bool = ruleset.harvest_out_of_turn
 
 
 STATE_FIELDS: tuple[str, ...] = (
@@ -94,12 +154,14 @@ class GameState:
     """Everything about one game, secret parts included. Never sent anywhere as it
     is: what leaves the engine is a :class:`bohnanza_core.views.TableView`."""
 
-    __slots__ = STATE_FIELDS  # the pure build's; a compiled class is fixed anyway
+    __slots__ = (*STATE_FIELDS, "rules")  # the pure build's; a compiled class is fixed anyway
 
     def __init__(self, ruleset: Ruleset, seats: tuple[str, ...], seed: str, salt: str,
                  commitment: str):
         n = len(seats)
         self.ruleset = ruleset
+        # Derived from the ruleset, so not in STATE_FIELDS (snapshots rebuild it).
+        self.rules = RulesInPlay(ruleset)
         self.seats = seats
         self.seed = seed
         self.salt = salt

@@ -269,6 +269,11 @@ else:
 # so that people at the table see each move happen.
 PLAY_BOT_PACE_SECONDS = env_int("BOHNANZA_BOT_PACE_MS", default=1000) / 1000
 
+# How often each web process looks for new running tables that move on their own (a
+# league fixture's table made by a Celery worker, with a bot to move first or a clock),
+# in milliseconds: a person waiting at such a table waits at most this long.
+PLAY_SWEEP_SECONDS = env_int("BOHNANZA_SWEEP_MS", default=5000) / 1000
+
 # How long a seated person may stay away from a running game (every connection to it
 # closed) before the table's bot plays their seat: a new table's default, which its
 # creator may change. "never" (or 0): nobody is replaced for being away.
@@ -298,6 +303,10 @@ if not CELERY_BROKER_URL:
     }
 # A task is acknowledged when it has run, and given back when its worker dies, so a
 # broker (Redis, RabbitMQ) delivers it again; tasks are idempotent (tournaments.tasks).
+# Deals a competition's task plays and stores together (one commit, one broker round
+# trip): tournaments/tasks.py, bench/tournament.py.
+TOURNAMENT_BATCH = env_int("BOHNANZA_TOURNAMENT_BATCH", default=4, minimum=1)
+
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

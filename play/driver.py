@@ -12,6 +12,12 @@ past the table's limit (play/presence.py: the deadline is stored on the seat) is
 handed to the table's bot (``SeatHandedToBot``, actor ``absence``), which then plays
 it like any other bot. Two processes driving one table are settled by the store, as
 any two commands are.
+
+A table nobody has opened yet (a league fixture's, made by a Celery worker in another
+process, which no channel layer of the embedded default reaches) is found by
+:func:`sweep`, which every process runs every :func:`sweep_seconds` (``play/startup.py``):
+one indexed query for the running tables made lately that move on their own, each
+kicked once.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from uuid import UUID
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from bohnanza_core.bots import BOTS, Bot
@@ -51,6 +58,13 @@ _wake: dict[UUID, asyncio.Event] = {}
 _bots: dict[tuple[UUID, int], Bot] = {}
 _chances: dict[UUID, int] = {}
 """Per table, the last turn whose trading phase gave the bots their voluntary chance."""
+_swept: dict[UUID, datetime] = {}
+"""The tables :func:`sweep` kicked, with when each was made (forgotten past the window)."""
+_sweeper: asyncio.Task[None] | None = None
+
+SWEEP_WINDOW = timedelta(minutes=2)
+"""How far back the sweep looks for new tables: a table is made in a transaction that
+commits after its ``created_at``, and a sweep may be late under load; this covers both."""
 
 
 def bot_pace() -> float:
@@ -150,9 +164,78 @@ async def resume(layer: Any) -> int:
     return len(tables)
 
 
+def sweep_seconds() -> float:
+    """How often a process looks for new tables that move on their own
+    (``PLAY_SWEEP_SECONDS``; 0: never, only at start)."""
+    return float(getattr(settings, "PLAY_SWEEP_SECONDS", 5.0))
+
+
+def new_tables(since: datetime) -> list[tuple[UUID, datetime]]:
+    """(id, made at) of the running tables made since ``since`` that move with nobody at
+    them (a bot sits there, or a clock is set) and that nobody has open in any process
+    (no presence): one query on the table's (status, public, created_at) index."""
+    return list(Table.objects.filter(status=Table.Status.RUNNING, game_id__isnull=False,
+                                     created_at__gte=since, presences__isnull=True)
+                .filter(Q(seats__bot__gt="") | Q(move_seconds__gt=0))
+                .values_list("id", "created_at").distinct())
+
+
+async def sweep(layer: Any, now: datetime | None = None) -> int:
+    """Drive the new tables that move on their own and that this process does not drive
+    yet (each kicked once by the sweep; a command or a connection kicks it later as
+    usual), and tell the lobby's sockets of this process, whose lists (and a league's
+    "Your fixtures") now have them. Returns how many it kicked now."""
+    since = (now or timezone.now()) - SWEEP_WINDOW
+    found = await database_sync_to_async(new_tables)(since)
+    for table_id in [t for t, made in _swept.items() if made < since]:
+        del _swept[table_id]
+    kicked = 0
+    for table_id, made in found:
+        if table_id in _swept:
+            continue
+        _swept[table_id] = made
+        task = _tasks.get(table_id)
+        if task is None or task.done():
+            kick(table_id, layer)
+            kicked += 1
+    if kicked and layer is not None:  # the lobby's lists and a league's "Your fixtures"
+        await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
+    return kicked
+
+
+async def _sweep_forever(layer: Any, seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            picked = await sweep(layer)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the store away for a moment: look again next time
+            logger.exception("the sweep for new tables failed")
+            continue
+        if picked:
+            logger.info("%d new table(s) picked up by the sweep", picked)
+
+
+def start_sweeping(layer: Any) -> bool:
+    """Run :func:`sweep` every :func:`sweep_seconds` in this event loop (once; stopped
+    by :func:`stop_all`). False if the sweep is off."""
+    global _sweeper
+    seconds = sweep_seconds()
+    if seconds <= 0:
+        return False
+    if _sweeper is None or _sweeper.done():
+        _sweeper = asyncio.get_running_loop().create_task(_sweep_forever(layer, seconds))
+    return True
+
+
 async def stop_all() -> None:
-    """Cancel every driver of this process (tests, shutdown)."""
+    """Cancel every driver of this process and its sweep (tests, shutdown)."""
+    global _sweeper
     tasks = list(_tasks.values())
+    if _sweeper is not None:
+        tasks.append(_sweeper)
+        _sweeper = None
     for task in tasks:
         task.cancel()
     for task in tasks:
@@ -162,6 +245,7 @@ async def stop_all() -> None:
     _wake.clear()
     _bots.clear()
     _chances.clear()
+    _swept.clear()
 
 
 @dataclass

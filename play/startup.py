@@ -6,7 +6,9 @@ the drivers of every table that moves on its own (``driver.resume``) as soon as 
 event loop runs, before any client comes back: under daphne (which has no ASGI
 lifespan) when its reactor starts, under a server that speaks the lifespan protocol
 (uvicorn, hypercorn) at ``lifespan.startup``. Several processes doing so are settled
-by the store.
+by the store. From then on the process sweeps for new tables every few seconds
+(``driver.start_sweeping``): a table another process made (a league's fixture, made by
+a Celery worker) moves without anyone opening it.
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ async def pick_up_tables() -> None:
     if loop in _started:
         return
     _started.add(loop)
+    layer = get_channel_layer()
+    driver.start_sweeping(layer)
     try:
-        picked = await driver.resume(get_channel_layer())
+        picked = await driver.resume(layer)
     except Exception:  # a server must come up even if the store is not there yet
         logger.exception("the running tables could not be picked up at start")
         return

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from uuid import UUID
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError as DjangoIntegrityError
 from django.db import transaction
@@ -31,6 +33,7 @@ from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.games import Game
 from bohnanza_core.rulesets import customize, ruleset_for
+from play.live import LOBBY_GROUP
 from play.models import Seat, Table
 from replays.projections import catch_up_deferred
 from replays.store import games
@@ -126,7 +129,23 @@ def open_tables(league: League, season: int) -> int:
                      fixture, season, league.id)
             continue
         made += 1
+    if made:
+        _lobby_changed()
     return made
+
+
+def _lobby_changed() -> None:
+    """Tell the lobby's sockets that tables opened (their lists, a league's "Your
+    fixtures"): with a shared channel layer (Redis) every web process hears it; the
+    embedded default's in-memory layer reaches no other process, whose sweep
+    (``play.driver.sweep``) finds the new tables and tells them instead."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+    except Exception:  # the tables are made; the lists catch up at the next change
+        log.warning("the lobby could not be told of new tables", exc_info=True)
 
 
 def _seat_name(seat: Seat, entrant: str) -> str:

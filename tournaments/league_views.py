@@ -162,44 +162,81 @@ def _get(league_id: UUID) -> League:
         raise Http404(_("No such league.")) from None
 
 
-@require_safe
-def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
-    league = _get(league_id)
+def _season_fixtures(league: League, season: int, me: str | None
+                     ) -> list[list[dict[str, Any]]]:
+    """A season's fixtures by division, each with its game, whether it is stored, its
+    live table and deadline, and whether ``me`` plays in it."""
+    stored = {row.fixture: row for row in LeagueGame.objects.filter(
+        league_id=league.id, season=season)}
+    tables = {row.fixture: row for row in LeagueTable.objects.filter(
+        league_id=league.id, season=season)}
+    divisions: list[list[dict[str, Any]]] = [[] for _ in range(league.divisions)]
+    for f, fixture in enumerate(league.fixtures[season]):
+        divisions[fixture.division].append({
+            "number": f + 1, "game_id": league_game_id(league.id, season, f),
+            "stored": f in stored,
+            "table": tables[f].table_id if f in tables else None,
+            "deadline": tables[f].deadline if f in tables else None,
+            "mine": me is not None and me in [league.entrants[e] for e in fixture.seats],
+            "seats": [{"entrant": league.entrants[e],
+                       "coins": stored[f].coins[s] if f in stored else None}
+                      for s, e in enumerate(fixture.seats)]})
+    return divisions
+
+
+def _mine(fixtures: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The fixtures ``me`` is still to play at a live table."""
+    return [f for f in fixtures if f["mine"] and f["table"] and not f["stored"]]
+
+
+def _me(request: HttpRequest) -> str | None:
+    return (person_entrant(request.user.get_username()) if request.user.is_authenticated
+            else None)
+
+
+def _collected(league: League) -> League:
+    """The league after the cheap look at its live tables a page view makes (ended or
+    overdue fixtures go in, and the league moves on)."""
     if (league.live is not None and league.open_season is not None
             and collect(league.id, tasks.dispatch_fixtures, marked_only=True)):
-        league = _get(league_id)
-    me = (person_entrant(request.user.get_username()) if request.user.is_authenticated
-          else None)
+        return _get(league.id)
+    return league
+
+
+@require_safe
+def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    league = _collected(_get(league_id))
+    me = _me(request)
     seasons = []
     mine = []
     for season in range(len(league.fixtures) - 1, -1, -1):
-        stored = {row.fixture: row for row in LeagueGame.objects.filter(
-            league_id=league.id, season=season)}
-        tables = {row.fixture: row for row in LeagueTable.objects.filter(
-            league_id=league.id, season=season)}
         divisions = []
-        for d, standing in enumerate(league.standings(season)):
+        for d, (standing, fixtures) in enumerate(zip(
+                league.standings(season), _season_fixtures(league, season, me), strict=True)):
             rows = [{"row": r, "rating": league.rating(r.entrant, season)} for r in standing]
-            fixtures = [{"number": f + 1, "game_id": league_game_id(league.id, season, f),
-                         "stored": f in stored,
-                         "table": tables[f].table_id if f in tables else None,
-                         "deadline": tables[f].deadline if f in tables else None,
-                         "mine": me is not None and me in [league.entrants[e]
-                                                           for e in fixture.seats],
-                         "seats": [{"entrant": league.entrants[e],
-                                    "coins": stored[f].coins[s] if f in stored else None}
-                                   for s, e in enumerate(fixture.seats)]}
-                        for f, fixture in enumerate(league.fixtures[season])
-                        if fixture.division == d]
             divisions.append({"number": d + 1, "rows": rows, "fixtures": fixtures})
-            mine += [f for f in fixtures if f["mine"] and f["table"] and not f["stored"]]
+            mine += _mine(fixtures)
         seasons.append({"number": season + 1, "divisions": divisions,
                         "ended": season < len(league.results)})
     organiser = me is not None and league.created_by == me
     return render(request, "tournaments/league.html", {
         "l": _summary(league), "seasons": seasons, "mine": mine, "me": me,
         "entrants": league.entrants, "organiser": organiser,
-        "entered": me is not None and me in league.entrants})
+        "entered": me is not None and me in league.entrants,
+        "follow_mine": me is not None and league.live is not None and not league.finished})
+
+
+@require_safe
+def league_mine(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    """The signed-in person's "Your fixtures" alone (an HTML fragment), which the
+    league's page fetches again whenever the lobby's socket says a table opened,
+    started or ended (static/js/league.js)."""
+    league = _collected(_get(league_id))
+    me = _me(request)
+    season = league.open_season
+    mine = [] if me is None or season is None else [
+        f for fixtures in _season_fixtures(league, season, me) for f in _mine(fixtures)]
+    return render(request, "tournaments/_my_fixtures.html", {"mine": mine})
 
 
 def _change(request: HttpRequest, league_id: UUID,
@@ -253,6 +290,7 @@ urlpatterns: list[URLPattern] = [
     path("leagues/", league_list, name="leagues"),
     path("leagues/new/", new_league, name="new_league"),
     path("leagues/<uuid:league_id>/", league_detail, name="league"),
+    path("leagues/<uuid:league_id>/mine/", league_mine, name="league_mine"),
     path("leagues/<uuid:league_id>/join/", join_league, name="join_league"),
     path("leagues/<uuid:league_id>/leave/", leave_league, name="leave_league"),
     path("leagues/<uuid:league_id>/start/", start_league, name="start_league"),

@@ -1,8 +1,9 @@
 """Playing a competition's games and moving it on: what the Celery tasks run.
 
-- :func:`play_deal` plays the games of one deal of a round (one game, or a duplicate
-  set: every game sharing the deal) in memory and stores them all in one transaction
-  with their :class:`~tournaments.models.TournamentGame` rows. A set's seed is shared,
+- :func:`play_deals` plays the games of a few deals of a round (a deal is one game, or
+  a duplicate set: every game sharing the deal) in memory and stores them all in one
+  transaction with their :class:`~tournaments.models.TournamentGame` rows
+  (:func:`play_deal`: one deal). A set's seed is shared,
   so none of its games may be seen ended (its seed revealed) before all have ended:
   stored together, none is. Each game has its own fresh salt, so the commitments do
   not show that the games share a seed. Idempotent: the games' ids follow from the
@@ -58,40 +59,61 @@ def deals_of(tournament: Tournament, round_number: int) -> list[int]:
 def play_deal(tournament_id: UUID, round_number: int, deal: int) -> int:
     """Play and store the games of one deal of a round; returns how many were stored
     now (0: already stored, by an earlier attempt or another worker)."""
+    return play_deals(tournament_id, round_number, [deal])
+
+
+def play_deals(tournament_id: UUID, round_number: int, deals: Sequence[int]) -> int:
+    """Play the deals of a round not stored yet and store them all in one transaction
+    (a task's batch: one commit, one look at what is stored, instead of one per deal);
+    returns how many games were stored now. If another worker stored one of them
+    meanwhile (a redelivered batch racing its first delivery), the transaction stores
+    nothing and each deal is played and stored on its own, so the others still go in."""
     tournament = tournaments().get_tournament(tournament_id, copy=False)
     pairings = tournament.rounds[round_number]
-    indices = [i for i, p in enumerate(pairings) if p.deal == deal]
-    ids = [game_id(tournament_id, round_number, i) for i in indices]
-    if TournamentGame.objects.filter(game_id__in=ids).count() == len(ids):
+    wanted = {deal: [i for i, p in enumerate(pairings) if p.deal == deal]
+              for deal in dict.fromkeys(deals)}
+    ids = {i: game_id(tournament_id, round_number, i) for indices in wanted.values()
+           for i in indices}
+    stored = set(TournamentGame.objects.filter(game_id__in=list(ids.values()))
+                 .values_list("index", flat=True))
+    todo = [deal for deal, indices in wanted.items() if not set(indices) <= stored]
+    if not todo:
         return 0
-    for entrant in {tournament.entrants[e] for i in indices for e in pairings[i].seats}:
+    for entrant in {tournament.entrants[e] for deal in todo for i in wanted[deal]
+                    for e in pairings[i].seats}:
         if by_entrant(entrant.split(" #", 1)[0]) is None:
             raise LookupError(f"{entrant} is not installed on this worker")
     ruleset = tournament.ruleset
-    seed = deal_seed(tournament.secret, round_number, deal)
     label = tournament.name[:200]
     played: list[tuple[int, Game]] = []
-    for index, gid in zip(indices, ids, strict=True):
-        entrants = [tournament.entrants[e] for e in pairings[index].seats]
-        bots = [bot_name(e) for e in entrants]
-        played.append((index, play_bot_game(
-            games(), ruleset, bots, seed, seats=seat_names(bots),
-            players=[f"bot:{e}" for e in entrants], tournament=label,
-            save_each_command=False, save=False, game_id=gid)))
+    for deal in todo:
+        seed = deal_seed(tournament.secret, round_number, deal)
+        for index in wanted[deal]:
+            entrants = [tournament.entrants[e] for e in pairings[index].seats]
+            bots = [bot_name(e) for e in entrants]
+            played.append((index, play_bot_game(
+                games(), ruleset, bots, seed, seats=seat_names(bots),
+                players=[f"bot:{e}" for e in entrants], tournament=label,
+                save_each_command=False, save=False, game_id=ids[index])))
+    rows = []
+    for index, game in played:
+        result = game.table.result
+        assert result is not None
+        rows.append(TournamentGame(
+            game_id=game.id, tournament_id=tournament_id, round=round_number, index=index,
+            ranks=list(result.ranks), coins=list(result.coins), winners=list(result.winners)))
     try:
         with catch_up_deferred(), transaction.atomic():
-            for index, game in played:
+            # The rows first: the games' saves take the store's counter row, which other
+            # workers' saves wait for until this commits, so nothing else comes after them.
+            TournamentGame.objects.bulk_create(rows)
+            for _, game in played:
                 games().save(game)
-                ended = game.table
-                result = ended.result
-                assert result is not None
-                TournamentGame.objects.create(
-                    game_id=game.id, tournament_id=tournament_id, round=round_number,
-                    index=index, ranks=list(result.ranks), coins=list(result.coins),
-                    winners=list(result.winners))
     except (IntegrityError, DjangoIntegrityError):
+        if len(todo) > 1:  # some deal went in elsewhere: the others one by one
+            return sum(play_deals(tournament_id, round_number, [deal]) for deal in todo)
         log.info("deal %s of round %s of %s was stored by another worker first",
-                 deal, round_number, tournament_id)
+                 todo[0], round_number, tournament_id)
         return 0
     return len(played)
 
@@ -99,8 +121,10 @@ def play_deal(tournament_id: UUID, round_number: int, deal: int) -> int:
 def round_results(tournament_id: UUID, round_number: int,
                   count: int) -> list[GameResult] | None:
     """The round's results in pairing order, or None while some game is missing."""
-    rows = list(TournamentGame.objects.filter(tournament_id=tournament_id, round=round_number)
-                .order_by("index").values_list("ranks", "coins", "winners"))
+    games_of = TournamentGame.objects.filter(tournament_id=tournament_id, round=round_number)
+    if games_of.count() < count:  # most calls (one after every task): counted, not read
+        return None
+    rows = list(games_of.order_by("index").values_list("ranks", "coins", "winners"))
     if len(rows) < count:
         return None
     return [GameResult(tuple(r), tuple(c), tuple(w)) for r, c, w in rows]
@@ -198,4 +222,4 @@ def run_here(tournament_id: UUID,
 
 
 __all__ = ["advance", "bot_name", "deals_of", "entrants_for", "missing_deals", "play_deal",
-           "round_results", "run_here", "stored_results"]
+           "play_deals", "round_results", "run_here", "stored_results"]

@@ -1,4 +1,5 @@
-"""Celery tasks of the competitions: one task per deal (a game, or a duplicate set).
+"""Celery tasks of the competitions: one task per few deals (a deal is a game, or a
+duplicate set), stored together.
 
 ``acks_late`` with ``reject_on_worker_lost``: a task whose worker dies mid-game is
 delivered again, and plays its deal again from the start (nothing of the lost attempt
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from celery import shared_task
+from django.conf import settings
 from django.db import DatabaseError
 from eventsourcing.persistence import PersistenceError
 
@@ -22,12 +24,29 @@ from tournaments.competitions import tournaments
 from tournaments.league_live import LEAGUE_COLLECT_TASK
 
 RETRIED = (DatabaseError, PersistenceError)
+MAX_BATCH = 64
+"""The most deals one task takes (a message is outside input too)."""
+
+
+def batch_size() -> int:
+    """Deals a task plays and stores together (``TOURNAMENT_BATCH``; 1: a task a deal)."""
+    return max(1, int(getattr(settings, "TOURNAMENT_BATCH", 4)))
 
 
 def dispatch(tournament_id: UUID, round_number: int, deals: Sequence[int]) -> None:
-    """Send each deal of a round to the workers."""
-    for deal in deals:
-        play_deal.delay(str(tournament_id), round_number, deal)
+    """Send a round's deals to the workers, a few to a task (:func:`batch_size`): a
+    batch is stored in one transaction, and the look at what is stored, the commit,
+    the task's round trip through the broker and the look at whether the round is
+    over are paid once per batch (bench/tournament.py). Small batches, so that the
+    workers still share a round's last games."""
+    size = batch_size()
+    deals = list(deals)
+    for start in range(0, len(deals), size):
+        chunk = deals[start:start + size]
+        if len(chunk) == 1:
+            play_deal.delay(str(tournament_id), round_number, chunk[0])
+        else:
+            play_deals.delay(str(tournament_id), round_number, chunk)
 
 
 @shared_task(name="tournaments.play_deal", acks_late=True, reject_on_worker_lost=True,
@@ -36,6 +55,17 @@ def play_deal(tournament_id: str, round_number: int, deal: int) -> int:
     """Play one deal of a round (if not stored yet), then move the competition on."""
     tid = UUID(tournament_id)
     stored = runner.play_deal(tid, round_number, deal)
+    runner.advance(tid, dispatch)
+    return stored
+
+
+@shared_task(name="tournaments.play_deals", acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=RETRIED, retry_backoff=1, retry_backoff_max=30, max_retries=10)
+def play_deals(tournament_id: str, round_number: int, deals: list[int]) -> int:
+    """Play a few deals of a round (those not stored yet) and store them together,
+    then move the competition on."""
+    tid = UUID(tournament_id)
+    stored = runner.play_deals(tid, round_number, [int(d) for d in deals[:MAX_BATCH]])
     runner.advance(tid, dispatch)
     return stored
 

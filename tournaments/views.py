@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from bohnanza_core.bots.registry import registry
@@ -207,7 +207,9 @@ def tournament_progress(request: HttpRequest, tournament_id: UUID) -> JsonRespon
     return JsonResponse({"done": summary["done"], "total": summary["total"],
                          "percent": summary["percent"], "finished": t.finished,
                          "round": len(t.rounds),
-                         "text": _("%(done)s of %(total)s games") % summary})
+                         "text": ngettext("%(done)s of %(total)s game",
+                                          "%(done)s of %(total)s games",
+                                          summary["total"]) % summary})
 
 
 urlpatterns: list[URLPattern] = [

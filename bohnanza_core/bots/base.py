@@ -1,6 +1,8 @@
 """The bot protocol: what a bot sees and how it answers (docs/bots.md).
 
-A bot is given only its own seat's :class:`~bohnanza_core.views.TableView` and the
+A bot is given only its own seat's view (:class:`~bohnanza_core.views.TableView`, or
+a :class:`~bohnanza_core.wire.WireView` when it plays from outside; both are a
+:class:`~bohnanza_core.seatview.SeatView`, the protocol the bots are typed against) and the
 events redacted for its seat, never the :class:`~bohnanza_core.state.GameState`, so
 a bot cannot peek at hands or the draw pile any more than a person at the table can.
 It answers with commands; the simulator (or a live table) refuses illegal ones just
@@ -18,10 +20,10 @@ from mypy_extensions import mypyc_attr
 from bohnanza_core.commands import Command
 from bohnanza_core.engine import OfferShape
 from bohnanza_core.events import Event
-from bohnanza_core.views import TableView
+from bohnanza_core.seatview import SeatView
 
 
-def legal_moves(view: TableView) -> list[Command | OfferShape]:
+def legal_moves(view: SeatView) -> list[Command | OfferShape]:
     """What the view's seat may do now: the engine's own list, computed for that
     seat only, so nothing hidden from it leaks. Offers come as :class:`OfferShape`
     values, to be filled in with concrete cards and wants."""
@@ -51,7 +53,7 @@ class Bot(ABC):
         calls it only for bots that override it, since most bots need only the view."""
 
     @abstractmethod
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: SeatView) -> Command | None:
         """The seat's next command, or None to pass a voluntary chance."""
 
     @classmethod

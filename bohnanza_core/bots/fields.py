@@ -1,6 +1,6 @@
 """Bean sense shared by the bots: what a field is worth and where a bean goes.
 
-Everything here reads a :class:`~bohnanza_core.views.TableView` or plain values,
+Everything here reads a :class:`~bohnanza_core.seatview.SeatView` or plain values,
 so a bot never needs more than it may see.
 """
 
@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bohnanza_core.cards import BEANOMETER, BeanKind, Card, coins_for
-from bohnanza_core.views import TableView
+from bohnanza_core.seatview import SeatView
 
 Field = tuple[BeanKind | None, int]
 """A field as a bot weighs it: its kind (None: empty) and how many beans it holds."""
 
 
-def farm(view: TableView, seat: int) -> list[Field]:
+def farm(view: SeatView, seat: int) -> list[Field]:
     """Every field of ``seat``, as (kind, beans)."""
     return view.field_summary(seat)
 
@@ -105,13 +105,13 @@ def misfits(fields: Sequence[Field], kinds: Iterable[BeanKind]) -> int:
     return left
 
 
-def harvestable(view: TableView, seat: int, fields: list[Field]) -> list[int]:
+def harvestable(view: SeatView, seat: int, fields: list[Field]) -> list[int]:
     """The fields ``seat`` may harvest now (bean protection included)."""
     return [index for index, (kind, _) in enumerate(fields)
             if kind is not None and view.may_harvest(seat, index)]
 
 
-def richest_harvest(view: TableView, seat: int, fields: list[Field]) -> int | None:
+def richest_harvest(view: SeatView, seat: int, fields: list[Field]) -> int | None:
     """The field paying most now, the smallest among equals (a plain rule)."""
     best: int | None = None
     best_key = (-1, 0)
@@ -124,5 +124,5 @@ def richest_harvest(view: TableView, seat: int, fields: list[Field]) -> int | No
     return best
 
 
-def kinds_of(view: TableView, cards: Iterable[Card]) -> list[BeanKind]:
+def kinds_of(view: SeatView, cards: Iterable[Card]) -> list[BeanKind]:
     return [view.kind(card) for card in cards]

@@ -54,8 +54,8 @@ from bohnanza_core.commands import (
     PlantFromHand,
 )
 from bohnanza_core.rulesets import LeftoverFaceUp, ReceivedCardsPlanted
+from bohnanza_core.seatview import SeatView
 from bohnanza_core.state import Offer, Phase
-from bohnanza_core.views import TableView
 
 MISFIT_PENALTY = 0.6
 """Beyond the progress it throws away, what a forced harvest costs: a tempo."""
@@ -139,7 +139,7 @@ class HeuristicBot(Bot):
 
     # -- dispatch ------------------------------------------------------------------
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: SeatView) -> Command | None:
         seat = self.seat
         if view.turn != self._turn:
             self._turn = view.turn
@@ -170,7 +170,7 @@ class HeuristicBot(Bot):
 
     # -- fields and harvests -------------------------------------------------------
 
-    def _turns_left(self, view: TableView) -> float:
+    def _turns_left(self, view: SeatView) -> float:
         """A rough count of this player's own turns still to come."""
         r = view.ruleset
         if view.ending:
@@ -180,7 +180,7 @@ class HeuristicBot(Bot):
         cards = view.draw_pile_size + piles_to_come * pile
         return cards / (r.face_up_cards + r.draw_cards) / len(view.seats)
 
-    def _should_buy(self, view: TableView) -> bool:
+    def _should_buy(self, view: SeatView) -> bool:
         seat, r = self.seat, view.ruleset
         cost = r.third_field_cost
         if cost is None or view.coins(seat) < cost:  # the usual answer, found fast
@@ -193,12 +193,12 @@ class HeuristicBot(Bot):
             and self._turns_left(view) * self._earnings(view) >= BUY_PAYBACK * cost
         )
 
-    def _earnings(self, view: TableView) -> float:
+    def _earnings(self, view: SeatView) -> float:
         """Coins this player has earned per own turn so far."""
         own_turns = max(1.0, view.turn / len(view.seats))
         return view.coins(self.seat) / own_turns
 
-    def _harvest(self, view: TableView, fields: list[Field], keep: set[BeanKind],
+    def _harvest(self, view: SeatView, fields: list[Field], keep: set[BeanKind],
                  among: list[int] | None = None) -> Command:
         """Harvest the field (of ``among``, default: any allowed) that throws away
         least, sparing kinds about to be planted."""
@@ -215,7 +215,7 @@ class HeuristicBot(Bot):
 
     # -- phase 1 ---------------------------------------------------------------------
 
-    def _plant_from_hand(self, view: TableView, fields: list[Field]) -> Command:
+    def _plant_from_hand(self, view: SeatView, fields: list[Field]) -> Command:
         seat, r = self.seat, view.ruleset
         hand = view.hand()
         planted = view.planted_this_turn
@@ -232,7 +232,7 @@ class HeuristicBot(Bot):
             return PlantFromHand(seat=seat, field=index)
         return self._discard_or_end(view, fields, hand)
 
-    def _discard_or_end(self, view: TableView, fields: list[Field],
+    def _discard_or_end(self, view: SeatView, fields: list[Field],
                         hand: Sequence[Card]) -> Command:
         """Duel: discard the most awkward hand card if one is awkward at all."""
         seat = self.seat
@@ -246,7 +246,7 @@ class HeuristicBot(Bot):
 
     # -- phase 3 and the duel's leftovers ---------------------------------------------
 
-    def _plant(self, view: TableView, fields: list[Field], cards: Sequence[Card],
+    def _plant(self, view: SeatView, fields: list[Field], cards: Sequence[Card],
                optional: bool) -> Command:
         """Plant one of ``cards``: into a field of its kind first, then the largest
         group into an empty field, then harvest to make room, or (when planting is
@@ -275,7 +275,7 @@ class HeuristicBot(Bot):
             return EndPlanting(seat=seat)
         return self._harvest(view, fields, set(kinds) | self._next_kinds(view))
 
-    def _spite_harvest(self, view: TableView, fields: list[Field],
+    def _spite_harvest(self, view: SeatView, fields: list[Field],
                        kinds: list[BeanKind]) -> bool:
         """Duel: harvest to plant a face-up bean rather than leave it to an opponent
         who grows its kind, when that harvest throws away little."""
@@ -293,11 +293,11 @@ class HeuristicBot(Bot):
                 losses.append(harvest_loss(kind, beans))
         return bool(losses) and min(losses) <= LEAVE_HARVEST_LOSS
 
-    def _next_kinds(self, view: TableView) -> set[BeanKind]:
+    def _next_kinds(self, view: SeatView) -> set[BeanKind]:
         """The kinds of the two front hand cards: the next ones to plant."""
         return {view.kind(card) for card in view.hand()[:2]}
 
-    def _worth_a_field(self, view: TableView, fields: list[Field], kind: BeanKind,
+    def _worth_a_field(self, view: SeatView, fields: list[Field], kind: BeanKind,
                        kinds: list[BeanKind]) -> bool:
         """Duel: fill an empty field with ``kind`` unless the front hand card needs it."""
         hand = view.hand()
@@ -306,7 +306,7 @@ class HeuristicBot(Bot):
         front = view.kind(hand[0])
         return front is kind or matching_field(fields, front) is not None or kinds.count(kind) > 1
 
-    def _plant_leftovers(self, view: TableView, fields: list[Field]) -> Command:
+    def _plant_leftovers(self, view: SeatView, fields: list[Field]) -> Command:
         """Duel step 1: plant the opponent's leftovers that fit, discard the rest."""
         seat = self.seat
         face_up = view.face_up
@@ -324,7 +324,7 @@ class HeuristicBot(Bot):
 
     # -- phase 2: trading --------------------------------------------------------------
 
-    def _trade(self, view: TableView, fields: list[Field]) -> Command | None:
+    def _trade(self, view: SeatView, fields: list[Field]) -> Command | None:
         seat = self.seat
         area = view.trade_area(seat)
         if area and view.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
@@ -344,7 +344,7 @@ class HeuristicBot(Bot):
             return self._proposal(_Holdings(self, view, fields))
         return None
 
-    def _may_answer(self, view: TableView, offer: Offer) -> bool:
+    def _may_answer(self, view: SeatView, offer: Offer) -> bool:
         seat = self.seat
         if offer.proposer == seat or seat in offer.declined_by:
             return False
@@ -461,7 +461,7 @@ class _Holdings:
 
     __slots__ = ("base", "face_up", "fields", "hand", "hand_kinds", "load", "view")
 
-    def __init__(self, bot: HeuristicBot, view: TableView, fields: list[Field]) -> None:
+    def __init__(self, bot: HeuristicBot, view: SeatView, fields: list[Field]) -> None:
         self.view = view
         self.fields = fields
         self.hand = view.hand()

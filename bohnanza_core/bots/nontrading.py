@@ -33,15 +33,15 @@ from bohnanza_core.commands import (
     PlantFromHand,
 )
 from bohnanza_core.rulesets import LeftoverFaceUp, ReceivedCardsPlanted
+from bohnanza_core.seatview import SeatView
 from bohnanza_core.state import Phase
-from bohnanza_core.views import TableView
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests and installed bots subclass it
 class NonTradingBot(Bot):
     name: ClassVar[str] = "nontrading"
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: SeatView) -> Command | None:
         seat = self.seat
         phase = view.phase
         if phase is Phase.PLANTING:
@@ -76,7 +76,7 @@ class NonTradingBot(Bot):
             return DiscardCard(seat=seat, card=face_up[0])
         return None
 
-    def _plant_from_hand(self, view: TableView) -> Command:
+    def _plant_from_hand(self, view: SeatView) -> Command:
         seat = self.seat
         planted = view.planted_this_turn
         if planted >= view.ruleset.planting_from_hand:
@@ -89,7 +89,7 @@ class NonTradingBot(Bot):
             return EndPlanting(seat=seat)
         return self._harvest(view, fields)
 
-    def _plant(self, view: TableView, cards: tuple[Card, ...], optional: bool) -> Command:
+    def _plant(self, view: SeatView, cards: tuple[Card, ...], optional: bool) -> Command:
         """One of ``cards`` into its own kind's field, else into an empty field (the
         kind with most cards first), else harvest to make room (unless optional)."""
         seat = self.seat
@@ -108,6 +108,6 @@ class NonTradingBot(Bot):
             return EndPlanting(seat=seat)
         return self._harvest(view, fields)
 
-    def _harvest(self, view: TableView, fields: list[Field]) -> Command:
+    def _harvest(self, view: SeatView, fields: list[Field]) -> Command:
         index = richest_harvest(view, self.seat, fields)
         return Harvest(seat=self.seat, field=index if index is not None else 0)

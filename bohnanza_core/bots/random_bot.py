@@ -15,7 +15,7 @@ from bohnanza_core.bots.base import Bot, legal_moves
 from bohnanza_core.cards import BeanKind, Card
 from bohnanza_core.commands import Command, EndTrading, MakeOffer
 from bohnanza_core.engine import OfferShape
-from bohnanza_core.views import TableView
+from bohnanza_core.seatview import SeatView
 
 OFFERS_PER_TURN = 2
 END_TRADING_CHANCE = 0.5
@@ -31,7 +31,7 @@ class RandomBot(Bot):
         self._turn = -1
         self._offers = 0
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: SeatView) -> Command | None:
         if view.turn != self._turn:
             self._turn, self._offers = view.turn, 0
         rng = self.random

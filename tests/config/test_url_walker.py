@@ -136,7 +136,10 @@ class Spec:
     extra_form: dict[str, str] = field(default_factory=dict)
     """Sent beside each hostile field, where the view needs another to get going."""
     signed_in: bool = False
-    """The view needs an account: the player and staff walk it with every value."""
+    """The view needs an account: the player walks it with every value."""
+    staff: bool = False
+    """What the view reads counts only for staff (an arbiter's ruling): staff walks it
+    with every value."""
     few: bool = False
     """Django's own page (the admin, the accounts): the values of :data:`FEW` only."""
 
@@ -210,12 +213,13 @@ SPECS: dict[str, Spec] = {
                                          "open_entries", "move_seconds", "game_seconds",
                                          "fixture_hours"), signed_in=True),
     "tournaments:league": Spec(),
+    "tournaments:league_mine": Spec(),
     "tournaments:join_league": Spec(form=("entrant",), signed_in=True),
     "tournaments:leave_league": Spec(form=("entrant",), signed_in=True),
     "tournaments:start_league": Spec(form=("entrant",), signed_in=True),
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
-                                   signed_in=True),
+                                   signed_in=True, staff=True),
     # django.conf.urls.i18n: the language switch
     "set_language": Spec(form=("language", "next"), few=True),
     # django.contrib.auth.urls
@@ -506,13 +510,14 @@ def walk_pattern(walk: Walk, world: World, pattern: Pattern, spec: Spec,
 
     How a value is read depends neither on who sends it nor on the game; what the value
     read may then open depends on both. So every value is sent once, by the visitor
-    the page is for (anonymous for public pages, the player and staff for pages that
-    need an account) against the finished game; the other visitors and games get the
-    values near the valid ones (``seat-1``, ``everything``, ``0``...) and a few
-    others (:data:`FEW`)."""
+    the page is for (anonymous for public pages, the player for pages that need an
+    account, staff for an arbiter's) against the finished game; the other visitors and
+    games get the values near the valid ones (``seat-1``, ``everything``, ``0``...) and
+    a few others (:data:`FEW`)."""
     key = pattern.key
     after: Callable[[], None] = walk.signed_in_again if key in LOGS_OUT else (lambda: None)
-    thorough = not spec.few and spec.signed_in == (walk.user is not None)
+    visitor = "staff" if spec.staff else "player" if spec.signed_in else "anonymous"
+    thorough = not spec.few and walk.who == visitor
     for index, good in enumerate(targets(world, pattern, key)):
         few = not thorough or index > 0
         url = pattern.url(good)

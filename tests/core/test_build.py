@@ -136,7 +136,7 @@ def test_a_stale_build_falls_back_to_the_sources(tmp_path: Path) -> None:
         assert isinstance(finder, build.PureFinder)
         spec = finder.find_spec("bohnanza_core.engine", None)
         assert spec is not None and spec.origin == str(engine)
-        assert finder.find_spec("bohnanza_core.events", None) is None
+        assert finder.find_spec("bohnanza_core.rulesets", None) is None
     finally:
         sys.meta_path[:] = finders
 

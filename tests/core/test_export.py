@@ -22,6 +22,7 @@ from bohnanza_core import (
 from bohnanza_core.cards import deck_kinds
 from bohnanza_core.commitments import offline_salt
 from bohnanza_core.engine import evolve
+from bohnanza_core.eventfields import FIELD_TYPES, read_field_types
 from bohnanza_core.events import (
     CardDealt,
     CardDrawn,
@@ -374,3 +375,41 @@ def test_a_boolean_version_is_refused() -> None:
     with pytest.raises(ExportError, match="unsupported version True"):
         read_jsonl('{"format":"bohnanza-game","version":true,"perspective":"everything",'
                    '"events":0}\n')
+
+
+def test_the_field_table_is_every_event_class_s_fields() -> None:
+    """The export reads events by the field types events.py declares
+    (bohnanza_core.eventfields), since compiled classes keep only rough annotations: the
+    table names every field of every event class, in order, with the declared type."""
+    import typing
+
+    from bohnanza_core import events
+    from bohnanza_core.events import EVENT_TYPES
+
+    assert set(FIELD_TYPES) == set(EVENT_TYPES)
+    for cls in EVENT_TYPES:
+        assert tuple(FIELD_TYPES[cls]) == tuple(f.name for f in dataclasses.fields(cls))
+        if str(events.__file__).endswith(".py"):  # the pure build: ask Python itself
+            hints = {name: typing.get_args(hint)[0] if typing.get_origin(hint) is typing.Final
+                     else hint for name, hint in typing.get_type_hints(cls).items()
+                     if typing.get_origin(hint) is not typing.ClassVar}
+            assert FIELD_TYPES[cls] == hints, cls.__name__
+    assert FIELD_TYPES[CardDealt] == {"seat": int, "card": int | None}
+    assert FIELD_TYPES[DiscardPileReshuffled]["order"] == tuple[int, ...] | None
+    renamed = read_field_types("class CardDealt:\n    seat: Final[int]\n    kard: int\n")
+    assert renamed == {"CardDealt": {"seat": int, "kard": int}}
+
+
+def test_events_cannot_be_changed_once_made() -> None:
+    """Events are immutable: Final fields (mypy) and, compiled, read-only attributes.
+    The pure build relies on mypy alone; the compiled build refuses at run time."""
+    from bohnanza_core import events
+
+    dealt = CardDealt(seat=1, card=4)
+    assert dealt == CardDealt(1, 4) and hash(dealt) == hash(CardDealt(1, 4))
+    assert dataclasses.replace(dealt, card=None) == CardDealt(1, None)
+    assert CardDealt.SECRET == ("card",) and CardDealt.OWNER == "seat"
+    assert CardTurnedOver.SECRET == () and CardTurnedOver.OWNER is None
+    if not str(events.__file__).endswith(".py"):
+        with pytest.raises(AttributeError):
+            dealt.card = 5  # type: ignore[misc]

@@ -85,34 +85,40 @@ def junk() -> st.SearchStrategy[Any]:
     )
 
 
+JUNK = junk()
+KINDS = st.sampled_from(list(BeanKind))
+"""Built once: hypothesis validates each new strategy object, and building these inside
+:func:`malformed` for every step spent a third of the property test's time doing so."""
+
+
 @st.composite
 def malformed(draw: st.DrawFn, state: GameState) -> Any:
     """A command that is likely wrong: wrong seat, field, card, offer or type."""
     n = state.players
-    seat = draw(st.one_of(st.integers(-2, n + 1), st.sampled_from(range(n)), junk()))
+    seat = draw(st.one_of(st.integers(-2, n + 1), st.sampled_from(range(n)), JUNK))
     good_seat = draw(st.sampled_from(range(n)))
     somewhere = _cards_somewhere(state)
     card = draw(st.one_of(
         st.sampled_from(somewhere),
         st.sampled_from(somewhere).map(float),  # 74.0 == 74, but is not a card id
         st.sampled_from(somewhere).map(lambda c: c == 1),  # True == 1
-        junk(),
+        JUNK,
         st.integers(-5, state.ruleset.deck_size + 5),
     ))
-    field_ = draw(st.one_of(st.integers(-2, 4), junk()))
-    offer_no = draw(st.one_of(st.integers(-1, state.next_offer + 1), junk(),
+    field_ = draw(st.one_of(st.integers(-2, 4), JUNK))
+    offer_no = draw(st.one_of(st.integers(-1, state.next_offer + 1), JUNK,
                               st.sampled_from(sorted(state.offers) or [1])))
     who = draw(st.sampled_from([seat, good_seat, state.active]))
-    kind = draw(st.one_of(st.sampled_from(list(BeanKind)), junk()))
-    count = draw(st.one_of(st.integers(-1, 3), junk()))
+    kind = draw(st.one_of(KINDS, JUNK))
+    count = draw(st.one_of(st.integers(-1, 3), JUNK))
     held = state.hands[good_seat] + state.face_up
     cards = draw(st.one_of(
         st.lists(st.sampled_from(somewhere + held), max_size=4).map(tuple),
         st.lists(st.sampled_from(held or [0]).map(float), min_size=1, max_size=2).map(tuple),
-        st.lists(st.one_of(st.sampled_from(held or [0]), junk()), max_size=3),
+        st.lists(st.one_of(st.sampled_from(held or [0]), JUNK), max_size=3),
         st.lists(st.sampled_from(held or [0]), min_size=2, max_size=3).map(
             lambda cs: (cs[0], *cs)),  # a card named twice
-        junk(),
+        JUNK,
     ))
     wants = draw(st.one_of(
         st.just(()),
@@ -122,12 +128,12 @@ def malformed(draw: st.DrawFn, state: GameState) -> Any:
         st.just((("blue", 1),)),
         st.just(((kind,),)),
         st.just(((kind, 1, 2),)),
-        st.lists(st.tuples(st.sampled_from(list(BeanKind)), st.integers(0, 3)),
+        st.lists(st.tuples(KINDS, st.integers(0, 3)),
                  max_size=2).map(tuple),
         st.just([[kind, count]]),
-        junk(),
+        JUNK,
     ))
-    to = draw(st.one_of(st.none(), st.integers(-1, n), junk()))
+    to = draw(st.one_of(st.none(), st.integers(-1, n), JUNK))
     choices = [
         PlantFromHand(seat=who, field=field_),
         PlantCard(seat=who, card=card, field=field_),

@@ -208,6 +208,12 @@ def test_seat_names_are_bounded(name: object) -> None:
 
 
 def test_seeds_are_bounded() -> None:
-    for seed in ("", "s" * 129):
+    """A seed comes from uploads and tables too: anything but a string of 1 to 128
+    characters is a RulesetError, in the compiled build as in the pure one (compiled
+    code would raise TypeError on a non-string read as ``str``)."""
+    for seed in ("", "s" * 129, 7, None, b"bytes", ["s"]):
         with pytest.raises(RulesetError, match="the seed must be a string of 1 to 128"):
             new_game(ruleset_for("classic", 3), ("A", "B", "C"), seed)
+    for salt in (7, "0" * 31, b"0" * 32):
+        with pytest.raises(RulesetError, match="the salt must be 32 lowercase hex digits"):
+            new_game(ruleset_for("classic", 3), ("A", "B", "C"), "s", salt)

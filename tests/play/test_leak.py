@@ -61,24 +61,32 @@ def store(monkeypatch: pytest.MonkeyPatch) -> Iterator[Games]:
     games.close()
 
 
+AREAS = frozenset((*CARD_FIELDS, "face_up", "trade_area", "discard_pile", "out_of_game"))
+"""Keys whose value is cards (ids, or lists of them, nested)."""
+
+
 def _cards_in(obj: Any, found: set[int]) -> None:
     """Every card id a frame's data names: in hands, fields, trade areas, face-up
-    cards, offers, the piles, and the events' card fields."""
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if key == "cards" and not isinstance(value, list):
-                continue  # DiscardPileReshuffled's count of cards, not a card
-            if key in CARD_FIELDS or key in ("face_up", "trade_area", "discard_pile",
-                                             "out_of_game"):
+    cards, offers, the piles, and the events' card fields.
+
+    A loop over a stack, not a recursion: a frame has thousands of nodes and the test
+    walks some 80,000 frames, so the walk is a third of the test's time."""
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        if type(node) is list:
+            stack.extend(item for item in node if type(item) is dict or type(item) is list)
+            continue
+        for key, value in node.items():
+            if key in AREAS:
+                if key == "cards" and type(value) is not list:
+                    continue  # DiscardPileReshuffled's count of cards, not a card
                 _ids(value, found)
-            elif key == "fields" and isinstance(value, list):
+            elif key == "fields" and type(value) is list:
                 for field in value:
-                    _ids(field.get("cards") if isinstance(field, dict) else None, found)
-            elif key != "card_kinds":
-                _cards_in(value, found)
-    elif isinstance(obj, list):
-        for item in obj:
-            _cards_in(item, found)
+                    _ids(field.get("cards") if type(field) is dict else None, found)
+            elif key != "card_kinds" and (type(value) is dict or type(value) is list):
+                stack.append(value)
 
 
 def _found(obj: Any) -> set[int]:
@@ -88,11 +96,17 @@ def _found(obj: Any) -> set[int]:
 
 
 def _ids(value: Any, found: set[int]) -> None:
-    if isinstance(value, int) and not isinstance(value, bool):
+    """The card ids in ``value``: an id, or lists of them nested (bools are not ids)."""
+    if type(value) is int:
         found.add(value)
-    elif isinstance(value, list):
-        for item in value:
-            _ids(item, found)
+        return
+    stack = [value] if type(value) is list else []
+    while stack:
+        for item in stack.pop():
+            if type(item) is int:
+                found.add(item)
+            elif type(item) is list:
+                stack.append(item)
 
 
 def _secret_cards(state: GameState, perspective: int) -> set[int]:

@@ -413,6 +413,34 @@ def test_the_tables_picked_up_at_start_are_the_running_ones_that_move_on_their_o
     assert sorted(driver.resumable_tables()) == sorted([clocked.id, botted.id])
 
 
+
+def test_the_sweep_picks_up_new_unopened_tables_that_move_on_their_own_once() -> None:
+    from play.models import Presence
+
+    people = _people(2)
+    botted = _table(people[:1], ["open", "heuristic"], preset="duel")
+    clocked = _table(people, ["open", "open"], preset="duel", move_seconds=60)
+    _table(people, ["open", "open"], preset="duel")  # people only, no clock: waits
+    opened = _table(people[:1], ["open", "heuristic"], preset="duel")
+    Presence.objects.create(table=opened, seat=0, channel="elsewhere", seen_at=timezone.now())
+    old = _table(people[:1], ["open", "heuristic"], preset="duel")
+    Table.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    since = timezone.now() - driver.SWEEP_WINDOW
+    assert sorted(t for t, _ in driver.new_tables(since)) == sorted([botted.id, clocked.id])
+
+    async def twice() -> tuple[int, int, set[Any]]:
+        try:
+            first = await driver.sweep(get_channel_layer())
+            driven = set(driver._tasks)
+            return first, await driver.sweep(get_channel_layer()), driven
+        finally:
+            await driver.stop_all()
+
+    first, second, driven = async_to_sync(twice)()
+    assert first == 2 and second == 0  # each new table kicked once by the sweep
+    assert driven == {botted.id, clocked.id}
+
+
 def test_spectators_of_a_private_table_need_its_invitation() -> None:
     people = _people(1)
     table = _table(people, ["open", "heuristic"], preset="duel", public=False)

@@ -13,6 +13,16 @@ from tests.services.conftest import require_service
 REDIS = "redis://127.0.0.1:6379/13"
 
 
+def with_the_settings(code: str) -> list[str]:
+    """What ``code`` prints, run in a process whose settings have REDIS_URL set (the
+    layer is built from the settings at start-up)."""
+    env = {**os.environ, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=False, cwd=django_settings.BASE_DIR)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout.split()
+
+
 def test_a_waiting_consumer_outlives_the_layers_blocking_read() -> None:
     """redis-py 8 cuts every read at 5 s by default, the very time channels_redis blocks
     in BZPOPMIN for a consumer that waits: idle consumers died with "Timeout reading".
@@ -31,10 +41,7 @@ def test_a_waiting_consumer_outlives_the_layers_blocking_read() -> None:
         "    print((await layer.receive(name))['type'])\n"
         "asyncio.run(main())\n"
     )
-    env = {**os.environ, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, check=True, cwd=django_settings.BASE_DIR).stdout.split()
-    assert out == ["True", "probe"]
+    assert with_the_settings(code) == ["True", "probe"]
 
 
 def test_a_busy_process_receives_every_group_message() -> None:
@@ -64,8 +71,4 @@ def test_a_busy_process_receives_every_group_message() -> None:
         "    await layer.flush()\n"
         "asyncio.run(main())\n"
     )
-    env = {**os.environ, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, check=False, cwd=django_settings.BASE_DIR)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["250", "True"]
+    assert with_the_settings(code) == ["250", "True"]

@@ -6,6 +6,7 @@ scored as it stands; bots-only fixtures still go to the workers' task."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -34,7 +35,13 @@ from tournaments.league_runner import (
     start_fixtures,
     stored_league_results,
 )
-from tournaments.leagues import LivePlay, create_league, get_league, league_game_id
+from tournaments.leagues import (
+    LivePlay,
+    create_league,
+    get_league,
+    league_game_id,
+    league_ids,
+)
 from tournaments.models import LeagueGame, LeagueTable
 from tournaments.ratings import rerate
 
@@ -233,3 +240,151 @@ def test_a_league_with_people_is_refused_without_live_play_or_with_foreign_bots(
     assert answer.status_code == 302
     (row, _) = LeagueTable.objects.all()
     assert row.table.seats.filter(user__username="alice").exists()
+
+
+
+def test_a_fixture_table_made_elsewhere_moves_before_anyone_opens_it(
+        competitions: Tournaments, settings: Any):
+    """The worker makes a season's tables in its own process, after this web process
+    started: the web process's sweep finds them, the bot to move first moves and the
+    person to move first has their clock started, with nobody connected and no message
+    between the processes."""
+    from asgiref.sync import async_to_sync, sync_to_async
+
+    from play import startup
+
+    settings.PLAY_SWEEP_SECONDS = 0.05
+    User.objects.create_user("alice")
+    league = create_league("Swept", customize("duel", 2, SHORT), 2, 1, 0, 1,
+                           ["user:alice", "heuristic@builtin"], created_by="user:alice",
+                           live=LivePlay("duel", SHORT, 60, 0, 24, False))
+
+    def looks() -> dict[UUID, tuple[bool, int, bool]]:
+        """Per fixture table: (a bot is awaited, stored version, clock deadline set)."""
+        seen = {}
+        for row in LeagueTable.objects.filter(league_id=league.id).select_related("table"):
+            state = games().game(row.table.game_id).table
+            first = row.table.seats.get(number=awaiting(state)[0])
+            seen[row.table_id] = (first.is_bot, games().game(row.table.game_id).version,
+                                  row.table.clock_deadline is not None)
+        return seen
+
+    async def body() -> tuple[dict[UUID, Any], dict[UUID, Any]]:
+        startup._started.clear()
+        try:
+            await startup.pick_up_tables()  # the web process starts: no table yet
+            assert not await sync_to_async(LeagueTable.objects.exists)()
+            # the worker (another process) makes the fixtures' tables and tells nobody
+            await sync_to_async(start_fixtures)(league, lambda *_: None)
+            made = await sync_to_async(looks)()
+            later = made
+            for _ in range(250):
+                await asyncio.sleep(0.02)
+                later = await sync_to_async(looks)()
+                if all(later[t][1] > made[t][1] if made[t][0] else later[t][2]
+                       for t in made):
+                    break
+            return made, later
+        finally:
+            await driver.stop_all()
+            startup._started.clear()
+
+    made, later = async_to_sync(body)()
+    assert sorted(bot for bot, _, _ in made.values()) == [False, True]
+    assert not any(clocked for _, _, clocked in made.values())
+    for table_id, (bot, version, _) in made.items():
+        if bot:
+            assert later[table_id][1] > version, "the bot to move first never moved"
+        else:
+            assert later[table_id][2], "the person's clock never started"
+
+
+def test_the_shell_makes_a_league_with_people_as_the_page_does(competitions: Tournaments):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    for name in ("olga", "alice", "bob"):
+        User.objects.create_user(name)
+    base = ["league", "create", "--ruleset", "duel", "--table", "2", "--divisions", "1",
+            "--moves", "0", "--rule", 'beans=["wax","blue","chili","stink"]']
+    refusals = [
+        (["--name", "Ghost", "--people", "alice,nobody", "--bots", "heuristic"], "nobody"),
+        (["--name", "Here", "--people", "alice", "--bots", "heuristic", "--here"], "--here"),
+        (["--name", "Fast", "--people", "alice", "--bots", "heuristic",
+          "--move-seconds", "1"], "turn clock"),
+        (["--name", "Foreign", "--people", "alice", "--bots", "cautious"], "cautious"),
+        (["--name", "Open", "--people", "alice", "--open-entries"], "--organiser"),
+        (["--name", "Two", "--people", "alice", "--open-entries",
+          "--organiser", "olga,bob"], "one --organiser"),
+    ]
+    for extra, reason in refusals:
+        with pytest.raises(CommandError, match=reason):
+            call_command(*base, *extra, stdout=StringIO())
+    assert not LeagueTable.objects.exists() and not league_ids()
+
+    out = StringIO()
+    call_command(*base, "--name", "Club night", "--people", "alice, bob",
+                 "--bots", "heuristic", "--move-seconds", "30", "--game-seconds", "0",
+                 "--fixture-hours", "2", stdout=out)
+    (lid,) = league_ids()
+    league = get_league(lid)
+    assert league.entrants == ["user:alice", "user:bob", "heuristic@builtin"]
+    assert league.live == LivePlay("duel", SHORT, 30, 0, 2, False)
+    assert "alice" in out.getvalue()
+    rows = list(LeagueTable.objects.filter(league_id=lid))
+    assert rows and len(rows) == len(league.fixtures[0])  # every fixture has a person
+    for row in rows:
+        assert row.table.move_seconds == 30 and row.table.status == Table.Status.RUNNING
+        people = {s.user.username for s in row.table.seats.all() if s.user is not None}
+        assert people and people <= {"alice", "bob"}
+    from django_celery_beat.models import PeriodicTask
+    assert PeriodicTask.objects.filter(name=f"league {lid}").exists()  # the beat collects
+
+    call_command(*base, "--name", "Open night", "--people", "alice", "--open-entries",
+                 "--organiser", "olga", stdout=StringIO())
+    opened = get_league(next(i for i in league_ids() if i != lid))
+    assert opened.entries_open and opened.created_by == "user:olga"
+    client = Client()
+    client.force_login(User.objects.get(username="bob"))
+    client.post(reverse("tournaments:join_league", args=[opened.id]))
+    client.force_login(User.objects.get(username="olga"))
+    client.post(reverse("tournaments:start_league", args=[opened.id]))
+    assert not get_league(opened.id).entries_open
+    assert LeagueTable.objects.filter(league_id=opened.id).exists()
+
+
+
+def test_your_fixtures_alone_follow_the_open_season(competitions: Tournaments):
+    """The fragment the league's page fetches again when the lobby's socket speaks:
+    the signed-in person's fixtures still to play, nothing for anyone else; a fixture
+    ended leaves it, and the next season's tables come in (the fragment's view moves
+    the league on, as the page's does)."""
+    alice = User.objects.create_user("alice")
+    league = create_league("Fragment", customize("duel", 2, SHORT), 2, 1, 0, 2,
+                           ["user:alice", "heuristic@builtin"], created_by="user:alice",
+                           live=LivePlay("duel", SHORT, 60, 0, 24, False))
+    start_fixtures(league, lambda *_: None)
+    url = reverse("tournaments:league_mine", args=[league.id])
+    assert "Your fixtures" not in Client().get(url).content.decode()  # signed out
+    client = Client()
+    client.force_login(alice)
+    page = client.get(reverse("tournaments:league", args=[league.id])).content.decode()
+    assert 'class="my-fixtures-live"' in page and "js/league.js" in page
+    assert f'data-url="{url}"' in page
+    rows = sorted(LeagueTable.objects.filter(league_id=league.id, season=0),
+                  key=lambda r: r.fixture)
+    mine = client.get(url).content.decode()
+    assert all(reverse("play:table", args=[r.table_id]) in mine for r in rows)
+    play_out(rows[0].table_id)
+    mine = client.get(url).content.decode()
+    assert reverse("play:table", args=[rows[0].table_id]) not in mine
+    assert reverse("play:table", args=[rows[1].table_id]) in mine
+    play_out(rows[1].table_id)
+    mine = client.get(url).content.decode()
+    assert get_league(league.id).open_season == 1
+    later = LeagueTable.objects.filter(league_id=league.id, season=1)
+    assert later.count() == 2
+    assert all(reverse("play:table", args=[r.table_id]) in mine for r in later)
+    assert not any(reverse("play:table", args=[r.table_id]) in mine for r in rows)
+    assert league.secret not in mine

@@ -175,3 +175,36 @@ def test_a_league_keeps_ratings_that_its_stored_games_give_again(competitions: T
     monkeypatch.setattr(command, "get_league", lambda _id: league)
     with pytest.raises(CommandError):
         call_command("league", "rerate", str(league.id), stdout=StringIO())
+
+
+def test_the_league_summary_counts_in_the_singular_and_the_plural(competitions: Tournaments):
+    """One division, one season, a one-hour fixture: "1 division", never "1 divisions",
+    in English and through the catalogues' plural forms."""
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournaments.leagues import LivePlay
+
+    User.objects.create_user("alice")
+    one = create_league("Single", ruleset_for("duel", 2), 2, 1, 0, 1,
+                        ["user:alice", "heuristic@builtin"],
+                        live=LivePlay("duel", {}, 60, 1, 1, False))
+    two = create_league("Double", ruleset_for("duel", 2), 2, 2, 1, 2, BOTS6[:4])
+
+    def lede(league_id: object, language: str = "en") -> str:
+        """The summary at the top of the league's page (its two first paragraphs)."""
+        client = Client()
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        page = client.get(reverse("tournaments:league", args=[league_id])).content.decode()
+        return " ".join(page[page.index('<p class="lede">'):].split("</p>")[:2])
+
+    text = lede(one.id)
+    assert "1 division," in text and "0 of 1 season played." in text
+    assert "60 seconds a move, a bank of 1 second, 1 hour to finish;" in text
+    assert "1 divisions" not in text and "1 seasons" not in text and "1 hours" not in text
+    text = lede(two.id)
+    assert "2 divisions," in text and "0 of 2 seasons played." in text
+    assert "1 sarja," in lede(one.id, "fi") and "2 sarjaa," in lede(two.id, "fi")
+    assert "1 tunti aikaa" in lede(one.id, "fi")

@@ -91,3 +91,55 @@ def test_a_duplicate_set_shares_its_seed_but_not_its_commitments(worker):
     assert len(seeds) == 1 and len(commitments) == 3
     (seed,) = seeds
     assert len(seed) == 32 and str(t.id) not in seed
+
+
+def test_a_batch_stores_its_deals_together_and_skips_those_stored(competitions, settings):
+    """A task's batch: the deals not stored yet, in one transaction; a batch sent again
+    with one deal stored since (a redelivery racing its first delivery, ``resume``)
+    stores only the others; out-of-range deals in a message store nothing."""
+    from tournaments import runner
+
+    t = competitions.create("Batches", "round-robin", ruleset_for("duel", 2), 2,
+                            {"cycles": 1}, BOTS4)
+    deals = runner.deals_of(t, 0)
+    assert len(deals) >= 4
+    assert runner.play_deal(t.id, 0, deals[1]) == 1
+    assert runner.play_deals(t.id, 0, deals[:3]) == 2  # deals[1] was stored already
+    assert runner.play_deals(t.id, 0, deals[:3]) == 0
+    assert runner.play_deals(t.id, 0, [10_000]) == 0
+    stored = set(TournamentGame.objects.filter(tournament_id=t.id)
+                 .values_list("index", flat=True))
+    assert stored == {i for i, p in enumerate(t.rounds[0]) if p.deal in deals[:3]}
+
+    # a batch racing another worker: one of its deals goes in elsewhere between the
+    # batch's look at the store and its commit; the others still go in, once each
+    real = runner.play_bot_game
+    rest = deals[3:5]
+
+    def meanwhile(*args, **kwargs):
+        game = real(*args, **kwargs)
+        if kwargs.get("game_id") == game_id(t.id, 0, next(
+                i for i, p in enumerate(t.rounds[0]) if p.deal == rest[-1])) and \
+                not TournamentGame.objects.filter(game_id=kwargs["game_id"]).exists():
+            runner.play_bot_game = real
+            assert runner.play_deal(t.id, 0, rest[0]) == 1  # the other worker
+        return game
+
+    runner.play_bot_game = meanwhile
+    try:
+        assert runner.play_deals(t.id, 0, rest) == len(rest) - 1
+    finally:
+        runner.play_bot_game = real
+    assert TournamentGame.objects.filter(tournament_id=t.id).count() == 5
+    # a round's deals go out a few to a task, the last batch possibly shorter
+    sent: list[tuple[str, Any]] = []
+    settings.TOURNAMENT_BATCH = 3
+    saved = (tasks.play_deal.delay, tasks.play_deals.delay)
+    tasks.play_deal.delay = lambda *a: sent.append(("one", a))  # type: ignore[method-assign]
+    tasks.play_deals.delay = lambda *a: sent.append(("batch", a))  # type: ignore[method-assign]
+    try:
+        tasks.dispatch(t.id, 0, [0, 1, 2, 3, 4, 5, 6])
+    finally:
+        tasks.play_deal.delay, tasks.play_deals.delay = saved  # type: ignore[method-assign]
+    assert sent == [("batch", (str(t.id), 0, [0, 1, 2])), ("batch", (str(t.id), 0, [3, 4, 5])),
+                    ("one", (str(t.id), 0, 6))]

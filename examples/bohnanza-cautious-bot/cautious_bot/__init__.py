@@ -6,7 +6,7 @@ from __future__ import annotations
 from bohnanza_core.bots import Bot, legal_moves
 from bohnanza_core.commands import Command
 from bohnanza_core.engine import OfferShape
-from bohnanza_core.views import TableView
+from bohnanza_core.seatview import SeatView
 
 
 class CautiousBot(Bot):
@@ -15,7 +15,7 @@ class CautiousBot(Bot):
 
     name = "cautious"
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: SeatView) -> Command | None:
         if self.seat not in view.awaiting:
             return None
         moves = [m for m in legal_moves(view) if not isinstance(m, OfferShape)]

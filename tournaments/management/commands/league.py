@@ -3,11 +3,18 @@
     manage.py league create --name "Bean League" --ruleset duel --table 2 \\
         --bots heuristic,random,nontrading,heuristic,random,nontrading \\
         --divisions 3 --moves 1 --seasons 2 [--rule KEY=VALUE ...] [--here]
+    manage.py league create --name "Club night" --ruleset duel --table 2 \\
+        --people alice,bob --bots heuristic,random [--move-seconds 60] \\
+        [--game-seconds 300] [--fixture-hours 72] [--open-entries --organiser olga]
     manage.py league list
     manage.py league show ID
 
 ``create`` sends the first season's fixtures to the workers (``--here``: plays every
-season in this process); ``show`` prints each season's divisions and moves.
+season in this process); ``show`` prints each season's divisions and moves. People
+(``--people``, usernames with an account, as on the new league form) play their
+fixtures at live tables under the turn clock; ``--open-entries`` lets more join on the
+league's page until its organiser (``--organiser``, a username) starts it there. A league
+with people is never played ``--here``: its live tables wait for the people.
 """
 
 from __future__ import annotations
@@ -23,8 +30,21 @@ from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.competitions import CompetitionError
 from tournaments.entrants import display_name
+from tournaments.league_live import schedule
 from tournaments.league_runner import run_league_here, start_fixtures, stored_league_results
-from tournaments.leagues import League, LeagueNotFound, create_league, get_league, league_ids
+from tournaments.league_views import people_entrants
+from tournaments.leagues import (
+    MAX_FIXTURE_HOURS,
+    MAX_GAME_SECONDS,
+    MAX_MOVE_SECONDS,
+    MIN_MOVE_SECONDS,
+    League,
+    LeagueNotFound,
+    LivePlay,
+    create_league,
+    get_league,
+    league_ids,
+)
 from tournaments.ratings import rerate
 from tournaments.runner import entrants_for
 
@@ -61,7 +81,22 @@ class Command(BaseCommand):
         create.add_argument("--name", required=True)
         create.add_argument("--ruleset", required=True)
         create.add_argument("--table", type=int, required=True)
-        create.add_argument("--bots", required=True, help="comma-separated bot names")
+        create.add_argument("--bots", default="", help="comma-separated bot names")
+        create.add_argument("--people", default="", help="comma-separated usernames: they "
+                            "play their fixtures at live tables")
+        create.add_argument("--open-entries", action="store_true",
+                            help="people join on the league's page until the organiser "
+                            "starts it")
+        create.add_argument("--organiser", default="", help="the username who organises it "
+                            "(starts a league open for entries on its page)")
+        create.add_argument("--move-seconds", type=int, default=60,
+                            help=f"live tables' turn clock ({MIN_MOVE_SECONDS}-"
+                            f"{MAX_MOVE_SECONDS} s a move)")
+        create.add_argument("--game-seconds", type=int, default=300,
+                            help=f"live tables' bank (0-{MAX_GAME_SECONDS} s a game)")
+        create.add_argument("--fixture-hours", type=int, default=72,
+                            help=f"hours to play a live fixture (1-{MAX_FIXTURE_HOURS}); "
+                            "one not over by then is scored as it stands")
         create.add_argument("--divisions", type=int, default=2)
         create.add_argument("--moves", type=int, default=1)
         create.add_argument("--seasons", type=int, default=1)
@@ -106,9 +141,32 @@ class Command(BaseCommand):
         ruleset = (customize(options["ruleset"], table, rule_overrides(options["rule"]))
                    if options["rule"] else ruleset_for(options["ruleset"], table))
         names = [n.strip() for n in options["bots"].split(",") if n.strip()]
+        people = people_entrants(options["people"][:MAX_ENTRANTS * 151])
+        organiser = options["organiser"].strip()
+        if organiser:
+            if "," in organiser:
+                raise CommandError("one --organiser")
+            (created_by,) = people_entrants(organiser)
+        elif options["open_entries"]:
+            raise CommandError("--open-entries needs an --organiser, who starts the league "
+                               "on its page")
+        else:
+            created_by = "cli"
+        live = None
+        if people or options["open_entries"]:
+            if options["here"]:
+                raise CommandError("a league with people is played at live tables, not "
+                                   "--here")
+            live = LivePlay(options["ruleset"], rule_overrides(options["rule"])
+                            if options["rule"] else {}, options["move_seconds"],
+                            options["game_seconds"], options["fixture_hours"],
+                            options["open_entries"])
         league = create_league(options["name"], ruleset, table, options["divisions"],
                                options["moves"], options["seasons"],
-                               entrants_for(names[:MAX_ENTRANTS + 1]), created_by="cli")
+                               people + entrants_for(names[:MAX_ENTRANTS + 1]),
+                               created_by=created_by, live=live)
+        if league.live is not None:
+            schedule(league)
         if options["here"]:
             league = run_league_here(league.id)
         else:

@@ -35,6 +35,7 @@ COMPILED: tuple[str, ...] = (
     "views",
     "simulator",
     "events",
+    "commands",
     "bots.base",
     "bots.fields",
     "bots.nontrading",
@@ -45,8 +46,9 @@ COMPILED: tuple[str, ...] = (
 built-in bots. The bots are typed against ``seatview.SeatView`` (mypyc reads a protocol
 as ``object``), so that a remote seat's ``wire.WireView`` passes their door.
 ``events`` is compiled too: its precise field types are read from its source
-(``eventfields``), its ``SECRET``/``OWNER`` set on each class after it. ``commands``
-and ``rulesets`` stay pure."""
+(``eventfields``), its ``SECRET``/``OWNER`` set on each class after it. So is
+``commands``, in the same shape, its fields typed ``object`` since a command comes
+from outside and the engine checks it. ``rulesets`` stays pure."""
 
 RECORD = "_build.json"
 """The build record's file name, inside the package folder."""

@@ -532,13 +532,6 @@ def _kind_name(kind: BeanKind, count: int = 1) -> str:
     return f"{count} {kind.value} bean{'s' if count != 1 else ''}"
 
 
-def _raw(command: object, name: str) -> object:
-    """A command's attribute as it is, of whatever type. Commands come from outside
-    (websockets, uploads, bots): read through its annotation, a compiled engine would
-    raise TypeError for a wrongly typed value (and take True for 1), not IllegalMove."""
-    return getattr(command, name, None)
-
-
 def _check_seat(s: GameState, seat: object) -> int:
     if s.phase is Phase.GAME_OVER:
         raise IllegalMove("the game is over")
@@ -585,7 +578,7 @@ def _check_received_planted_first(s: GameState, doing: str = "") -> None:
 
 
 def _d_plant_from_hand(s: GameState, c: PlantFromHand) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     if s.phase is not Phase.PLANTING:
         raise IllegalMove(f"cards are planted from the hand in phase 1, not during {s.phase}")
     _check_active(s, seat, "plant from the hand now")
@@ -596,15 +589,15 @@ def _d_plant_from_hand(s: GameState, c: PlantFromHand) -> list[Event]:
         limit = s.rules.planting_from_hand
         raise IllegalMove(f"you may plant at most {limit} card{'s' if limit != 1 else ''} "
                           "from the hand")
-    field = _check_field_fits(s, seat, _raw(c, "field"), hand[0])
+    field = _check_field_fits(s, seat, c.field, hand[0])
     return [BeanPlanted(seat=seat, card=hand[0], field=field, source=CardSource.HAND)]
 
 
 def _d_plant_card(s: GameState, c: PlantCard) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     at_once = s.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
     planting_now = s.phase is Phase.PLANTING_RECEIVED or (s.phase is Phase.TRADING and at_once)
-    card = _raw(c, "card")
+    card = c.card
     if type(card) is not int:
         raise IllegalMove(f"{card!r} is not a card")
     if card in s.trade_areas[seat]:
@@ -618,7 +611,7 @@ def _d_plant_card(s: GameState, c: PlantCard) -> list[Event]:
         source = CardSource.FACE_UP
     else:
         raise IllegalMove(f"card {card!r} is neither in your trade area nor face up")
-    field = _check_field_fits(s, seat, _raw(c, "field"), card)
+    field = _check_field_fits(s, seat, c.field, card)
     events: list[Event] = [BeanPlanted(seat=seat, card=card, field=field, source=source)]
     if source is CardSource.FACE_UP:
         # Planting at once during trading (Finnish) takes the card out of any offer.
@@ -627,7 +620,7 @@ def _d_plant_card(s: GameState, c: PlantCard) -> list[Event]:
 
 
 def _d_end_planting(s: GameState, c: EndPlanting) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     _check_active(s, seat, "end planting")
     if s.phase is Phase.PLANTING:
         if s.planted == 0:
@@ -643,9 +636,9 @@ def _d_end_planting(s: GameState, c: EndPlanting) -> list[Event]:
 
 
 def _d_discard(s: GameState, c: DiscardCard) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     _check_active(s, seat, "discard")
-    card = _raw(c, "card")
+    card = c.card
     if type(card) is not int:
         raise IllegalMove(f"{card!r} is not a card")
     if s.phase is Phase.PLANTING_LEFTOVERS:
@@ -690,8 +683,8 @@ def harvest_refusal(s: GameState, seat: int, field: int) -> str | None:
 
 
 def _d_harvest(s: GameState, c: Harvest) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
-    field = _raw(c, "field")
+    seat = _check_seat(s, c.seat)
+    field = c.field
     if not isinstance(field, int) or isinstance(field, bool):
         raise IllegalMove(f"there is no field {field!r}")
     reason = harvest_refusal(s, seat, field)
@@ -730,7 +723,7 @@ def _may_buy_field(s: GameState, seat: int) -> bool:
 
 
 def _d_buy(s: GameState, c: BuyThirdField) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     reason = _buy_refusal(s, seat)
     if reason:
         raise IllegalMove(reason)
@@ -759,9 +752,9 @@ def _check_trading(s: GameState, doing: str) -> None:
 
 
 def _d_offer(s: GameState, c: MakeOffer) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     _check_trading(s, "offers are made")
-    to = _raw(c, "to")
+    to = c.to
     counterparty: int | None = None
     if seat == s.active:
         if to is not None:
@@ -777,14 +770,14 @@ def _d_offer(s: GameState, c: MakeOffer) -> list[Event]:
                 f"offer to {s.seats[s.active]} instead"
             )
         counterparty = s.active
-    gives = _card_ids(_raw(c, "gives"), "the cards an offer gives")
+    gives = _card_ids(c.gives, "the cards an offer gives")
     if len(set(gives)) != len(gives):
         raise IllegalMove("an offer names each card once")
     for card in gives:
         if not _holds(s, seat, card):
             where = "your hand or the face-up cards" if seat == s.active else "your hand"
             raise IllegalMove(f"card {card!r} is not in {where}")
-    asked = _raw(c, "wants")
+    asked = c.wants
     if not isinstance(asked, tuple | list):
         raise IllegalMove(f"wants are pairs of a bean kind and a count, not {asked!r}")
     wants = tuple(asked)
@@ -830,15 +823,15 @@ def _open_offer(s: GameState, number: object, seat: int) -> Offer:
 
 
 def _d_accept(s: GameState, c: AcceptOffer) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     _check_trading(s, "offers are accepted")
-    offer = _open_offer(s, _raw(c, "offer"), seat)
+    offer = _open_offer(s, c.offer, seat)
     if not _may_answer(s, offer, seat):
         raise IllegalMove(f"offer {offer.number} is not yours to accept")
     for card in offer.gives:
         if not _holds(s, offer.proposer, card):
             raise IllegalMove(f"offer {offer.number} is void: card {card} is no longer offered")
-    cards = _card_ids(_raw(c, "cards"), "the cards you give")
+    cards = _card_ids(c.cards, "the cards you give")
     if len(set(cards)) != len(cards):
         raise IllegalMove("name each card once")
     for card in cards:
@@ -868,25 +861,25 @@ def _voided_offers(s: GameState, moved: set[Card], skip: int | None = None) -> l
 
 
 def _d_decline(s: GameState, c: DeclineOffer) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     _check_trading(s, "offers are declined")
-    offer = _open_offer(s, _raw(c, "offer"), seat)
+    offer = _open_offer(s, c.offer, seat)
     if not _may_answer(s, offer, seat):
         raise IllegalMove(f"offer {offer.number} is not yours to decline")
     return [OfferDeclined(offer=offer.number, seat=seat)]
 
 
 def _d_withdraw(s: GameState, c: WithdrawOffer) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     _check_trading(s, "offers are withdrawn")
-    offer = _open_offer(s, _raw(c, "offer"), seat)
+    offer = _open_offer(s, c.offer, seat)
     if offer.proposer != seat:
         raise IllegalMove(f"offer {offer.number} is not yours to withdraw")
     return [OfferWithdrawn(offer=offer.number, seat=seat)]
 
 
 def _d_end_trading(s: GameState, c: EndTrading) -> list[Event]:
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     if s.phase is not Phase.TRADING:
         raise IllegalMove(f"there is no trading to end during {s.phase}")
     _check_active(s, seat, "end trading")
@@ -902,15 +895,15 @@ def _d_hand_to_bot(s: GameState, c: HandSeatToBot) -> list[Event]:
     """The platform hands a seat to a bot (its person left or stayed away): allowed at
     any moment of a running game, once per seat. Which bots exist is the platform's
     business; the engine only keeps the name showable."""
-    seat = _check_seat(s, _raw(c, "seat"))
+    seat = _check_seat(s, c.seat)
     if s.seat_bots[seat]:
         raise IllegalMove(f"{s.seats[seat]}'s seat is already played by the "
                           f"{s.seat_bots[seat]} bot")
-    bot = _raw(c, "bot")
+    bot = c.bot
     if (not isinstance(bot, str) or not bot.strip() or len(bot) > BOT_NAME_MAX
             or not bot.isprintable()):
         raise IllegalMove(f"a bot's name is 1 to {BOT_NAME_MAX} printable characters")
-    asked = _raw(c, "reason")
+    asked = c.reason
     try:
         reason = Handover(asked)  # type: ignore[arg-type]
     except ValueError:
@@ -936,17 +929,18 @@ _DECIDE: dict[type, Callable[[GameState, object], list[Event]]] = {
 }
 
 
-def _command_events(state: GameState, command: Command) -> list[Event]:
+def _command_events(state: GameState, command: object) -> list[Event]:
     handler = _DECIDE.get(type(command))
     if handler is None:
         raise IllegalMove(f"{type(command).__name__} is not a command of this game")
     return handler(state, command)
 
 
-def play(state: GameState, command: Command) -> list[Event]:
+def play(state: GameState, command: object) -> list[Event]:
     """Carry out ``command`` on ``state`` in place: its events and every automatic
     event after them, all applied; returned in order. Raises :class:`IllegalMove`
-    (state untouched) if the rules forbid it."""
+    (state untouched) if the rules forbid it. Typed ``object``: whatever a caller hands
+    in (not a command at all, too) is answered with IllegalMove, never TypeError."""
     events = _command_events(state, command)
     for event in events:
         _apply(state, event)
@@ -955,7 +949,7 @@ def play(state: GameState, command: Command) -> list[Event]:
     return events
 
 
-def decide(state: GameState, command: Command) -> list[Event]:
+def decide(state: GameState, command: object) -> list[Event]:
     """The events ``command`` would cause, without changing ``state``."""
     return play(state.copy(), command)
 

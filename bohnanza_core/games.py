@@ -44,7 +44,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import get_topic
 
 from bohnanza_core.cards import BeanKind
-from bohnanza_core.commands import Command
+from bohnanza_core.commands import Command, seat_of
 from bohnanza_core.commitments import new_salt, new_seed
 from bohnanza_core.engine import evolve, new_game, play
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
@@ -844,7 +844,7 @@ class StoredTable:
         self.save_each_command = save_each_command
 
     def play(self, command: Command) -> list[Event]:
-        actor = self.players[command.seat]
+        actor = self.players[seat_of(command)]
         if self.save_each_command:
             return [entry.event for entry in self.games.play_on(self.game, command, actor)]
         return self.game.play(command, actor)

@@ -37,6 +37,7 @@ from bohnanza_core.commands import (
     PlantCard,
     PlantFromHand,
     WithdrawOffer,
+    as_command,
 )
 from bohnanza_core.engine import awaiting, legal_commands, new_game, play
 from bohnanza_core.errors import IllegalMove
@@ -159,8 +160,9 @@ def play_game(
             for event in new:
                 bot.observe(redact(event, seat))
 
-    def attempt(seat: int, command: Command | None) -> bool:
-        """Play ``command`` for ``seat``; False (and counted) if refused."""
+    def attempt(seat: int, command: object) -> bool:
+        """Play ``command`` for ``seat``; False (and counted) if refused. Typed
+        ``object``: a bot may answer anything, and what is no command is refused."""
         nonlocal commands
         commands += 1
         if commands > command_limit:
@@ -172,7 +174,7 @@ def play_game(
             illegal[seat] += 1
             return False
         try:
-            new = board.play(command)
+            new = board.play(as_command(command))
         except IllegalMove:
             illegal[seat] += 1
             return False

@@ -53,8 +53,12 @@ class Bot(ABC):
         calls it only for bots that override it, since most bots need only the view."""
 
     @abstractmethod
-    def act(self, view: SeatView) -> Command | None:
-        """The seat's next command, or None to pass a voluntary chance."""
+    def act(self, view: SeatView) -> object:
+        """The seat's next command (a :data:`~bohnanza_core.commands.Command`), or None
+        to pass a voluntary chance. Declared ``object``: a bot written elsewhere may
+        answer junk, which the simulator counts as refused; compiled, a ``Command |
+        None`` here would check an interpreted subclass's answer and raise TypeError
+        instead. The built-in bots declare ``Command | None``."""
 
     @classmethod
     def observes(cls) -> bool:

@@ -84,6 +84,37 @@ def test_illegal_answers_are_refused_counted_and_change_nothing():
     assert stubborn.fallbacks == (0, 0, 0, 0)
 
 
+class Junk(NonTradingBot):
+    """Answers every other time with what is no command at all: a string, a legal
+    move's offer shape (which names the seat), a plain object with the right seat."""
+
+    name: ClassVar[str] = "junk"
+
+    def __init__(self, seat: int, seed: str) -> None:
+        super().__init__(seat, seed)
+        self.asked = 0
+
+    def act(self, view: TableView) -> object:
+        if self.seat not in view.awaiting:
+            return None
+        self.asked += 1
+        if self.asked % 2:
+            shapes = [m for m in view.legal_moves() if not isinstance(m, Command)]
+            seated = type("Seated", (), {"seat": self.seat})()
+            return ["pass", shapes[0] if shapes else seated, seated][self.asked % 3]
+        return super().act(view)
+
+
+def test_answers_that_are_no_command_are_refused_in_either_build():
+    # Compiled, the bots' answer and the engine's door are typed object: junk is an
+    # illegal answer, counted, never a TypeError out of the compiled classes.
+    plain = play_game(CLASSIC4, [NonTradingBot] * 4, "junk")
+    junk = play_game(CLASSIC4, [Junk, NonTradingBot, NonTradingBot, NonTradingBot], "junk",
+                     names=plain.seats)
+    assert junk.events == plain.events
+    assert junk.illegal[0] > 30 and junk.illegal[1:] == (0, 0, 0)
+
+
 class Hopeless(Bot):
     name: ClassVar[str] = "hopeless"
 

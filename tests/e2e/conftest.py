@@ -61,3 +61,16 @@ def page(browser: Browser) -> Iterator[Page]:
     tab = context.new_page()
     yield tab
     context.close()
+
+
+def sign_in(page: Page, base: str, username: str, password: str, then: str = "") -> None:
+    """Sign in through the real form at ``base``; with ``then``, as the page a visitor
+    was sent to sign in from, and wait until it is back there."""
+    page.goto(f"{base}/accounts/login/" + (f"?next={then}" if then else ""))
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.get_by_role("button", name="Sign in").click()
+    if then:
+        page.wait_for_url(f"{base}{then}")
+    else:
+        page.wait_for_load_state()

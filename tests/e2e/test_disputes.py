@@ -18,6 +18,7 @@ from bohnanza_core.export import export_record
 from bohnanza_core.games import Game
 from replays.disputes import disputes, reset_disputes
 from replays.store import games, reset_games
+from tests.e2e.conftest import sign_in
 from tests.factories import bot_game
 
 pytestmark = pytest.mark.e2e
@@ -39,14 +40,6 @@ def finished(transactional_db: None, django_user_model: type[User]) -> Iterator[
     reset_games()
 
 
-def sign_in(page: Page, base: str, username: str, then: str) -> None:
-    page.goto(f"{base}/accounts/login/?next={then}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{base}{then}")
-
-
 def sign_out(page: Page) -> None:
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_load_state()
@@ -63,7 +56,7 @@ def test_a_player_disputes_an_event_and_an_arbiter_rules(
 
     # Ann audits the game: the stored record is valid; a copy she edited is not.
     audit = f"/replays/games/{game.id}/audit/"
-    sign_in(page, base, "ann", audit)
+    sign_in(page, base, "ann", PASSWORD, audit)
     expect(page.get_by_role("heading", level=1)).to_contain_text("Audit of game")
     stored = page.locator(".verdict").first
     expect(stored).to_have_class("verdict verdict-ok")
@@ -105,7 +98,7 @@ def test_a_player_disputes_an_event_and_an_arbiter_rules(
     sign_out(page)
 
     # Zed, an arbiter, finds it in the list and examines the evidence.
-    sign_in(page, base, "zed", "/")
+    sign_in(page, base, "zed", PASSWORD, "/")
     page.get_by_role("link", name="Disputes").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Disputes")
     page.get_by_role("link", name=complaint).click()
@@ -132,7 +125,7 @@ def test_a_player_disputes_an_event_and_an_arbiter_rules(
     sign_out(page)
 
     # Ann reads the ruling.
-    sign_in(page, base, "ann", detail)
+    sign_in(page, base, "ann", PASSWORD, detail)
     expect(page.locator("h1 .status")).to_have_text("rejected")
     box = page.locator(".ruling-box")
     expect(box).to_contain_text("Rejected: the record stands.")

@@ -20,7 +20,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from bohnanza_core.rulesets import customize
 from replays.store import reset_games
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium, sign_in
 from tests.tournaments.conftest import wipe_competitions
 from tests.tournaments.test_league_live import play_out
 from tournaments.competitions import reset_tournaments
@@ -84,11 +84,7 @@ class LeagueFixturesLiveTest(ChannelsLiveServerTestCase):
             browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                              args=CHROMIUM_ARGS)
             page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            page.goto(f"{self.live_server_url}/accounts/login/")
-            page.fill("#id_username", "alice")
-            page.fill("#id_password", "pw-league-123")
-            page.click("form.login-form button[type=submit]")
-            page.wait_for_load_state()
+            sign_in(page, self.live_server_url, "alice", "pw-league-123")
             page.goto(f"{self.live_server_url}/tournaments/leagues/{league.id}/")
             links = page.locator(".my-fixtures li a")
             expect(links).to_have_count(2)

@@ -23,7 +23,7 @@ from bohnanza_core.events import OfferAccepted, OfferMade
 from play.models import Table
 from play.tables import create_table, join, start
 from replays.store import games, reset_games
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium, sign_in
 
 pytestmark = pytest.mark.e2e
 
@@ -42,11 +42,7 @@ class LiveTableTest(ChannelsLiveServerTestCase):
     def _signed_in(self, browser: Browser, name: str) -> Page:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
-        page.goto(f"{self.live_server_url}/accounts/login/")
-        page.fill("#id_username", name)
-        page.fill("#id_password", "pw-live-123")
-        page.click("form.login-form button[type=submit]")
-        page.wait_for_load_state()
+        sign_in(page, self.live_server_url, name, "pw-live-123")
         return page
 
     def test_two_people_and_a_bot_play_until_a_gift_is_taken(self) -> None:

@@ -27,6 +27,7 @@ from replays.disputes import open_dispute, reset_disputes
 from replays.models import GameSummary
 from replays.store import games, reset_games
 from replays.table import display_player
+from tests.e2e.conftest import sign_in
 
 pytestmark = pytest.mark.e2e
 
@@ -96,12 +97,10 @@ def untitled_cut_names(page: Page) -> list[str]:
         .map(e => e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 30))"""))
 
 
-def sign_in(page: Page, live_server: LiveServer, who: str = "ann") -> None:
+def sign_in_as(page: Page, live_server: LiveServer, who: str = "ann") -> None:
+    """Sign ``who`` in afresh (whoever was signed in before), landing on the game list."""
     page.context.clear_cookies()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill(who)
-    page.get_by_label("Password").fill(f"{who}-secret-pw-1")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, live_server.url, who, f"{who}-secret-pw-1")
     page.wait_for_url("**/replays/games/")
 
 
@@ -125,10 +124,10 @@ def test_long_names_never_widen_a_page(page: Page, live_server: LiveServer,
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     wide: dict[str, str] = {}
     untitled: dict[str, list[str]] = {}
-    sign_in(page, live_server, "ann")
+    sign_in_as(page, live_server, "ann")
     for name, path in pages.items():
         if name == "dispute, as the arbiter":
-            sign_in(page, live_server, "zed")
+            sign_in_as(page, live_server, "zed")
         response = page.goto(live_server.url + path)
         assert response is not None and response.status == 200, name
         if overflow(page) > 0:

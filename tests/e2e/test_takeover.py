@@ -17,7 +17,7 @@ from bohnanza_core.events import Handover, SeatHandedToBot
 from play.models import Seat, Table
 from play.tables import create_table, start
 from replays.store import games, reset_games
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium, sign_in
 
 pytestmark = pytest.mark.e2e
 
@@ -30,11 +30,7 @@ class TakeoverTest(ChannelsLiveServerTestCase):
     serve_static = True
 
     def _signed_in(self, page: Page, name: str) -> None:
-        page.goto(f"{self.live_server_url}/accounts/login/")
-        page.fill("#id_username", name)
-        page.fill("#id_password", "pw-live-123")
-        page.click("form.login-form button[type=submit]")
-        page.wait_for_load_state()
+        sign_in(page, self.live_server_url, name, "pw-live-123")
 
     def test_a_player_leaves_and_the_bot_finishes_the_game(self) -> None:
         _require_chromium()

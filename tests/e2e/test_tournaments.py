@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from bohnanza_core.rulesets import ruleset_for
+from tests.e2e.conftest import sign_in
 from tests.tournaments.conftest import competitions, worker  # noqa: F401 (fixtures)
 from tournaments import tasks
 from tournaments.competitions import Tournaments
@@ -90,11 +91,7 @@ def test_the_new_ladder_and_league_forms_refuse_and_create(
 
     django_user_model.objects.create_user("organiser", password="pw-organiser-1")
     base = live_server.url
-    page.goto(f"{base}/accounts/login/?next=/tournaments/ladders/new/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", "pw-organiser-1")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{base}/tournaments/ladders/new/")
+    sign_in(page, base, "organiser", "pw-organiser-1", "/tournaments/ladders/new/")
     page.fill("#id_name", "Form ladder")
     page.fill("#id_bots", "heuristic, nosuchbot")
     page.get_by_role("button", name="Create").click()
@@ -125,11 +122,7 @@ def test_a_person_sees_their_fixture_and_opens_its_table(page: Page, live_server
                            ["user:alice", "heuristic@builtin"], created_by="user:alice",
                            live=LivePlay("duel", short, 60, 0, 24, False))
     start_fixtures(league, lambda *_: None)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "pw-league-123")
-    page.click("form.login-form button[type=submit]")
-    page.wait_for_load_state()
+    sign_in(page, live_server.url, "alice", "pw-league-123")
     page.goto(f"{live_server.url}/tournaments/leagues/{league.id}/")
     mine = page.locator(".my-fixtures li")
     expect(mine).to_have_count(2)

@@ -31,6 +31,20 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 SHORT = {"beans": ["wax", "blue", "chili", "stink"]}
 
 
+def _ann_and_bob_at(preset: str, players: int, seats: list[str],
+                    overrides: dict | None = None) -> Table:
+    """A started table of ann's (seat 0) with bob in seat 1, on an empty store; each
+    test's browser then signs them in with ``pw-live-123``."""
+    _require_chromium()
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    reset_games()
+    ann = User.objects.create_user("ann", password="pw-live-123")
+    bob = User.objects.create_user("bob", password="pw-live-123")
+    table = create_table(ann, preset, players, seats=seats, overrides=overrides)
+    join(table, bob)
+    return start(table, ann)
+
+
 @override_settings(PLAY_BOT_PACE_SECONDS=0.05)
 class LiveTableTest(ChannelsLiveServerTestCase):
     """ann (seat 1) and bob (seat 2) in two browser contexts, a bot in seat 3, play by
@@ -46,15 +60,7 @@ class LiveTableTest(ChannelsLiveServerTestCase):
         return page
 
     def test_two_people_and_a_bot_play_until_a_gift_is_taken(self) -> None:
-        _require_chromium()
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        reset_games()
-        ann = User.objects.create_user("ann", password="pw-live-123")
-        bob = User.objects.create_user("bob", password="pw-live-123")
-        table = create_table(ann, "classic", 3, seats=["open", "open", "heuristic"],
-                             overrides=SHORT)
-        join(table, bob)
-        table = start(table, ann)
+        table = _ann_and_bob_at("classic", 3, ["open", "open", "heuristic"], SHORT)
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                              args=CHROMIUM_ARGS)
@@ -159,14 +165,7 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
     _signed_in = LiveTableTest._signed_in
 
     def test_four_player_classic_to_the_end_with_a_trade(self) -> None:
-        _require_chromium()
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        reset_games()
-        ann = User.objects.create_user("ann", password="pw-live-123")
-        bob = User.objects.create_user("bob", password="pw-live-123")
-        table = create_table(ann, "classic", 4, seats=["open", "open", "heuristic", "heuristic"])
-        join(table, bob)
-        table = start(table, ann)
+        table = _ann_and_bob_at("classic", 4, ["open", "open", "heuristic", "heuristic"])
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
@@ -262,14 +261,7 @@ class LiveResyncTest(ChannelsLiveServerTestCase):
     _signed_in = LiveTableTest._signed_in
 
     def test_a_lost_answer_is_asked_for_again_after_a_silence(self) -> None:
-        _require_chromium()
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        reset_games()
-        ann = User.objects.create_user("ann", password="pw-live-123")
-        bob = User.objects.create_user("bob", password="pw-live-123")
-        table = create_table(ann, "duel", 2, seats=["open", "open"])
-        join(table, bob)
-        table = start(table, ann)
+        table = _ann_and_bob_at("duel", 2, ["open", "open"])
         sent: list[tuple[float, dict]] = []
         dropped: list[int] = []
         losing = {"frames": 0}

@@ -446,3 +446,19 @@ def test_a_list_files_every_ruleset_under_a_preset_or_its_house_rules():
     assert listed_name(customize("classic", 4, {"draw_cards": 4})) == "classic (house rules)"
     renamed = dataclasses.replace(PRESETS["duel"][0], name="Friday duel")
     assert listed_name(renamed) == "duel"
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_rules_in_play_are_the_rulesets_own(name: str) -> None:
+    """``state.RulesInPlay`` copies parameters out of the ruleset for speed: every one it
+    keeps must be the ruleset's, for every band of every preset, so the ruleset stays
+    the one source of the rules."""
+    from bohnanza_core.state import RulesInPlay
+
+    for band in PRESETS[name]:
+        rules = RulesInPlay(band)
+        # A compiled class has no __slots__ to list: ask for each ruleset parameter.
+        kept = [f.name for f in dataclasses.fields(band) if hasattr(rules, f.name)]
+        assert len(kept) >= 19, kept
+        for field in kept:
+            assert getattr(rules, field) == getattr(band, field), (name, field)

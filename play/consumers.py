@@ -435,7 +435,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
-    """The lobby's live lists: open tables and running games (public ones)."""
+    """The lobby's live lists: open tables and running games (public ones), and a
+    signed-in person's own tables (private ones too: the frame goes to them alone)."""
 
     async def connect(self) -> None:
         await self.accept()
@@ -456,6 +457,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         from play.lobby import lobby_lists
-        lists = await database_sync_to_async(lobby_lists)()
+        lists = await database_sync_to_async(lobby_lists)(self.scope.get("user"))
         await self.send(text_data=json.dumps({"type": "lobby", "protocol": live.PROTOCOL,
                                               **lists}))

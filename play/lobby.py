@@ -50,14 +50,16 @@ LIST_LIMIT = 50
 MAX_HOUSE_RULES_CHARS = 2000
 
 
-def lobby_lists() -> dict[str, Any]:
-    """The lobby's two lists (public tables only): tables waiting for players, and
-    games being played."""
+def lobby_lists(user: Any = None) -> dict[str, Any]:
+    """The lobby's lists: tables waiting for players and games being played (public
+    tables only), and ``user``'s own tables waiting or being played (:func:`tables_of`;
+    empty for a visitor)."""
     tables = Table.objects.filter(public=True).prefetch_related("seats__user")
     return {
         "open": [describe(t) for t in tables.filter(status=Table.Status.OPEN)[:LIST_LIMIT]],
         "running": [describe(t) for t in
                     tables.filter(status=Table.Status.RUNNING)[:LIST_LIMIT]],
+        "mine": [describe(t) for t in tables_of(user)] if user is not None else [],
     }
 
 
@@ -68,7 +70,8 @@ def tables_of(user: Any) -> list[Table]:
     if not user.is_authenticated:
         return []
     return list(Table.objects.filter(seats__user=user, status__in=[
-        Table.Status.OPEN, Table.Status.RUNNING]).distinct()[:LIST_LIMIT])
+        Table.Status.OPEN, Table.Status.RUNNING]).distinct()
+        .prefetch_related("seats__user")[:LIST_LIMIT])
 
 
 def _lobby_changed() -> None:

@@ -87,6 +87,10 @@ class SeatSummary(models.Model):
     coins = models.PositiveSmallIntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     winner = models.BooleanField(default=False)
+    handed_to = models.CharField(
+        max_length=64, blank=True,
+        help_text="the built-in bot that played the seat on after its person left or "
+                  "stayed away (SeatHandedToBot); empty while its player plays it")
 
     class Meta:
         ordering = ("game", "seat")

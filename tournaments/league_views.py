@@ -26,7 +26,7 @@ from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_TABLE, MIN_TABLE
 from bohnanza_core.rulesets import PRESETS, rule_overrides
 from tournaments import tasks
-from tournaments.competitions import MAX_NAME, CompetitionError, tournaments
+from tournaments.competitions import MAX_NAME, CompetitionError, GameResult, tournaments
 from tournaments.entrants import person_entrant
 from tournaments.league_live import collect, schedule
 from tournaments.league_runner import start_fixtures
@@ -162,12 +162,11 @@ def _get(league_id: UUID) -> League:
         raise Http404(_("No such league.")) from None
 
 
-def _season_fixtures(league: League, season: int, me: str | None
-                     ) -> list[list[dict[str, Any]]]:
-    """A season's fixtures by division, each with its game, whether it is stored, its
-    live table and deadline, and whether ``me`` plays in it."""
-    stored = {row.fixture: row for row in LeagueGame.objects.filter(
-        league_id=league.id, season=season)}
+def _season_fixtures(league: League, season: int, me: str | None,
+                     stored: dict[int, LeagueGame]) -> list[list[dict[str, Any]]]:
+    """A season's fixtures by division, each with its game, whether it is stored (in
+    ``stored``, by fixture), its live table and deadline, and whether ``me`` plays in
+    it."""
     tables = {row.fixture: row for row in LeagueTable.objects.filter(
         league_id=league.id, season=season)}
     divisions: list[list[dict[str, Any]]] = [[] for _ in range(league.divisions)]
@@ -182,6 +181,15 @@ def _season_fixtures(league: League, season: int, me: str | None
                        "coins": stored[f].coins[s] if f in stored else None}
                       for s, e in enumerate(fixture.seats)]})
     return divisions
+
+
+def _played(league: League, season: int, stored: dict[int, LeagueGame]
+            ) -> list[GameResult | None]:
+    """A running season's results so far, fixture by fixture (None: not played yet),
+    from the fixtures' stored games: its standings move as they are played."""
+    return [GameResult(tuple(row.ranks), tuple(row.coins), tuple(row.winners))
+            if (row := stored.get(f)) is not None else None
+            for f in range(len(league.fixtures[season]))]
 
 
 def _mine(fixtures: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -203,40 +211,52 @@ def _collected(league: League) -> League:
     return league
 
 
-@require_safe
-def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
-    league = _collected(_get(league_id))
-    me = _me(request)
+def _seasons(league: League, me: str | None) -> tuple[list[dict[str, Any]],
+                                                      list[dict[str, Any]]]:
+    """Every season newest first (divisions, standings, fixtures), and the signed-in
+    person's fixtures still to play."""
     seasons = []
     mine = []
     for season in range(len(league.fixtures) - 1, -1, -1):
         divisions = []
+        stored = {row.fixture: row for row in LeagueGame.objects.filter(
+            league_id=league.id, season=season)}
+        by_division = _season_fixtures(league, season, me, stored)
+        played = None if season < len(league.results) else _played(league, season, stored)
         for d, (standing, fixtures) in enumerate(zip(
-                league.standings(season), _season_fixtures(league, season, me), strict=True)):
+                league.standings(season, played), by_division, strict=True)):
             rows = [{"row": r, "rating": league.rating(r.entrant, season)} for r in standing]
             divisions.append({"number": d + 1, "rows": rows, "fixtures": fixtures})
             mine += _mine(fixtures)
         seasons.append({"number": season + 1, "divisions": divisions,
                         "ended": season < len(league.results)})
+    return seasons, mine
+
+
+@require_safe
+def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    league = _collected(_get(league_id))
+    me = _me(request)
+    seasons, mine = _seasons(league, me)
     organiser = me is not None and league.created_by == me
     return render(request, "tournaments/league.html", {
         "l": _summary(league), "seasons": seasons, "mine": mine, "me": me,
         "entrants": league.entrants, "organiser": organiser,
         "entered": me is not None and me in league.entrants,
-        "follow_mine": me is not None and league.live is not None and not league.finished})
+        "follow": bool(league.fixtures) and not league.finished})
 
 
 @require_safe
-def league_mine(request: HttpRequest, league_id: UUID) -> HttpResponse:
-    """The signed-in person's "Your fixtures" alone (an HTML fragment), which the
-    league's page fetches again whenever the lobby's socket says a table opened,
-    started or ended (static/js/league.js)."""
+def league_live(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    """The part of a league's page that changes as fixtures are played (the signed-in
+    person's "Your fixtures", then every season's standings and fixtures), an HTML
+    fragment the page fetches again whenever the lobby's socket says a table opened,
+    started or ended, and every few seconds while a season runs on the workers
+    (static/js/league.js). Its view moves the league on, as the page's does."""
     league = _collected(_get(league_id))
-    me = _me(request)
-    season = league.open_season
-    mine = [] if me is None or season is None else [
-        f for fixtures in _season_fixtures(league, season, me) for f in _mine(fixtures)]
-    return render(request, "tournaments/_my_fixtures.html", {"mine": mine})
+    seasons, mine = _seasons(league, _me(request))
+    return render(request, "tournaments/_league_live.html", {
+        "l": _summary(league), "seasons": seasons, "mine": mine})
 
 
 def _change(request: HttpRequest, league_id: UUID,
@@ -290,7 +310,7 @@ urlpatterns: list[URLPattern] = [
     path("leagues/", league_list, name="leagues"),
     path("leagues/new/", new_league, name="new_league"),
     path("leagues/<uuid:league_id>/", league_detail, name="league"),
-    path("leagues/<uuid:league_id>/mine/", league_mine, name="league_mine"),
+    path("leagues/<uuid:league_id>/live/", league_live, name="league_live"),
     path("leagues/<uuid:league_id>/join/", join_league, name="join_league"),
     path("leagues/<uuid:league_id>/leave/", leave_league, name="leave_league"),
     path("leagues/<uuid:league_id>/start/", start_league, name="start_league"),

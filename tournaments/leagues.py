@@ -238,11 +238,12 @@ class League(Aggregate):
     def games_done(self) -> int:
         return sum(len(r) for r in self.results)
 
-    def standings(self, season: int,
-                  results: Sequence[GameResult] | None = None) -> list[list[DivisionRow]]:
+    def standings(self, season: int, results: Sequence[GameResult | None] | None = None
+                  ) -> list[list[DivisionRow]]:
         """Each division of a season, best first: points, then coins, then the season's
         seeding (its place in the division as the season started). ``results``: the
-        season's results before they are recorded (to decide the moves)."""
+        season's results, fixture by fixture, before they are recorded (to decide the
+        moves, or to show a running season: None for a fixture not played yet)."""
         divisions = self.season_divisions[season]
         points = {e: 0.0 for d in divisions for e in d}
         coins = {e: 0 for d in divisions for e in d}
@@ -250,6 +251,8 @@ class League(Aggregate):
         if results is None:
             results = self.results[season] if season < len(self.results) else []
         for fixture, result in zip(self.fixtures[season], results, strict=False):
+            if result is None:
+                continue
             for seat, (e, p) in enumerate(zip(fixture.seats, rank_points(result.ranks),
                                               strict=True)):
                 points[e] += p

@@ -1,16 +1,24 @@
-/* A league's "Your fixtures", live: the lobby's socket (/ws/lobby/) speaks whenever a
- * table opens, starts or ends, a new season's tables included (a web process finds
- * those within seconds, play/driver.py's sweep); each time, the fragment is fetched
- * again from the league (its view also moves the league on, as a page view does) and
- * put in place if it changed. */
+/* A league's page, live: the part that changes as fixtures are played ("Your fixtures",
+ * then every season's standings and fixtures) is fetched again from the league
+ * (leagues/<id>/live/, whose view also moves the league on, as a page view does) and
+ * put in place if it changed:
+ * - whenever the lobby's socket (/ws/lobby/) speaks, for a league with live tables: a
+ *   table opened, started or ended, a new season's tables included (a web process finds
+ *   those within seconds, play/driver.py's sweep);
+ * - every POLL_MS while the page is shown, since bots' fixtures are played by the
+ *   workers, which tell no socket.
+ * It stops once the fragment says the league has ended. */
 (function () {
   "use strict";
 
+  const POLL_MS = 10000;
+
   document.addEventListener("DOMContentLoaded", () => {
-    const box = document.querySelector(".my-fixtures-live[data-url][data-socket]");
+    const box = document.querySelector(".league-live[data-url]");
     if (!box) return;
     let fetching = false;
     let again = false;
+    let timer = null;
     function refresh() {
       if (fetching) { again = true; return; }
       fetching = true;
@@ -25,14 +33,23 @@
           if (again) { again = false; refresh(); }
         });
     }
-    function connect() {
-      const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + box.dataset.socket);
-      socket.addEventListener("message", (message) => {
-        const frame = JSON.parse(message.data);
-        if (frame.type === "lobby") refresh();
-      });
-      socket.addEventListener("close", () => setTimeout(connect, 2000));
+    function poll() {
+      timer = null;
+      if (box.querySelector("[data-league-finished]")) return;
+      if (!document.hidden) refresh();
+      timer = setTimeout(poll, POLL_MS);
     }
-    connect();
+    timer = setTimeout(poll, POLL_MS);
+    if (box.dataset.socket) {
+      const connect = () => {
+        const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + box.dataset.socket);
+        socket.addEventListener("message", (message) => {
+          const frame = JSON.parse(message.data);
+          if (frame.type === "lobby") refresh();
+        });
+        socket.addEventListener("close", () => setTimeout(connect, 2000));
+      };
+      connect();
+    }
   });
 })();

@@ -1,11 +1,13 @@
-/* The lobby's live lists: a websocket to /ws/lobby/ sends both lists whenever a table
- * opens, fills, starts or ends (docs/protocol.md, frame `lobby`). */
+/* The lobby's live lists: a websocket to /ws/lobby/ sends the lists whenever a table
+ * opens, fills, starts or ends (docs/protocol.md, frame `lobby`): open tables, games
+ * being played, and the signed-in person's own tables. */
 (function () {
   "use strict";
 
   function fill(list, items, text) {
     list.innerHTML = "";
     if (!items.length) {
+      if (!list.dataset.empty) return;
       const li = document.createElement("li");
       li.className = "rt-none";
       li.textContent = list.dataset.empty;
@@ -28,6 +30,7 @@
     if (!root) return;
     const open = root.querySelector(".lobby-open");
     const running = root.querySelector(".lobby-running");
+    const mine = document.querySelector(".lobby-mine");
     function connect() {
       const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.socket);
       socket.addEventListener("message", (message) => {
@@ -36,6 +39,12 @@
         fill(open, frame.open, (t) => " — " + t.free + " " + open.dataset.free);
         fill(running, frame.running, (t) => " (" + running.dataset.watch + ")"
           + (t.left || []).map((name) => " · " + running.dataset.left.replace("{name}", name)).join(""));
+        if (mine && frame.mine) {
+          // The signed-in person's own tables; the section hides while there are none.
+          mine.closest("section").hidden = !frame.mine.length;
+          fill(mine, frame.mine, (t) => " (" + (t.status === "running"
+            ? mine.dataset.running : mine.dataset.waiting) + ")");
+        }
       });
       socket.addEventListener("close", () => setTimeout(connect, 2000));
     }

@@ -213,7 +213,7 @@ SPECS: dict[str, Spec] = {
                                          "open_entries", "move_seconds", "game_seconds",
                                          "fixture_hours"), signed_in=True),
     "tournaments:league": Spec(),
-    "tournaments:league_mine": Spec(),
+    "tournaments:league_live": Spec(),
     "tournaments:join_league": Spec(form=("entrant",), signed_in=True),
     "tournaments:leave_league": Spec(form=("entrant",), signed_in=True),
     "tournaments:start_league": Spec(form=("entrant",), signed_in=True),

@@ -92,6 +92,10 @@ class LeagueFixturesLiveTest(ChannelsLiveServerTestCase):
                            for i in range(2))
             assert shown == first
             page.evaluate("window.notReloaded = true")
+            lobby = page.context.new_page()  # the lobby's "Your tables", also live
+            lobby.goto(f"{self.live_server_url}/play/")
+            expect(lobby.locator(".lobby-mine li a")).to_have_count(2)
+            expect(page.locator("h2", has_text="Season 2")).to_have_count(0)
             # The worker's side: season 1 is played out and collected, which starts
             # season 2 and makes its tables in this process; nobody tells daphne.
             for row in LeagueTable.objects.filter(league_id=league.id, season=0):
@@ -105,7 +109,16 @@ class LeagueFixturesLiveTest(ChannelsLiveServerTestCase):
                 expect(page.locator(f'.my-fixtures a[href="/play/tables/{table_id}/"]')
                        ).to_have_count(1, timeout=20_000)
             expect(links).to_have_count(2)
+            # The seasons below follow too: season 1's standings, season 2 begun.
+            expect(page.locator("h2", has_text="Season 2 (running)")).to_have_count(1)
+            expect(page.locator(".lede")).to_contain_text("1 of 2 seasons played")
             assert page.evaluate("window.notReloaded") is True  # the same page, updated
+            for table_id in second:
+                expect(lobby.locator(f'.lobby-mine a[href="/play/tables/{table_id}/"]')
+                       ).to_have_count(1, timeout=20_000)
+            expect(lobby.locator(".lobby-mine li a")).to_have_count(2)
+            lobby.screenshot(path=str(SCREENSHOTS / "lobby-your-tables-live.png"),
+                             full_page=True)
             page.screenshot(path=str(SCREENSHOTS / "league-fixtures-live.png"),
                             full_page=True)
             browser.close()

@@ -534,7 +534,7 @@ async def test_the_lobby_lists_update_live() -> None:
     lobby = WebsocketCommunicator(APP, "/ws/lobby/")
     assert (await lobby.connect(timeout=TIMEOUT))[0]
     first = await _frame(lobby)
-    assert first == {"type": "lobby", "protocol": 1, "open": [], "running": []}
+    assert first == {"type": "lobby", "protocol": 1, "open": [], "running": [], "mine": []}
     ann = (await sync_to_async(_people)(1))[0]
     client = Client()
     await sync_to_async(client.force_login)(ann)
@@ -550,6 +550,45 @@ async def test_the_lobby_lists_update_live() -> None:
     await lobby.send_to(text_data="nonsense")
     assert (await _frame(lobby))["type"] == "error"
     await lobby.disconnect()
+
+
+@in_loop
+async def test_a_persons_own_tables_update_live_in_the_lobby_private_ones_too() -> None:
+    from django.test import Client
+
+    ann, bob = await sync_to_async(_people)(2)
+    headers = []
+    for person in (ann, bob):
+        client = Client()
+        await sync_to_async(client.force_login)(person)
+        headers.append([(b"cookie", f"{settings.SESSION_COOKIE_NAME}="
+                                    f"{client.cookies[settings.SESSION_COOKIE_NAME].value}".encode())])
+    anns = WebsocketCommunicator(APP, "/ws/lobby/", headers=headers[0])
+    bobs = WebsocketCommunicator(APP, "/ws/lobby/", headers=headers[1])
+    visitor = WebsocketCommunicator(APP, "/ws/lobby/")
+    for lobby in (anns, bobs, visitor):
+        assert (await lobby.connect(timeout=TIMEOUT))[0]
+        assert (await _frame(lobby))["mine"] == []
+
+    private = await sync_to_async(create_table)(ann, "classic", 3, seats=["open", "open", "random"],
+                                               public=False)
+    await get_channel_layer().group_send("lobby", {"type": "lobby.changed"})
+    seen = {name: await _frame(lobby) for name, lobby in
+            (("ann", anns), ("bob", bobs), ("visitor", visitor))}
+    assert [t["id"] for t in seen["ann"]["mine"]] == [str(private.id)]
+    assert seen["ann"]["mine"][0]["status"] == "open"
+    assert seen["bob"]["mine"] == seen["visitor"]["mine"] == []
+    assert seen["ann"]["open"] == seen["visitor"]["open"] == []  # private: only ann's list
+
+    await sync_to_async(join)(private, bob)
+    await sync_to_async(start)(private, ann)
+    await get_channel_layer().group_send("lobby", {"type": "lobby.changed"})
+    for lobby in (anns, bobs):
+        mine = (await _frame(lobby))["mine"]
+        assert [(t["id"], t["status"]) for t in mine] == [(str(private.id), "running")]
+    assert (await _frame(visitor))["mine"] == []
+    for lobby in (anns, bobs, visitor):
+        await lobby.disconnect()
 
 
 def test_a_flood_of_syncs_is_refused_without_reading_the_store_each_time(

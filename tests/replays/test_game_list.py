@@ -73,6 +73,19 @@ def test_every_game_is_listed_with_its_result(client: Client, table: dict[str, G
     assert 'class="coins"' not in running
 
 
+def test_a_seat_handed_to_a_bot_says_who_left(client: Client, store: Games) -> None:
+    from bohnanza_core.commands import HandSeatToBot
+    from bohnanza_core.events import Handover
+
+    game = running_game("gl-left", commands=2)
+    store.play_on(game, HandSeatToBot(2, "random", Handover.ABSENT), "absence")
+    page = client.get(URL).content.decode()
+    row = page.split(f'data-game-id="{game.id}"')[1].split("</tr>")[0]
+    seats = row.split('<li class="seat')[1:]
+    assert "left: the random bot plays on" in seats[2]
+    assert "left:" not in seats[0] + seats[1]
+
+
 def test_newest_games_come_first(client: Client, table: dict[str, Game]) -> None:
     order = listed(client)
     assert order[0] == str(table["running"].id)

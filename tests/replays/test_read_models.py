@@ -22,7 +22,9 @@ from django.db import connection
 from eventsourcing.persistence import Tracking
 
 from bohnanza_core import awaiting, legal_commands
+from bohnanza_core.commands import HandSeatToBot
 from bohnanza_core.engine import OfferShape
+from bohnanza_core.events import Handover
 from bohnanza_core.games import Game, Games
 from replays import projections
 from replays.models import GameSummary, SeatSummary
@@ -45,7 +47,7 @@ def snapshot() -> dict[str, Any]:
             **{k: v for k, v in row.items() if k != "game_id"},
             "seats": list(SeatSummary.objects.filter(game_id=row["game_id"])
                           .order_by("seat").values("seat", "name", "player", "coins", "rank",
-                                                   "winner")),
+                                                   "winner", "handed_to")),
         }
         for row in GameSummary.objects.order_by("game_id").values()
     }
@@ -254,6 +256,29 @@ def test_a_failing_catch_up_does_not_fail_the_stored_command(
     monkeypatch.undo()
     catch_up()
     assert GameSummary.objects.get(pk=game.id).events == game.version
+
+
+def play_first_moves(store: Games, game: Game, count: int) -> None:
+    for _ in range(count):
+        seat = awaiting(game.table)[0]
+        move = next(m for m in legal_commands(game.table, seat) if not isinstance(m, OfferShape))
+        store.play_on(game, move, game.players[seat])
+
+
+def test_a_seat_handed_to_a_bot_is_listed_also_after_a_rebuild(store: Games) -> None:
+    game = running_game("rm-left", commands=2)
+    store.play_on(game, HandSeatToBot(1, "heuristic", Handover.LEFT), "user:bob")
+    play_first_moves(store, game, 3)  # the handover is not the last event any more
+    shown = list(SeatSummary.objects.filter(game_id=game.id).order_by("seat")
+                 .values_list("player", "handed_to"))
+    assert shown == [("user:ann", ""), ("user:bob", "heuristic"), ("user:cy", "")]
+    incremental = snapshot()
+
+    # A rebuild reads the handover from the middle of a batch, where only a game's
+    # first and last events are decoded.
+    call_command("rebuild_read_models", stdout=StringIO())
+
+    assert snapshot() == incremental
 
 
 # -- rebuild ----------------------------------------------------------------------------

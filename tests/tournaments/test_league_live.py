@@ -7,6 +7,7 @@ scored as it stands; bots-only fixtures still go to the workers' task."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -355,30 +356,35 @@ def test_the_shell_makes_a_league_with_people_as_the_page_does(competitions: Tou
 
 
 
-def test_your_fixtures_alone_follow_the_open_season(competitions: Tournaments):
-    """The fragment the league's page fetches again when the lobby's socket speaks:
-    the signed-in person's fixtures still to play, nothing for anyone else; a fixture
-    ended leaves it, and the next season's tables come in (the fragment's view moves
-    the league on, as the page's does)."""
+def test_the_live_part_of_a_league_follows_the_open_season(competitions: Tournaments):
+    """The fragment the league's page fetches again when the lobby's socket speaks
+    (and every few seconds): the signed-in person's fixtures still to play, nothing for
+    anyone else; a fixture ended leaves it and its result reaches the standings, and the
+    next season's tables come in (the fragment's view moves the league on, as the
+    page's does)."""
     alice = User.objects.create_user("alice")
     league = create_league("Fragment", customize("duel", 2, SHORT), 2, 1, 0, 2,
                            ["user:alice", "heuristic@builtin"], created_by="user:alice",
                            live=LivePlay("duel", SHORT, 60, 0, 24, False))
     start_fixtures(league, lambda *_: None)
-    url = reverse("tournaments:league_mine", args=[league.id])
-    assert "Your fixtures" not in Client().get(url).content.decode()  # signed out
+    url = reverse("tournaments:league_live", args=[league.id])
+    visitor = Client().get(url).content.decode()
+    assert "Your fixtures" not in visitor and "Season 1 (running)" in visitor  # signed out
     client = Client()
     client.force_login(alice)
     page = client.get(reverse("tournaments:league", args=[league.id])).content.decode()
-    assert 'class="my-fixtures-live"' in page and "js/league.js" in page
-    assert f'data-url="{url}"' in page
+    assert 'class="league-live"' in page and "js/league.js" in page
+    assert f'data-url="{url}"' in page and 'data-socket="/ws/lobby/"' in page
     rows = sorted(LeagueTable.objects.filter(league_id=league.id, season=0),
                   key=lambda r: r.fixture)
     mine = client.get(url).content.decode()
     assert all(reverse("play:table", args=[r.table_id]) in mine for r in rows)
+    games_played = re.compile(r"<tr><td>\d+</td><td>.*?</td><td>(\d+)</td>")
+    assert set(games_played.findall(mine)) == {"0"}
     play_out(rows[0].table_id)
     mine = client.get(url).content.decode()
     assert reverse("play:table", args=[rows[0].table_id]) not in mine
+    assert sorted(games_played.findall(mine)) == ["1", "1"]  # the standings moved
     assert reverse("play:table", args=[rows[1].table_id]) in mine
     play_out(rows[1].table_id)
     mine = client.get(url).content.decode()

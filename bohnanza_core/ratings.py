@@ -2,7 +2,8 @@
 
 - :func:`entrant_statistics`: average coins and win rate, overall and by seat, each
   with its 95% confidence interval (Student-t-free: the normal interval for coins,
-  Wilson's for win rates, which stays inside 0-100% for few games).
+  Wilson's for win rates, which stays inside 0-100% for few games);
+  :func:`statistics_from_moments` the same from sums a database adds up.
 - :class:`Sprt`: the sequential probability ratio test chess engine testing uses
   (fishtest's normal approximation of the generalised SPRT) on one sample per
   seat-rotated duplicate set, stopping as soon as one side is significantly stronger.
@@ -42,8 +43,11 @@ def mean_interval(values: Sequence[float]) -> Interval:
     mean = sum(values) / n
     if n == 1:
         return Interval(mean, mean, mean)
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(variance / n)
+    return _normal(n, mean, sum((v - mean) ** 2 for v in values) / (n - 1))
+
+
+def _normal(n: int, mean: float, variance: float) -> Interval:
+    half = Z95 * math.sqrt(max(0.0, variance) / n)
     return Interval(mean, mean - half, mean + half)
 
 
@@ -106,6 +110,45 @@ def entrant_statistics(results: Iterable[SeatResult]) -> list[EntrantStatistics]
             by_seat.append((seat, len(mine), *summary(mine)))
         stats.append(EntrantStatistics(entrant, len(rows), coins, wins, tuple(by_seat)))
     return stats
+
+
+@dataclass(frozen=True)
+class Moments:
+    """The sums of some seat results that the intervals need: what a database adds up
+    (``COUNT``, ``SUM``) for an entrant's games without sending them one by one."""
+
+    games: int
+    coins: float
+    coins_squared: float
+    wins: float
+    """Win shares, as :attr:`SeatResult.win`."""
+
+    def __add__(self, other: Moments) -> Moments:
+        return Moments(self.games + other.games, self.coins + other.coins,
+                       self.coins_squared + other.coins_squared, self.wins + other.wins)
+
+    def coins_interval(self) -> Interval:
+        """As :func:`mean_interval` of the coins summed here."""
+        n = self.games
+        if n == 0:
+            return Interval(0.0, 0.0, 0.0)
+        mean = self.coins / n
+        if n == 1:
+            return Interval(mean, mean, mean)
+        return _normal(n, mean, (self.coins_squared - self.coins * mean) / (n - 1))
+
+    def win_interval(self) -> Interval:
+        return wilson_interval(self.wins, self.games)
+
+
+def statistics_from_moments(entrant: str, by_seat: dict[int, Moments]) -> EntrantStatistics:
+    """:func:`entrant_statistics` for one entrant from the sums of each seat's results."""
+    seats = sorted(by_seat)
+    overall = sum((by_seat[s] for s in seats), Moments(0, 0.0, 0.0, 0.0))
+    return EntrantStatistics(
+        entrant, overall.games, overall.coins_interval(), overall.win_interval(),
+        tuple((s, by_seat[s].games, by_seat[s].coins_interval(), by_seat[s].win_interval())
+              for s in seats))
 
 
 # -- the head-to-head test ------------------------------------------------------------
@@ -180,6 +223,7 @@ class Sprt:
 __all__ = [
     "Z95",
     "Interval",
+    "Moments",
     "SeatResult",
     "Sprt",
     "SprtVerdict",
@@ -188,5 +232,6 @@ __all__ = [
     "mean_interval",
     "pairwise_score",
     "seat_results",
+    "statistics_from_moments",
     "wilson_interval",
 ]

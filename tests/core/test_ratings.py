@@ -8,11 +8,13 @@ import pytest
 
 from bohnanza_core.headtohead import head_to_head
 from bohnanza_core.ratings import (
+    Moments,
     Sprt,
     entrant_statistics,
     mean_interval,
     pairwise_score,
     seat_results,
+    statistics_from_moments,
     wilson_interval,
 )
 from bohnanza_core.rulesets import ruleset_for
@@ -36,6 +38,32 @@ def test_statistics_per_entrant_overall_and_by_seat():
     assert a.games == 3 and a.coins.value == 6 and a.win_rate.value == pytest.approx(0.5)
     assert [(seat, games) for seat, games, _, _ in a.by_seat] == [(0, 2), (1, 1)]
     assert a.by_seat[1][3].value == 0.5  # the shared win, in seat 1
+
+
+def test_statistics_from_sums_equal_those_from_the_results():
+    rng = random.Random(7)
+    results = []
+    for _ in range(60):
+        coins = [rng.randrange(0, 25) for _ in range(3)]
+        top = max(coins)
+        results += seat_results(["a", "b", "c"][::rng.choice((1, -1))], coins,
+                                [s for s, c in enumerate(coins) if c == top])
+    expected = {s.entrant: s for s in entrant_statistics(results)}["a"]
+    sums: dict[int, Moments] = {}
+    for r in results:
+        if r.entrant == "a":
+            sums[r.seat] = sums.get(r.seat, Moments(0, 0, 0, 0)) + Moments(
+                1, r.coins, r.coins * r.coins, r.win)
+    got = statistics_from_moments("a", sums)
+    assert got.games == expected.games
+    for mine, theirs in [(got.coins, expected.coins), (got.win_rate, expected.win_rate)] + [
+            (m, t) for g, e in zip(got.by_seat, expected.by_seat, strict=True)
+            for m, t in ((g[2], e[2]), (g[3], e[3]))]:
+        assert (mine.value, mine.low, mine.high) == pytest.approx(
+            (theirs.value, theirs.low, theirs.high))
+    assert [s[:2] for s in got.by_seat] == [s[:2] for s in expected.by_seat]
+    one = statistics_from_moments("a", {0: Moments(1, 7, 49, 1.0)})
+    assert (one.coins.low, one.coins.high) == (7, 7)
 
 
 def test_pairwise_score_counts_places_against_the_other_side():

@@ -45,7 +45,8 @@ def test_a_competition_created_on_the_page_runs_and_shows_its_games(worker: Tour
     assert "Page Cup" in text, text[text.find("<main"):][:3000]
     assert "house rules" in text and "draw_cards" in text
     assert 'max="3" value="3"' in text and "finished" in text
-    assert text.count('<tr><td><span class="entrant"') == 3 and "seat 1: " in text  # statistics
+    # statistics, each entrant linked to its page
+    assert text.count('<tr><td><a href="/tournaments/entrants/') == 3 and "seat 1: " in text
     assert "95 percent confidence interval" in text
     for i in range(3):
         link = reverse("replays:replay", args=[game_id(tid, 0, i)])

@@ -4,6 +4,7 @@ small type, a person's username), its id in the title for authors."""
 from __future__ import annotations
 
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -29,3 +30,10 @@ def entrant(entrant_id: str) -> SafeString:
 def entrant_short(entrant_id: str) -> str:
     """The name alone (the chart's line labels)."""
     return entrant_name(str(entrant_id)).name
+
+
+@register.filter(name="entrant_url")
+def entrant_url(entrant_id: str) -> str:
+    """The entrant's statistics page (a copy's, ``heuristic@builtin #2``, is its bot
+    version's)."""
+    return reverse("tournaments:entrant", args=[str(entrant_id).split(" #", 1)[0]])

@@ -43,6 +43,14 @@ def test_the_progress_bar_follows_the_workers_to_the_end(page: Page, live_server
     assert href is not None and href.startswith("/replays/games/")
     links.first.click()
     expect(page.get_by_role("heading", level=1)).to_be_visible()
+    page.goto(f"{live_server.url}/tournaments/{cup.id}/")
+    page.locator("table.statistics a", has_text="heuristic #2").click()  # its entrant page
+    expect(page).to_have_url(f"{live_server.url}/tournaments/entrants/heuristic@builtin/")
+    # The three copies' games, from the game list's read model: six games of 4 players,
+    # each copy at a table in every round.
+    expect(page.locator(".lede")).to_contain_text("9 finished public games")
+    expect(page.locator("table.entrant-statistics tr.overall td").first).to_have_text("9")
+    page.screenshot(path=str(SCREENSHOTS / "entrant.png"), full_page=True)
     page.goto(f"{live_server.url}/tournaments/")
     expect(page.get_by_role("link", name="Browser Cup")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "tournaments.png"), full_page=True)

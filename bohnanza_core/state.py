@@ -71,6 +71,7 @@ class RulesInPlay:
 
     __slots__ = (
         "beans",
+        "deck_size",
         "discard_from_hand_after_planting",
         "draw_cards",
         "empty_reshuffle",
@@ -93,6 +94,7 @@ class RulesInPlay:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.beans: tuple[BeanKind, ...] = ruleset.beans
+        self.deck_size: int = ruleset.deck_size
         self.max_fields: int = ruleset.max_fields
         self.third_field_cost: int | None = ruleset.third_field_cost
         self.paid_coins_to: CoinDestination = ruleset.paid_coins_to

@@ -161,7 +161,7 @@ class HeuristicBot(Bot):
             if cards:
                 return self._plant(view, fields, cards, optional=False)
             if seat == view.active and view.face_up:
-                optional = view.ruleset.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
+                optional = view.rules.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
                 return self._plant(view, fields, view.face_up, optional=optional)
             return None
         if phase is Phase.PLANTING_LEFTOVERS:
@@ -172,7 +172,7 @@ class HeuristicBot(Bot):
 
     def _turns_left(self, view: SeatView) -> float:
         """A rough count of this player's own turns still to come."""
-        r = view.ruleset
+        r = view.rules
         if view.ending:
             return 0.0
         piles_to_come = max(0, r.ends_on_run_out - view.runs_out - 1)
@@ -181,7 +181,7 @@ class HeuristicBot(Bot):
         return cards / (r.face_up_cards + r.draw_cards) / len(view.seats)
 
     def _should_buy(self, view: SeatView) -> bool:
-        seat, r = self.seat, view.ruleset
+        seat, r = self.seat, view.rules
         cost = r.third_field_cost
         if cost is None or view.coins(seat) < cost:  # the usual answer, found fast
             return False
@@ -216,7 +216,7 @@ class HeuristicBot(Bot):
     # -- phase 1 ---------------------------------------------------------------------
 
     def _plant_from_hand(self, view: SeatView, fields: list[Field]) -> Command:
-        seat, r = self.seat, view.ruleset
+        seat, r = self.seat, view.rules
         hand = view.hand()
         planted = view.planted_this_turn
         if planted >= r.planting_from_hand or not hand:
@@ -236,7 +236,7 @@ class HeuristicBot(Bot):
                         hand: Sequence[Card]) -> Command:
         """Duel: discard the most awkward hand card if one is awkward at all."""
         seat = self.seat
-        if view.ruleset.discard_from_hand_after_planting and hand:
+        if view.rules.discard_from_hand_after_planting and hand:
             kinds = [view.kind(card) for card in hand]
             values = [hand_value(fields, kinds, p) for p in range(len(hand))]
             worst = min(range(len(hand)), key=values.__getitem__)
@@ -327,7 +327,7 @@ class HeuristicBot(Bot):
     def _trade(self, view: SeatView, fields: list[Field]) -> Command | None:
         seat = self.seat
         area = view.trade_area(seat)
-        if area and view.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+        if area and view.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
             return self._plant(view, fields, area, optional=False)
         mine = [o for o in view.offers if self._may_answer(view, o)]
         if mine:

@@ -48,7 +48,7 @@ class NonTradingBot(Bot):
             return self._plant_from_hand(view)
         if phase is Phase.TRADING:
             area = view.trade_area(seat)
-            if area and view.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+            if area and view.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
                 return self._plant(view, area, optional=False)
             if seat == view.active:
                 return EndTrading(seat=seat)
@@ -63,7 +63,7 @@ class NonTradingBot(Bot):
             if cards:
                 return self._plant(view, cards, optional=False)
             if seat == view.active and view.face_up:
-                optional = view.ruleset.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
+                optional = view.rules.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
                 return self._plant(view, view.face_up, optional=optional)
             return None
         if phase is Phase.PLANTING_LEFTOVERS:
@@ -79,7 +79,7 @@ class NonTradingBot(Bot):
     def _plant_from_hand(self, view: SeatView) -> Command:
         seat = self.seat
         planted = view.planted_this_turn
-        if planted >= view.ruleset.planting_from_hand:
+        if planted >= view.rules.planting_from_hand:
             return EndPlanting(seat=seat)
         fields = farm(view, seat)
         index = field_for(fields, view.kind(view.hand()[0]))

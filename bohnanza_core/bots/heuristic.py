@@ -134,7 +134,9 @@ class HeuristicBot(Bot):
     def __init__(self, seat: int, seed: str) -> None:
         super().__init__(seat, seed)
         self._turn = -1
-        self._tried: set[MakeOffer] = set()
+        # The offers made this turn, by what they say (a tuple hashes in C; the
+        # command's dataclass hash and equality are interpreted Python).
+        self._tried: set[tuple[object, object, object]] = set()
         self._proposed = False
 
     # -- dispatch ------------------------------------------------------------------
@@ -260,13 +262,13 @@ class HeuristicBot(Bot):
             options = [i for i in harvestable(view, seat, fields) if fields[i][0] not in keep]
             if options:
                 return self._harvest(view, fields, keep, options)
-        for card, kind in zip(cards, kinds, strict=True):
+        for position, kind in enumerate(kinds):
             index = matching_field(fields, kind)
             if index is not None:
-                return PlantCard(seat=seat, card=card, field=index)
+                return PlantCard(seat=seat, card=cards[position], field=index)
         empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
         if empty is not None:
-            card = max(cards, key=lambda c: (kinds.count(view.kind(c)), -c))
+            card = _most_common(cards, kinds)
             if not optional or self._worth_a_field(view, fields, view.kind(card), kinds):
                 return PlantCard(seat=seat, card=card, field=empty)
         if optional:
@@ -311,13 +313,13 @@ class HeuristicBot(Bot):
         seat = self.seat
         face_up = view.face_up
         kinds = [view.kind(card) for card in face_up]
-        for card, kind in zip(face_up, kinds, strict=True):
+        for position, kind in enumerate(kinds):
             index = matching_field(fields, kind)
             if index is not None:
-                return PlantCard(seat=seat, card=card, field=index)
+                return PlantCard(seat=seat, card=face_up[position], field=index)
         empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
         if empty is not None:
-            card = max(face_up, key=lambda c: (kinds.count(view.kind(c)), -c))
+            card = _most_common(face_up, kinds)
             if self._worth_a_field(view, fields, view.kind(card), kinds):
                 return PlantCard(seat=seat, card=card, field=empty)
         return DiscardCard(seat=seat, card=face_up[0])
@@ -335,8 +337,9 @@ class HeuristicBot(Bot):
         if seat == view.active:
             if len(self._tried) < OFFERS_PER_TURN:
                 for offer in self._offers(_Holdings(self, view, fields)):
-                    if offer not in self._tried:
-                        self._tried.add(offer)
+                    said = (offer.gives, offer.wants, offer.to)
+                    if said not in self._tried:
+                        self._tried.add(said)
                         return offer
             return EndTrading(seat=seat)
         if not self._proposed and seat not in view.awaiting:
@@ -424,6 +427,18 @@ class HeuristicBot(Bot):
         if gives and mine.gain(gives, []) > ACCEPT_MARGIN:
             return MakeOffer(seat=seat, gives=gives, wants=(), to=active)
         return None
+
+
+def _most_common(cards: Sequence[Card], kinds: list[BeanKind]) -> Card:
+    """The card of the kind most common among ``cards`` (``kinds``, theirs in order),
+    the lowest id among equals (a loop rather than ``max`` with a key: no call per card
+    in the compiled build)."""
+    best, best_count = cards[0], 0
+    for position, card in enumerate(cards):
+        count = kinds.count(kinds[position])
+        if count > best_count or (count == best_count and card < best):
+            best, best_count = card, count
+    return best
 
 
 def _best_wanted(fields: list[Field]) -> BeanKind | None:

@@ -21,7 +21,7 @@ from bohnanza_core.bots.fields import (
     matching_field,
     richest_harvest,
 )
-from bohnanza_core.cards import Card
+from bohnanza_core.cards import BeanKind, Card
 from bohnanza_core.commands import (
     Command,
     DeclineOffer,
@@ -95,15 +95,15 @@ class NonTradingBot(Bot):
         seat = self.seat
         fields = farm(view, seat)
         kinds = [view.kind(card) for card in cards]
-        for card, kind in zip(cards, kinds, strict=True):
+        for position, kind in enumerate(kinds):
             index = matching_field(fields, kind)
             if index is not None:
-                return PlantCard(seat=seat, card=card, field=index)
+                return PlantCard(seat=seat, card=cards[position], field=index)
         if any(kind is None for kind, _ in fields):
-            card = max(cards, key=lambda c: kinds.count(view.kind(c)))
-            index = field_for(fields, view.kind(card))
+            position = _most_common(kinds)
+            index = field_for(fields, kinds[position])
             assert index is not None
-            return PlantCard(seat=seat, card=card, field=index)
+            return PlantCard(seat=seat, card=cards[position], field=index)
         if optional:
             return EndPlanting(seat=seat)
         return self._harvest(view, fields)
@@ -111,3 +111,14 @@ class NonTradingBot(Bot):
     def _harvest(self, view: SeatView, fields: list[Field]) -> Command:
         index = richest_harvest(view, self.seat, fields)
         return Harvest(seat=self.seat, field=index if index is not None else 0)
+
+
+def _most_common(kinds: list[BeanKind]) -> int:
+    """The position of the first card whose kind is the most common among ``kinds``
+    (a loop rather than ``max`` with a key: no call per card in the compiled build)."""
+    best, best_count = 0, 0
+    for position, kind in enumerate(kinds):
+        count = kinds.count(kind)
+        if count > best_count:
+            best, best_count = position, count
+    return best

@@ -53,7 +53,6 @@ from bohnanza_core.commands import (
     PlantCard,
     PlantFromHand,
 )
-from bohnanza_core.rulesets import LeftoverFaceUp, ReceivedCardsPlanted
 from bohnanza_core.seatview import SeatView
 from bohnanza_core.state import Offer, Phase
 
@@ -163,7 +162,7 @@ class HeuristicBot(Bot):
             if cards:
                 return self._plant(view, fields, cards, optional=False)
             if seat == view.active and view.face_up:
-                optional = view.rules.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
+                optional = view.rules.leftover_offered
                 return self._plant(view, fields, view.face_up, optional=optional)
             return None
         if phase is Phase.PLANTING_LEFTOVERS:
@@ -329,7 +328,7 @@ class HeuristicBot(Bot):
     def _trade(self, view: SeatView, fields: list[Field]) -> Command | None:
         seat = self.seat
         area = view.trade_area(seat)
-        if area and view.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+        if area and view.rules.received_at_once:
             return self._plant(view, fields, area, optional=False)
         mine = [o for o in view.offers if self._may_answer(view, o)]
         if mine:

@@ -32,7 +32,6 @@ from bohnanza_core.commands import (
     PlantCard,
     PlantFromHand,
 )
-from bohnanza_core.rulesets import LeftoverFaceUp, ReceivedCardsPlanted
 from bohnanza_core.seatview import SeatView
 from bohnanza_core.state import Phase
 
@@ -48,7 +47,7 @@ class NonTradingBot(Bot):
             return self._plant_from_hand(view)
         if phase is Phase.TRADING:
             area = view.trade_area(seat)
-            if area and view.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+            if area and view.rules.received_at_once:
                 return self._plant(view, area, optional=False)
             if seat == view.active:
                 return EndTrading(seat=seat)
@@ -63,7 +62,7 @@ class NonTradingBot(Bot):
             if cards:
                 return self._plant(view, cards, optional=False)
             if seat == view.active and view.face_up:
-                optional = view.rules.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
+                optional = view.rules.leftover_offered
                 return self._plant(view, view.face_up, optional=optional)
             return None
         if phase is Phase.PLANTING_LEFTOVERS:

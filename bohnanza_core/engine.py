@@ -13,7 +13,6 @@ raises :class:`IllegalMove` and leaves the state as it was.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -835,8 +834,13 @@ def _d_accept(s: GameState, c: AcceptOffer) -> list[Event]:
     for card in cards:
         if not _holds(s, seat, card):
             raise IllegalMove(f"card {card!r} is not yours to give")
-    given = Counter(s.kinds[card] for card in cards)
-    wanted = Counter({kind: count for kind, count in offer.wants})
+    # Plain dictionaries, not Counter: Counter's methods are pure Python even in the
+    # compiled build. Wants name each kind once with a positive count (_d_offer).
+    given: dict[BeanKind, int] = {}
+    for card in cards:
+        kind = s.kinds[card]
+        given[kind] = given.get(kind, 0) + 1
+    wanted = {kind: count for kind, count in offer.wants}
     if given != wanted:
         want_text = ", ".join(_kind_name(k, n) for k, n in offer.wants) or "nothing (a gift)"
         give_text = ", ".join(_kind_name(k, n) for k, n in given.items()) or "nothing"

@@ -32,6 +32,7 @@ COMPILED: tuple[str, ...] = (
     "state",
     "shuffle",
     "engine",
+    "seatview",
     "views",
     "simulator",
     "events",
@@ -43,8 +44,9 @@ COMPILED: tuple[str, ...] = (
     "bots.random_bot",
 )
 """The modules mypyc compiles (relative to the package): the rules' hot path and the
-built-in bots. The bots are typed against ``seatview.SeatView`` (mypyc reads a protocol
-as ``object``), so that a remote seat's ``wire.WireView`` passes their door.
+built-in bots. The bots are typed against ``seatview.SeatView``, a compiled abstract
+class that ``views.TableView`` implements natively (the bots' calls into it are C calls)
+and a remote seat's ``wire.WireView`` subclasses in Python, so that both pass their door.
 ``events`` is compiled too: its precise field types are read from its source
 (``eventfields``), its ``SECRET``/``OWNER`` set on each class after it. So is
 ``commands``, in the same shape, its fields typed ``object`` since a command comes

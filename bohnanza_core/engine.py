@@ -13,7 +13,6 @@ raises :class:`IllegalMove` and leaves the state as it was.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -70,8 +69,6 @@ from bohnanza_core.rulesets import (
     CoinDestination,
     EmptyReshuffle,
     EndTiming,
-    LeftoverFaceUp,
-    ReceivedCardsPlanted,
     ReshuffleWhen,
     Ruleset,
     TieBreak,
@@ -568,7 +565,7 @@ def _check_received_planted_first(s: GameState, doing: str = "") -> None:
     """Under ``received_cards_planted`` = at once, trading pauses while any trade area
     holds beans: 004 (fi) 'Vaihdetut pavut on pelattava peltoihin heti kaupan
     vahvistamisen jälkeen' (planted right after the trade is confirmed)."""
-    if s.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+    if s.rules.received_at_once:
         for seat, area in enumerate(s.trade_areas):
             if area:
                 raise IllegalMove(
@@ -595,7 +592,7 @@ def _d_plant_from_hand(s: GameState, c: PlantFromHand) -> list[Event]:
 
 def _d_plant_card(s: GameState, c: PlantCard) -> list[Event]:
     seat = _check_seat(s, c.seat)
-    at_once = s.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
+    at_once = s.rules.received_at_once
     planting_now = s.phase is Phase.PLANTING_RECEIVED or (s.phase is Phase.TRADING and at_once)
     card = c.card
     if type(card) is not int:
@@ -627,7 +624,7 @@ def _d_end_planting(s: GameState, c: EndPlanting) -> list[Event]:
             raise IllegalMove("you must plant the front card of your hand first")
         return [PlantingEnded(seat=seat)]
     if s.phase is Phase.PLANTING_RECEIVED:
-        if s.rules.leftover_face_up is LeftoverFaceUp.PLANTED_BY_ACTIVE:
+        if not s.rules.leftover_offered:
             raise IllegalMove("every face-up card left must be planted")
         if s.planting_done:
             raise IllegalMove("you have already ended planting")
@@ -837,8 +834,13 @@ def _d_accept(s: GameState, c: AcceptOffer) -> list[Event]:
     for card in cards:
         if not _holds(s, seat, card):
             raise IllegalMove(f"card {card!r} is not yours to give")
-    given = Counter(s.kinds[card] for card in cards)
-    wanted = Counter({kind: count for kind, count in offer.wants})
+    # Plain dictionaries, not Counter: Counter's methods are pure Python even in the
+    # compiled build. Wants name each kind once with a positive count (_d_offer).
+    given: dict[BeanKind, int] = {}
+    for card in cards:
+        kind = s.kinds[card]
+        given[kind] = given.get(kind, 0) + 1
+    wanted = {kind: count for kind, count in offer.wants}
     if given != wanted:
         want_text = ", ".join(_kind_name(k, n) for k, n in offer.wants) or "nothing (a gift)"
         give_text = ", ".join(_kind_name(k, n) for k, n in given.items()) or "nothing"
@@ -913,27 +915,36 @@ def _d_hand_to_bot(s: GameState, c: HandSeatToBot) -> list[Event]:
     return [SeatHandedToBot(seat=seat, bot=bot, reason=reason)]
 
 
-_DECIDE: dict[type, Callable[[GameState, object], list[Event]]] = {
-    PlantFromHand: _d_plant_from_hand,  # type: ignore[dict-item]
-    PlantCard: _d_plant_card,  # type: ignore[dict-item]
-    EndPlanting: _d_end_planting,  # type: ignore[dict-item]
-    DiscardCard: _d_discard,  # type: ignore[dict-item]
-    MakeOffer: _d_offer,  # type: ignore[dict-item]
-    AcceptOffer: _d_accept,  # type: ignore[dict-item]
-    DeclineOffer: _d_decline,  # type: ignore[dict-item]
-    WithdrawOffer: _d_withdraw,  # type: ignore[dict-item]
-    EndTrading: _d_end_trading,  # type: ignore[dict-item]
-    Harvest: _d_harvest,  # type: ignore[dict-item]
-    BuyThirdField: _d_buy,  # type: ignore[dict-item]
-    HandSeatToBot: _d_hand_to_bot,  # type: ignore[dict-item]
-}
-
-
 def _command_events(state: GameState, command: object) -> list[Event]:
-    handler = _DECIDE.get(type(command))
-    if handler is None:
-        raise IllegalMove(f"{type(command).__name__} is not a command of this game")
-    return handler(state, command)
+    """Hand ``command`` to its handler: a chain of exact type tests, most frequent
+    commands first, as in :func:`_apply` (compiled, each handler is a direct C call
+    where a dictionary's functions are called as Python objects)."""
+    c = command
+    if type(c) is PlantFromHand:
+        return _d_plant_from_hand(state, c)
+    if type(c) is PlantCard:
+        return _d_plant_card(state, c)
+    if type(c) is EndPlanting:
+        return _d_end_planting(state, c)
+    if type(c) is Harvest:
+        return _d_harvest(state, c)
+    if type(c) is DeclineOffer:
+        return _d_decline(state, c)
+    if type(c) is EndTrading:
+        return _d_end_trading(state, c)
+    if type(c) is MakeOffer:
+        return _d_offer(state, c)
+    if type(c) is AcceptOffer:
+        return _d_accept(state, c)
+    if type(c) is DiscardCard:
+        return _d_discard(state, c)
+    if type(c) is WithdrawOffer:
+        return _d_withdraw(state, c)
+    if type(c) is BuyThirdField:
+        return _d_buy(state, c)
+    if type(c) is HandSeatToBot:
+        return _d_hand_to_bot(state, c)
+    raise IllegalMove(f"{type(command).__name__} is not a command of this game")
 
 
 def play(state: GameState, command: object) -> list[Event]:
@@ -969,7 +980,7 @@ def awaiting(state: GameState) -> tuple[int, ...]:
     if phase is Phase.TRADING:
         # Received beans must be planted before trading goes on only under AT_ONCE;
         # otherwise they wait for phase 3 and their owners owe nothing now.
-        at_once = s.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
+        at_once = s.rules.received_at_once
         seats: list[int] = [seat for seat, area in enumerate(s.trade_areas) if area and at_once]
         if not seats:
             for offer in s.offers.values():
@@ -1038,7 +1049,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command | OfferShape]:
     moves: list[Command | OfferShape] = []
     active = seat == s.active
     phase = s.phase
-    at_once = s.rules.received_cards_planted is ReceivedCardsPlanted.AT_ONCE
+    at_once = s.rules.received_at_once
     if phase is Phase.PLANTING and active:
         hand = s.hands[seat]
         if hand and s.planted < s.rules.planting_from_hand:
@@ -1076,7 +1087,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command | OfferShape]:
         moves.extend(_plantings(s, seat, s.trade_areas[seat]))
         if active and not s.planting_done:
             moves.extend(_plantings(s, seat, s.face_up))
-            if s.rules.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER:
+            if s.rules.leftover_offered:
                 moves.append(EndPlanting(seat=seat))
     if _may_harvest_now(s, seat) is None:
         for index in range(len(s.fields[seat])):

@@ -17,35 +17,50 @@ the discard pile, so every shuffle of a game has its own stream.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+import struct
+from collections.abc import Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _WORD_SPAN = 1 << 32
+_BLOCK = struct.Struct(">8I")
+"""A block's eight big-endian unsigned 32-bit words."""
 
 
-def _words(seed: str, shuffle_index: int) -> Iterator[int]:
-    counter = 0
-    while True:
-        block = hashlib.sha256(
-            f"bohnanza-shuffle-v1:{seed}:{shuffle_index}:{counter}".encode()
-        ).digest()
-        for offset in range(0, 32, 4):
-            yield int.from_bytes(block[offset : offset + 4], "big")
-        counter += 1
+class _Words:
+    """One shuffle's stream of words, in order. A class rather than a generator:
+    compiled, reading a word is a C method call and a tuple index, where a generator's
+    ``next`` goes through Python's iterator protocol (a third of a UMBC game's
+    shuffling was that)."""
+
+    def __init__(self, seed: str, shuffle_index: int) -> None:
+        self.prefix = f"bohnanza-shuffle-v1:{seed}:{shuffle_index}:"
+        self.counter = 0
+        self.block: tuple[int, ...] = ()
+        self.used = 0
+
+    def next(self) -> int:
+        if self.used == len(self.block):
+            digest = hashlib.sha256(f"{self.prefix}{self.counter}".encode()).digest()
+            self.block = _BLOCK.unpack(digest)
+            self.counter += 1
+            self.used = 0
+        word = self.block[self.used]
+        self.used += 1
+        return word
 
 
 def seeded_shuffle(items: Sequence[T], seed: str, shuffle_index: int) -> tuple[T, ...]:
     """``items`` in the order given by the seed's ``shuffle_index``-th stream."""
     result = list(items)
-    words = _words(seed, shuffle_index)
+    words = _Words(seed, shuffle_index)
     for i in range(len(result) - 1, 0, -1):
         bound = i + 1
         limit = _WORD_SPAN - _WORD_SPAN % bound
-        word = next(words)
+        word = words.next()
         while word >= limit:
-            word = next(words)
+            word = words.next()
         j = word % bound
         result[i], result[j] = result[j], result[i]
     return tuple(result)

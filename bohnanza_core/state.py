@@ -10,7 +10,7 @@ cards are planted from index 0 and drawn cards are appended.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from bohnanza_core.cards import BeanKind, Card, deck_kinds
@@ -39,16 +39,35 @@ class Phase(StrEnum):
     GAME_OVER = "game over"
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class Offer:
-    """An open trade offer (see :class:`bohnanza_core.events.OfferMade`)."""
+    """An open trade offer (see :class:`bohnanza_core.events.OfferMade`). Its own
+    ``__init__``: compiled, that is one C call, where the dataclass's generated one
+    stays interpreted (views copy the open offers on every read)."""
 
     number: int
     proposer: int
     counterparty: int | None
     gives: tuple[Card, ...]
     wants: tuple[tuple[BeanKind, int], ...]
-    declined_by: set[int] = field(default_factory=set)
+    declined_by: set[int]
+
+    def __init__(self, number: int, proposer: int, counterparty: int | None,
+                 gives: tuple[Card, ...], wants: tuple[tuple[BeanKind, int], ...],
+                 declined_by: set[int] | None = None) -> None:
+        self.number = number
+        self.proposer = proposer
+        self.counterparty = counterparty
+        self.gives = gives
+        self.wants = wants
+        self.declined_by = set() if declined_by is None else declined_by
+
+    def __reduce__(self) -> tuple[type[Offer], tuple[object, ...]]:
+        """How ``copy`` and ``pickle`` rebuild an offer: through ``__init__`` (a compiled
+        class's ``__new__`` runs it, so the default way, ``__new__`` without arguments,
+        fails)."""
+        return (Offer, (self.number, self.proposer, self.counterparty, self.gives,
+                        self.wants, self.declined_by))
 
     @property
     def is_gift(self) -> bool:
@@ -67,10 +86,14 @@ class RulesInPlay:
     the game's :class:`~bohnanza_core.rulesets.Ruleset`. The ruleset stays the one
     source of the rules; this record exists for speed: ``Ruleset`` is a pure frozen
     dataclass, so in the compiled build every read of it is a dictionary lookup, where a
-    read of this compiled record is a load from a C struct (docs/performance.md)."""
+    read of this compiled record is a load from a C struct (docs/performance.md).
+    Two-valued choices asked on every step are kept as booleans too (``received_at_once``,
+    ``leftover_offered``): the rulesets' enums are pure, so naming one of their members
+    in compiled code is an attribute lookup on the enum class."""
 
     __slots__ = (
         "beans",
+        "deck_size",
         "discard_from_hand_after_planting",
         "draw_cards",
         "empty_reshuffle",
@@ -78,9 +101,11 @@ class RulesInPlay:
         "face_up_cards",
         "harvest_out_of_turn",
         "leftover_face_up",
+        "leftover_offered",
         "max_fields",
         "paid_coins_to",
         "planting_from_hand",
+        "received_at_once",
         "received_cards_planted",
         "reshuffle_when",
         "run_out_while_drawing",
@@ -93,6 +118,7 @@ class RulesInPlay:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.beans: tuple[BeanKind, ...] = ruleset.beans
+        self.deck_size: int = ruleset.deck_size
         self.max_fields: int = ruleset.max_fields
         self.third_field_cost: int | None = ruleset.third_field_cost
         self.paid_coins_to: CoinDestination = ruleset.paid_coins_to
@@ -103,6 +129,10 @@ class RulesInPlay:
         self.trading: bool = ruleset.trading
         self.received_cards_planted: ReceivedCardsPlanted = ruleset.received_cards_planted
         self.leftover_face_up: LeftoverFaceUp = ruleset.leftover_face_up
+        self.received_at_once: bool = (
+            ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE)
+        self.leftover_offered: bool = (
+            ruleset.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER)
         self.draw_cards: int = ruleset.draw_cards
         self.ends_on_run_out: int = ruleset.ends_on_run_out
         self.run_out_while_turning_over: EndTiming = ruleset.run_out_while_turning_over

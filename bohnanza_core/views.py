@@ -16,7 +16,8 @@ from bohnanza_core.commands import Command
 from bohnanza_core.engine import OfferShape, awaiting, harvest_refusal, legal_commands
 from bohnanza_core.events import Event
 from bohnanza_core.rulesets import Ruleset, display_name
-from bohnanza_core.state import GameState, Offer, Phase
+from bohnanza_core.seatview import SeatView
+from bohnanza_core.state import GameState, Offer, Phase, RulesInPlay
 
 Perspective = int
 """A seat number (0, 1, ...), :data:`SPECTATOR` or :data:`EVERYTHING`."""
@@ -39,7 +40,7 @@ def redact(event: Event, perspective: Perspective) -> Event:
     return dataclasses.replace(event, **dict.fromkeys(event.SECRET))
 
 
-class TableView:
+class TableView(SeatView):
     """The table as one perspective sees it: a read-only window onto a live game.
 
     It reads the game as it is now (valid until the next event); nothing secret is
@@ -60,6 +61,10 @@ class TableView:
     @property
     def ruleset(self) -> Ruleset:
         return self.__state.ruleset
+
+    @property
+    def rules(self) -> RulesInPlay:
+        return self.__state.rules
 
     @property
     def seats(self) -> tuple[str, ...]:

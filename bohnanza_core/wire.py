@@ -31,7 +31,8 @@ from bohnanza_core.commands import (
 )
 from bohnanza_core.engine import OfferShape
 from bohnanza_core.rulesets import Ruleset
-from bohnanza_core.state import Offer, Phase
+from bohnanza_core.seatview import SeatView
+from bohnanza_core.state import Offer, Phase, RulesInPlay
 
 MAX_CARDS = 40
 """Cards one command may name (a hand is never near this)."""
@@ -190,7 +191,7 @@ def move_from_json(obj: dict[str, Any], seat: int) -> Command | OfferShape:
     return command_from_json(obj, seat)
 
 
-class WireView:
+class WireView(SeatView):
     """A seat's view rebuilt from the server's ``state`` frame (docs/protocol.md): the
     part of :class:`~bohnanza_core.views.TableView` the bots read, so that a program
     playing a seat from outside runs a built-in bot's logic on exactly what a person in
@@ -200,12 +201,29 @@ class WireView:
         self._table: dict[str, Any] = frame["answer"]["table"]
         facts: dict[str, Any] = frame["facts"]
         self.perspective: int = frame["seat"]
-        self.ruleset = Ruleset.from_parameters(facts["rules"])
-        self.planted_this_turn: int = facts["planted"]
-        self.ending: bool = facts["ending"]
+        self._ruleset = Ruleset.from_parameters(facts["rules"])
+        self._rules = RulesInPlay(self._ruleset)
+        self._planted: int = facts["planted"]
+        self._ending: bool = facts["ending"]
         self._harvestable: list[list[bool]] = facts["harvestable"]
         self._kinds = [BeanKind(k) for k in self._table["card_kinds"]]
         self._legal = [move_from_json(m, self.perspective) for m in frame["legal"]]
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._ruleset
+
+    @property
+    def rules(self) -> RulesInPlay:
+        return self._rules
+
+    @property
+    def planted_this_turn(self) -> int:
+        return self._planted
+
+    @property
+    def ending(self) -> bool:
+        return self._ending
 
     @property
     def seats(self) -> tuple[str, ...]:

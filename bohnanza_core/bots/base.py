@@ -45,8 +45,16 @@ class Bot(ABC):
     def __init__(self, seat: int, seed: str) -> None:
         self.seat = seat
         self.seed = seed
-        # For the bot's own choices only; the game's shuffles never use ``random``.
-        self.random = random.Random(seed)
+        self._random: random.Random | None = None
+
+    @property
+    def random(self) -> random.Random:
+        """The bot's own source of chance, seeded with its seed (the game's shuffles
+        never use it). Made at the first draw: seeding one costs more than many a
+        bot's whole decision, and most bots never draw."""
+        if self._random is None:
+            self._random = random.Random(self.seed)
+        return self._random
 
     def observe(self, event: Event) -> None:  # noqa: B027 (a no-op hook by design)
         """Every event of the game, redacted for this seat, in order. The simulator

@@ -114,13 +114,14 @@ def harvestable(view: SeatView, seat: int, fields: list[Field]) -> list[int]:
 def richest_harvest(view: SeatView, seat: int, fields: list[Field]) -> int | None:
     """The field paying most now, the smallest among equals (a plain rule)."""
     best: int | None = None
-    best_key = (-1, 0)
+    best_coins, best_beans = -1, 0
     for index in harvestable(view, seat, fields):
         kind, beans = fields[index]
         assert kind is not None
-        key = (coins_for(kind, beans), -beans)
-        if key > best_key:
-            best, best_key = index, key
+        coins = coins_for(kind, beans)
+        # Most coins, then fewest beans, as two int tests (a tuple compares generically).
+        if coins > best_coins or (coins == best_coins and beans < best_beans):
+            best, best_coins, best_beans = index, coins, beans
     return best
 
 

@@ -53,7 +53,6 @@ from bohnanza_core.commands import (
     PlantCard,
     PlantFromHand,
 )
-from bohnanza_core.rulesets import LeftoverFaceUp, ReceivedCardsPlanted
 from bohnanza_core.seatview import SeatView
 from bohnanza_core.state import Offer, Phase
 
@@ -134,7 +133,9 @@ class HeuristicBot(Bot):
     def __init__(self, seat: int, seed: str) -> None:
         super().__init__(seat, seed)
         self._turn = -1
-        self._tried: set[MakeOffer] = set()
+        # The offers made this turn, by what they say (a tuple hashes in C; the
+        # command's dataclass hash and equality are interpreted Python).
+        self._tried: set[tuple[object, object, object]] = set()
         self._proposed = False
 
     # -- dispatch ------------------------------------------------------------------
@@ -161,7 +162,7 @@ class HeuristicBot(Bot):
             if cards:
                 return self._plant(view, fields, cards, optional=False)
             if seat == view.active and view.face_up:
-                optional = view.ruleset.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
+                optional = view.rules.leftover_offered
                 return self._plant(view, fields, view.face_up, optional=optional)
             return None
         if phase is Phase.PLANTING_LEFTOVERS:
@@ -172,7 +173,7 @@ class HeuristicBot(Bot):
 
     def _turns_left(self, view: SeatView) -> float:
         """A rough count of this player's own turns still to come."""
-        r = view.ruleset
+        r = view.rules
         if view.ending:
             return 0.0
         piles_to_come = max(0, r.ends_on_run_out - view.runs_out - 1)
@@ -181,7 +182,7 @@ class HeuristicBot(Bot):
         return cards / (r.face_up_cards + r.draw_cards) / len(view.seats)
 
     def _should_buy(self, view: SeatView) -> bool:
-        seat, r = self.seat, view.ruleset
+        seat, r = self.seat, view.rules
         cost = r.third_field_cost
         if cost is None or view.coins(seat) < cost:  # the usual answer, found fast
             return False
@@ -216,7 +217,7 @@ class HeuristicBot(Bot):
     # -- phase 1 ---------------------------------------------------------------------
 
     def _plant_from_hand(self, view: SeatView, fields: list[Field]) -> Command:
-        seat, r = self.seat, view.ruleset
+        seat, r = self.seat, view.rules
         hand = view.hand()
         planted = view.planted_this_turn
         if planted >= r.planting_from_hand or not hand:
@@ -236,7 +237,7 @@ class HeuristicBot(Bot):
                         hand: Sequence[Card]) -> Command:
         """Duel: discard the most awkward hand card if one is awkward at all."""
         seat = self.seat
-        if view.ruleset.discard_from_hand_after_planting and hand:
+        if view.rules.discard_from_hand_after_planting and hand:
             kinds = [view.kind(card) for card in hand]
             values = [hand_value(fields, kinds, p) for p in range(len(hand))]
             worst = min(range(len(hand)), key=values.__getitem__)
@@ -260,13 +261,13 @@ class HeuristicBot(Bot):
             options = [i for i in harvestable(view, seat, fields) if fields[i][0] not in keep]
             if options:
                 return self._harvest(view, fields, keep, options)
-        for card, kind in zip(cards, kinds, strict=True):
+        for position, kind in enumerate(kinds):
             index = matching_field(fields, kind)
             if index is not None:
-                return PlantCard(seat=seat, card=card, field=index)
+                return PlantCard(seat=seat, card=cards[position], field=index)
         empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
         if empty is not None:
-            card = max(cards, key=lambda c: (kinds.count(view.kind(c)), -c))
+            card = _most_common(cards, kinds)
             if not optional or self._worth_a_field(view, fields, view.kind(card), kinds):
                 return PlantCard(seat=seat, card=card, field=empty)
         if optional:
@@ -311,13 +312,13 @@ class HeuristicBot(Bot):
         seat = self.seat
         face_up = view.face_up
         kinds = [view.kind(card) for card in face_up]
-        for card, kind in zip(face_up, kinds, strict=True):
+        for position, kind in enumerate(kinds):
             index = matching_field(fields, kind)
             if index is not None:
-                return PlantCard(seat=seat, card=card, field=index)
+                return PlantCard(seat=seat, card=face_up[position], field=index)
         empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
         if empty is not None:
-            card = max(face_up, key=lambda c: (kinds.count(view.kind(c)), -c))
+            card = _most_common(face_up, kinds)
             if self._worth_a_field(view, fields, view.kind(card), kinds):
                 return PlantCard(seat=seat, card=card, field=empty)
         return DiscardCard(seat=seat, card=face_up[0])
@@ -327,7 +328,7 @@ class HeuristicBot(Bot):
     def _trade(self, view: SeatView, fields: list[Field]) -> Command | None:
         seat = self.seat
         area = view.trade_area(seat)
-        if area and view.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+        if area and view.rules.received_at_once:
             return self._plant(view, fields, area, optional=False)
         mine = [o for o in view.offers if self._may_answer(view, o)]
         if mine:
@@ -335,8 +336,9 @@ class HeuristicBot(Bot):
         if seat == view.active:
             if len(self._tried) < OFFERS_PER_TURN:
                 for offer in self._offers(_Holdings(self, view, fields)):
-                    if offer not in self._tried:
-                        self._tried.add(offer)
+                    said = (offer.gives, offer.wants, offer.to)
+                    if said not in self._tried:
+                        self._tried.add(said)
                         return offer
             return EndTrading(seat=seat)
         if not self._proposed and seat not in view.awaiting:
@@ -424,6 +426,18 @@ class HeuristicBot(Bot):
         if gives and mine.gain(gives, []) > ACCEPT_MARGIN:
             return MakeOffer(seat=seat, gives=gives, wants=(), to=active)
         return None
+
+
+def _most_common(cards: Sequence[Card], kinds: list[BeanKind]) -> Card:
+    """The card of the kind most common among ``cards`` (``kinds``, theirs in order),
+    the lowest id among equals (a loop rather than ``max`` with a key: no call per card
+    in the compiled build)."""
+    best, best_count = cards[0], 0
+    for position, card in enumerate(cards):
+        count = kinds.count(kinds[position])
+        if count > best_count or (count == best_count and card < best):
+            best, best_count = card, count
+    return best
 
 
 def _best_wanted(fields: list[Field]) -> BeanKind | None:

@@ -21,7 +21,7 @@ from bohnanza_core.bots.fields import (
     matching_field,
     richest_harvest,
 )
-from bohnanza_core.cards import Card
+from bohnanza_core.cards import BeanKind, Card
 from bohnanza_core.commands import (
     Command,
     DeclineOffer,
@@ -32,7 +32,6 @@ from bohnanza_core.commands import (
     PlantCard,
     PlantFromHand,
 )
-from bohnanza_core.rulesets import LeftoverFaceUp, ReceivedCardsPlanted
 from bohnanza_core.seatview import SeatView
 from bohnanza_core.state import Phase
 
@@ -48,7 +47,7 @@ class NonTradingBot(Bot):
             return self._plant_from_hand(view)
         if phase is Phase.TRADING:
             area = view.trade_area(seat)
-            if area and view.ruleset.received_cards_planted is ReceivedCardsPlanted.AT_ONCE:
+            if area and view.rules.received_at_once:
                 return self._plant(view, area, optional=False)
             if seat == view.active:
                 return EndTrading(seat=seat)
@@ -63,7 +62,7 @@ class NonTradingBot(Bot):
             if cards:
                 return self._plant(view, cards, optional=False)
             if seat == view.active and view.face_up:
-                optional = view.ruleset.leftover_face_up is LeftoverFaceUp.OFFERED_TO_NEXT_PLAYER
+                optional = view.rules.leftover_offered
                 return self._plant(view, view.face_up, optional=optional)
             return None
         if phase is Phase.PLANTING_LEFTOVERS:
@@ -79,7 +78,7 @@ class NonTradingBot(Bot):
     def _plant_from_hand(self, view: SeatView) -> Command:
         seat = self.seat
         planted = view.planted_this_turn
-        if planted >= view.ruleset.planting_from_hand:
+        if planted >= view.rules.planting_from_hand:
             return EndPlanting(seat=seat)
         fields = farm(view, seat)
         index = field_for(fields, view.kind(view.hand()[0]))
@@ -95,15 +94,15 @@ class NonTradingBot(Bot):
         seat = self.seat
         fields = farm(view, seat)
         kinds = [view.kind(card) for card in cards]
-        for card, kind in zip(cards, kinds, strict=True):
+        for position, kind in enumerate(kinds):
             index = matching_field(fields, kind)
             if index is not None:
-                return PlantCard(seat=seat, card=card, field=index)
+                return PlantCard(seat=seat, card=cards[position], field=index)
         if any(kind is None for kind, _ in fields):
-            card = max(cards, key=lambda c: kinds.count(view.kind(c)))
-            index = field_for(fields, view.kind(card))
+            position = _most_common(kinds)
+            index = field_for(fields, kinds[position])
             assert index is not None
-            return PlantCard(seat=seat, card=card, field=index)
+            return PlantCard(seat=seat, card=cards[position], field=index)
         if optional:
             return EndPlanting(seat=seat)
         return self._harvest(view, fields)
@@ -111,3 +110,14 @@ class NonTradingBot(Bot):
     def _harvest(self, view: SeatView, fields: list[Field]) -> Command:
         index = richest_harvest(view, self.seat, fields)
         return Harvest(seat=self.seat, field=index if index is not None else 0)
+
+
+def _most_common(kinds: list[BeanKind]) -> int:
+    """The position of the first card whose kind is the most common among ``kinds``
+    (a loop rather than ``max`` with a key: no call per card in the compiled build)."""
+    best, best_count = 0, 0
+    for position, kind in enumerate(kinds):
+        count = kinds.count(kind)
+        if count > best_count:
+            best, best_count = position, count
+    return best

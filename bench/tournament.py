@@ -59,7 +59,9 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -68,7 +70,8 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
 PG = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
-REDIS = "redis://127.0.0.1:6379/0"
+REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/10")
+"""A Redis database of its own (the tests use 0, bench/live.py 11, bench/web.py 15)."""
 ENTRANTS = 8
 PER_CYCLE = math.comb(ENTRANTS, 4) * 4  # 280
 
@@ -96,11 +99,50 @@ def redis_pid() -> int | None:
     return int(found[1]) if found else None
 
 
-def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
-    """(games, seconds, CPU seconds by part) of one competition run by ``workers``
-    worker processes. The CPU: the workers' from the start of the competition, their
-    PostgreSQL backends' whole lives, Redis's over the run (other users of this Redis
-    count too)."""
+class WaitSampler(threading.Thread):
+    """Samples what the workers' PostgreSQL backends wait for, every
+    :data:`SAMPLE_SECONDS`, from ``pg_stat_activity`` on a connection of its own (stopped
+    before the backends' CPU is read, so its own is not counted): a worker whose save
+    waits for the other's counter row shows as ``Lock:transactionid``. Each sample of a
+    backend stands for the time between samples."""
+
+    def __init__(self, database: str) -> None:
+        super().__init__(daemon=True)
+        self.database = database
+        self.stopped = threading.Event()
+        self.samples = 0
+        self.seconds = 0.0
+        self.waits: Counter[str] = Counter()
+
+    def run(self) -> None:
+        with psycopg.connect(**{**PG, "dbname": self.database}, autocommit=True) as db:  # type: ignore[arg-type]
+            began = time.perf_counter()
+            while not self.stopped.is_set():
+                for kind, event in db.execute(
+                        "SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE "
+                        "datname = current_database() AND pid <> pg_backend_pid() AND "
+                        "backend_type = 'client backend' AND state <> 'idle'").fetchall():
+                    self.waits[f"{kind}:{event}" if kind else "running"] += 1
+                self.samples += 1
+                time.sleep(SAMPLE_SECONDS)
+            self.seconds = time.perf_counter() - began
+
+    def stop(self) -> dict[str, float]:
+        """Seconds of backend time spent in each wait (and running), estimated."""
+        self.stopped.set()
+        self.join()
+        each = self.seconds / max(1, self.samples)
+        return {wait: count * each for wait, count in self.waits.most_common()}
+
+
+SAMPLE_SECONDS = 0.01
+
+
+def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float], dict[str, float]]:
+    """(games, seconds, CPU seconds by part, backend seconds by wait) of one competition
+    run by ``workers`` worker processes. The CPU: the workers' from the start of the
+    competition, their PostgreSQL backends' whole lives, Redis's over the run (other
+    users of this Redis count too). The waits: :class:`WaitSampler`."""
     name = f"bench_cup_{uuid4().hex[:10]}"
     with admin() as db:
         db.execute(f'CREATE DATABASE "{name}"')
@@ -132,6 +174,8 @@ def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
         redis = redis_pid()
         cpu_before = {"workers": sum(cpu_seconds(p.pid) for p in processes),
                       "Redis": cpu_seconds(redis) if redis else 0.0}
+        sampler = WaitSampler(name)
+        sampler.start()
         began = time.perf_counter()
         created = subprocess.run(
             [sys.executable, "manage.py", "tournament", "create", "--name", "Bench Cup",
@@ -146,6 +190,7 @@ def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
                                  "'%Tournament.Finished'").fetchone()[0]:  # type: ignore[index]
                 time.sleep(0.2)
             seconds = time.perf_counter() - began
+            waits = sampler.stop()
             backends = [row[0] for row in db.execute(
                 "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> "
                 "pg_backend_pid()", [name]).fetchall()]
@@ -156,7 +201,7 @@ def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
             stored = db.execute("SELECT count(DISTINCT originator_id) FROM games_events"
                                 ).fetchone()[0]  # type: ignore[index]
         assert stored == games, f"{stored} games stored of {games}"
-        return games, seconds, cpu
+        return games, seconds, cpu, waits
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
@@ -209,23 +254,26 @@ def breakdown_child(games: int) -> None:
     runner.play_bot_game = timed(STEPS[0], runner.play_bot_game)  # type: ignore[assignment]
     games_module.Game.collect_rows = timed(  # type: ignore[method-assign]
         STEPS[1], games_module.Game.collect_rows)
+    from replays import persistence
+
     the_store = store()
-    the_store.save = timed("save", the_store.save)  # type: ignore[method-assign]
+    the_store.save_games = timed("save", the_store.save_games)  # type: ignore[method-assign]
     spent["save"] = 0.0
     atomic = transaction.atomic
 
-    # The store's counter row (replays/persistence.py): bumped as a save's events go in,
-    # locked until the transaction commits; two workers' saves wait for each other there.
-    recorder: Any = the_store.recorder
-    copy_events = recorder._copy_events
+    # The store's counter row (replays/persistence.py): taken by the UPDATE that follows
+    # the batch's encoding, held until the transaction commits; two workers' saves wait
+    # for each other there.
+    binary_rows = persistence._binary_rows
     locked: list[float] = []
 
     def counted(*args: Any, **kwargs: Any) -> Any:
+        encoded = binary_rows(*args, **kwargs)
         if not locked:
             locked.append(time.perf_counter())
-        return copy_events(*args, **kwargs)
+        return encoded
 
-    recorder._copy_events = counted
+    persistence._binary_rows = counted  # type: ignore[assignment]
 
     class TimedAtomic:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -342,7 +390,8 @@ def print_floor(steps: dict[str, float], one: float, two: float,
           "a game: " + ", ".join(f"{part} {used * 1000:.1f}" for part, used in spent.items())
           + ")")
     print(f"  reached with two workers, the cores shared with other work: "
-          f"{10_000 / two * 60:.0f} s")
+          f"{10_000 / two * 60:.0f} s; the run's games kept "
+          f"{two / 60 * total:.2f} of the 2 cores busy")
     print(f"  one worker over Celery and Redis takes {60 / one * 1000:.1f} ms a game of wall "
           f"time, {steps['total'] * 1000:.1f} ms in one process without them")
     print(f"  two / one at most {steps['total'] / steps['locked']:.2f} by the store's counter "
@@ -375,7 +424,7 @@ def main() -> None:
     cpus: dict[int, list[dict[str, float]]] = {1: [], 2: []}
     for run in range(args.runs):
         for workers in (1, 2):
-            games, seconds, cpu = one_run(workers, cycles)
+            games, seconds, cpu, waits = one_run(workers, cycles)
             rate = games / seconds * 60
             rates[workers].append(rate)
             cpus[workers].append({part: used / games for part, used in cpu.items()})
@@ -384,6 +433,9 @@ def main() -> None:
                   + ", ".join(f"{part} {used / games * 1000:.1f} ms"
                               for part, used in cpu.items())
                   + f" (load average {os.getloadavg()[0]:.1f})", flush=True)
+            print("  its PostgreSQL backends, ms a game (sampled): " + ", ".join(
+                f"{wait} {used / games * 1000:.1f}" for wait, used in waits.items()),
+                flush=True)
     one, two = (sorted(rates[w])[len(rates[w]) // 2] for w in (1, 2))
     print()
     print(f"games per minute (median of {args.runs}): one worker {one:,.0f}, two workers "

@@ -24,7 +24,9 @@ interleave with another's; ours are also gapless.
   takes ``LOCK TABLE ... IN EXCLUSIVE MODE`` instead). A writer gets its ids only after the
   previous one committed or rolled back, hence the order; a rolled-back transaction rolls
   the counter back too, hence no gaps. Inside a caller's long transaction the counter stays
-  held until it ends, so save events last. Needs READ COMMITTED (Django's default): a
+  held until it ends, so save events last (``Games.save_games``: several games' events as
+  the transaction's last statements), and a large batch is encoded before the counter is
+  taken. Needs READ COMMITTED (Django's default): a
   stricter isolation level makes a waiting writer fail instead of reading the new count.
 - SQLite serialises writers itself (one write lock per database, taken by the first write,
   or at BEGIN with the settings' ``transaction_mode: IMMEDIATE``), so the rowid numbers the

@@ -20,7 +20,10 @@ it. Each run also reads the CPU time its games took: the workers' (from the star
 the competition), their PostgreSQL backends' and Redis's; and what the backends waited
 for, sampled from ``pg_stat_activity`` every 10 ms (``Lock:transactionid``: a worker's
 save waiting for the other's hold on the store's counter row; ``Client:ClientRead``: a
-backend waiting for its worker, inside a transaction or between statements).
+backend waiting for its worker, inside a transaction or between statements;
+``Lock:object``: a commit waiting for another's NOTIFY, which PostgreSQL serialises over
+the whole server, other databases included); and, with two workers, how long a round's
+last task ran alone (:func:`round_tails`).
 
 The breakdown (``--steps``): the same games played and stored in one process as a
 worker's task does it (``runner.play_deals`` then ``runner.advance``), each step timed:
@@ -72,6 +75,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -146,13 +150,46 @@ class WaitSampler(threading.Thread):
 
 
 SAMPLE_SECONDS = 0.01
+BATCH = int(os.environ.get("BOHNANZA_TOURNAMENT_BATCH", "4"))
+ENDED_AT = re.compile(rb'"at":"([^"]+)"')
 
 
-def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float], dict[str, float]]:
-    """(games, seconds, CPU seconds by part, backend seconds by wait) of one competition
-    run by ``workers`` worker processes. The CPU: the workers' from the start of the
+def round_tails(db: Any) -> tuple[float, float]:
+    """(seconds, share) of each round's time that one worker spent alone on the round's
+    last task while the other had nothing of the round left, on average over the rounds,
+    from the times the games ended (their last event's ``at``): a round robin's deal is
+    its game's index, and a task plays ``BATCH`` deals in order, so a task ended with the
+    last of its games. The tail is the last task's end less the end of the last task
+    before it; the share is of the round's time from its first game's end to its last."""
+    ends: dict[int, dict[int, float]] = {}
+    for round_number, index, state in db.execute(
+            "SELECT g.round, g.index, e.state FROM tournaments_tournamentgame g, LATERAL "
+            "(SELECT state FROM games_events WHERE originator_id = g.game_id ORDER BY "
+            "originator_version DESC LIMIT 1) e").fetchall():
+        found = ENDED_AT.search(bytes(state))
+        assert found, "a game's last event has its time"
+        at = datetime.fromisoformat(found[1].decode()).timestamp()
+        tasks = ends.setdefault(round_number, {})
+        tasks[index // BATCH] = max(tasks.get(index // BATCH, at), at)
+    tails, shares = [], []
+    for tasks in ends.values():
+        if len(tasks) < 2:
+            continue
+        ordered = sorted(tasks.values())
+        tails.append(ordered[-1] - ordered[-2])
+        first = min(ordered)
+        if ordered[-1] > first:
+            shares.append(tails[-1] / (ordered[-1] - first))
+    return (sum(tails) / max(1, len(tails)), sum(shares) / max(1, len(shares)))
+
+
+def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float],
+                                                dict[str, float], tuple[float, float]]:
+    """(games, seconds, CPU seconds by part, backend seconds by wait, round tails) of one
+    competition run by ``workers`` worker processes. The CPU: the workers' from the start of the
     competition, their PostgreSQL backends' whole lives, Redis's over the run (other
-    users of this Redis count too). The waits: :class:`WaitSampler`."""
+    users of this Redis count too). The waits: :class:`WaitSampler`; the tails:
+    :func:`round_tails`."""
     name = f"bench_cup_{uuid4().hex[:10]}"
     with admin() as db:
         db.execute(f'CREATE DATABASE "{name}"')
@@ -210,8 +247,9 @@ def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float], di
                    "Redis": (cpu_seconds(redis) if redis else 0.0) - cpu_before["Redis"]}
             stored = db.execute("SELECT count(DISTINCT originator_id) FROM games_events"
                                 ).fetchone()[0]  # type: ignore[index]
+            tails = round_tails(db)
         assert stored == games, f"{stored} games stored of {games}"
-        return games, seconds, cpu, waits
+        return games, seconds, cpu, waits, tails
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
@@ -434,7 +472,7 @@ def main() -> None:
     cpus: dict[int, list[dict[str, float]]] = {1: [], 2: []}
     for run in range(args.runs):
         for workers in (1, 2):
-            games, seconds, cpu, waits = one_run(workers, cycles)
+            games, seconds, cpu, waits, (tail, share) = one_run(workers, cycles)
             rate = games / seconds * 60
             rates[workers].append(rate)
             cpus[workers].append({part: used / games for part, used in cpu.items()})
@@ -446,6 +484,10 @@ def main() -> None:
             print("  its PostgreSQL backends, ms a game (sampled): " + ", ".join(
                 f"{wait} {used / games * 1000:.1f}" for wait, used in waits.items()),
                 flush=True)
+            if workers > 1:
+                print(f"  a round's last task alone: {tail * 1000:.0f} ms a round on average,"
+                      f" {share:.1%} of a round's time (from its first game's end to its "
+                      "last)", flush=True)
     one, two = (sorted(rates[w])[len(rates[w]) // 2] for w in (1, 2))
     print()
     print(f"games per minute (median of {args.runs}): one worker {one:,.0f}, two workers "

@@ -7,7 +7,8 @@ then where one game's time goes, and the floor the two cores allow.
     .venv/bin/python bench/tournament.py --steps-only      # the breakdown alone
     BOHNANZA_TOURNAMENT_BATCH=1 .venv/bin/python bench/tournament.py   # a task a deal
 
-Each run: a fresh PostgreSQL database (migrated), a Redis queue of its own, N worker
+Each run: a fresh PostgreSQL database (migrated), a Redis queue of its own (in Redis
+database 10, or ``BENCH_REDIS_URL``), N worker
 processes (``celery -A config worker --pool solo``, as production runs them), and a
 round robin of heuristic bots at tables of four under ``classic`` (8 entrants: 280
 games a cycle, 70 a round, as many cycles as --games asks), created by ``manage.py
@@ -16,15 +17,21 @@ Every game is stored whole (events, hash chain, a snapshot every 100 events) lik
 other, and the run checks that every game is in the store; the game list's read model
 is left to ``manage.py run_projections`` (READ_MODELS_CATCH_UP=0), as production runs
 it. Each run also reads the CPU time its games took: the workers' (from the start of
-the competition), their PostgreSQL backends' and Redis's.
+the competition), their PostgreSQL backends' and Redis's; and what the backends waited
+for, sampled from ``pg_stat_activity`` every 10 ms (``Lock:transactionid``: a worker's
+save waiting for the other's hold on the store's counter row; ``Client:ClientRead``: a
+backend waiting for its worker, inside a transaction or between statements;
+``Lock:object``: a commit waiting for another's NOTIFY, which PostgreSQL serialises over
+the whole server, other databases included); and, with two workers, how long a round's
+last task ran alone (:func:`round_tails`).
 
 The breakdown (``--steps``): the same games played and stored in one process as a
 worker's task does it (``runner.play_deals`` then ``runner.advance``), each step timed:
 engine and bots, chaining, the store's write, the commit, the rows and checks, the look
 at whether the round is over, the round's end (ratings, pairing); the CPU of the
 process and of its PostgreSQL backend; and how long the store's counter row is held
-(from a save's first insert to the commit), the part of a game two workers cannot
-overlap.
+(from the counter's UPDATE, after the batch's rows are encoded, to the commit), the
+part of a game two workers cannot overlap.
 
 The floor: the CPU a game takes (engine and bots alone; and the whole game in the
 two-worker run: workers, PostgreSQL, Redis) times 10,000 over two cores; CPU time is
@@ -48,6 +55,12 @@ History, 4-player classic heuristic round robins, one run each:
   task (560 games, load 9-11): workers 27.5, PostgreSQL 6.8, Redis 0.3: 34.6 ms (173 s);
   one worker 711, two 1,107 (1.56x).
   docs/tournaments.md says where the rest goes.
+- 2026-12-02, a task's games saved as one write (the counter row and one binary COPY
+  last), load 2.8-9.6 (three other helpers): waits for the counter row 0.3-1.0 ms a game
+  with two workers (2.4-6.6 before); counter row held 4.3-5.2 ms a game in one process
+  (11.8 before); one worker 1,837-2,182 and two 1,445-3,993 games/min over four 1,120-game
+  pairs (10,000 games in 150 s at the best, load 3.9); 2,800 games at load 7.4-9.6: 897
+  and 1,540 (1.72x), CPU a game workers 15.9, PostgreSQL 3.4, Redis 0.4 ms: floor 99 s.
 """
 
 from __future__ import annotations
@@ -59,7 +72,10 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections import Counter
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -68,7 +84,8 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
 PG = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
-REDIS = "redis://127.0.0.1:6379/0"
+REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/10")
+"""A Redis database of its own (the tests use 0, bench/live.py 11, bench/web.py 15)."""
 ENTRANTS = 8
 PER_CYCLE = math.comb(ENTRANTS, 4) * 4  # 280
 
@@ -96,11 +113,83 @@ def redis_pid() -> int | None:
     return int(found[1]) if found else None
 
 
-def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
-    """(games, seconds, CPU seconds by part) of one competition run by ``workers``
-    worker processes. The CPU: the workers' from the start of the competition, their
-    PostgreSQL backends' whole lives, Redis's over the run (other users of this Redis
-    count too)."""
+class WaitSampler(threading.Thread):
+    """Samples what the workers' PostgreSQL backends wait for, every
+    :data:`SAMPLE_SECONDS`, from ``pg_stat_activity`` on a connection of its own (stopped
+    before the backends' CPU is read, so its own is not counted): a worker whose save
+    waits for the other's counter row shows as ``Lock:transactionid``. Each sample of a
+    backend stands for the time between samples."""
+
+    def __init__(self, database: str) -> None:
+        super().__init__(daemon=True)
+        self.database = database
+        self.stopped = threading.Event()
+        self.samples = 0
+        self.seconds = 0.0
+        self.waits: Counter[str] = Counter()
+
+    def run(self) -> None:
+        with psycopg.connect(**{**PG, "dbname": self.database}, autocommit=True) as db:  # type: ignore[arg-type]
+            began = time.perf_counter()
+            while not self.stopped.is_set():
+                for kind, event in db.execute(
+                        "SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE "
+                        "datname = current_database() AND pid <> pg_backend_pid() AND "
+                        "backend_type = 'client backend' AND state <> 'idle'").fetchall():
+                    self.waits[f"{kind}:{event}" if kind else "running"] += 1
+                self.samples += 1
+                time.sleep(SAMPLE_SECONDS)
+            self.seconds = time.perf_counter() - began
+
+    def stop(self) -> dict[str, float]:
+        """Seconds of backend time spent in each wait (and running), estimated."""
+        self.stopped.set()
+        self.join()
+        each = self.seconds / max(1, self.samples)
+        return {wait: count * each for wait, count in self.waits.most_common()}
+
+
+SAMPLE_SECONDS = 0.01
+BATCH = int(os.environ.get("BOHNANZA_TOURNAMENT_BATCH", "4"))
+ENDED_AT = re.compile(rb'"at":"([^"]+)"')
+
+
+def round_tails(db: Any) -> tuple[float, float]:
+    """(seconds, share) of each round's time that one worker spent alone on the round's
+    last task while the other had nothing of the round left, on average over the rounds,
+    from the times the games ended (their last event's ``at``): a round robin's deal is
+    its game's index, and a task plays ``BATCH`` deals in order, so a task ended with the
+    last of its games. The tail is the last task's end less the end of the last task
+    before it; the share is of the round's time from its first game's end to its last."""
+    ends: dict[int, dict[int, float]] = {}
+    for round_number, index, state in db.execute(
+            "SELECT g.round, g.index, e.state FROM tournaments_tournamentgame g, LATERAL "
+            "(SELECT state FROM games_events WHERE originator_id = g.game_id ORDER BY "
+            "originator_version DESC LIMIT 1) e").fetchall():
+        found = ENDED_AT.search(bytes(state))
+        assert found, "a game's last event has its time"
+        at = datetime.fromisoformat(found[1].decode()).timestamp()
+        tasks = ends.setdefault(round_number, {})
+        tasks[index // BATCH] = max(tasks.get(index // BATCH, at), at)
+    tails, shares = [], []
+    for tasks in ends.values():
+        if len(tasks) < 2:
+            continue
+        ordered = sorted(tasks.values())
+        tails.append(ordered[-1] - ordered[-2])
+        first = min(ordered)
+        if ordered[-1] > first:
+            shares.append(tails[-1] / (ordered[-1] - first))
+    return (sum(tails) / max(1, len(tails)), sum(shares) / max(1, len(shares)))
+
+
+def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float],
+                                                dict[str, float], tuple[float, float]]:
+    """(games, seconds, CPU seconds by part, backend seconds by wait, round tails) of one
+    competition run by ``workers`` worker processes. The CPU: the workers' from the start of the
+    competition, their PostgreSQL backends' whole lives, Redis's over the run (other
+    users of this Redis count too). The waits: :class:`WaitSampler`; the tails:
+    :func:`round_tails`."""
     name = f"bench_cup_{uuid4().hex[:10]}"
     with admin() as db:
         db.execute(f'CREATE DATABASE "{name}"')
@@ -132,6 +221,8 @@ def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
         redis = redis_pid()
         cpu_before = {"workers": sum(cpu_seconds(p.pid) for p in processes),
                       "Redis": cpu_seconds(redis) if redis else 0.0}
+        sampler = WaitSampler(name)
+        sampler.start()
         began = time.perf_counter()
         created = subprocess.run(
             [sys.executable, "manage.py", "tournament", "create", "--name", "Bench Cup",
@@ -146,6 +237,7 @@ def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
                                  "'%Tournament.Finished'").fetchone()[0]:  # type: ignore[index]
                 time.sleep(0.2)
             seconds = time.perf_counter() - began
+            waits = sampler.stop()
             backends = [row[0] for row in db.execute(
                 "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> "
                 "pg_backend_pid()", [name]).fetchall()]
@@ -155,8 +247,9 @@ def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float]]:
                    "Redis": (cpu_seconds(redis) if redis else 0.0) - cpu_before["Redis"]}
             stored = db.execute("SELECT count(DISTINCT originator_id) FROM games_events"
                                 ).fetchone()[0]  # type: ignore[index]
+            tails = round_tails(db)
         assert stored == games, f"{stored} games stored of {games}"
-        return games, seconds, cpu
+        return games, seconds, cpu, waits, tails
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
@@ -209,23 +302,26 @@ def breakdown_child(games: int) -> None:
     runner.play_bot_game = timed(STEPS[0], runner.play_bot_game)  # type: ignore[assignment]
     games_module.Game.collect_rows = timed(  # type: ignore[method-assign]
         STEPS[1], games_module.Game.collect_rows)
+    from replays import persistence
+
     the_store = store()
-    the_store.save = timed("save", the_store.save)  # type: ignore[method-assign]
+    the_store.save_games = timed("save", the_store.save_games)  # type: ignore[method-assign]
     spent["save"] = 0.0
     atomic = transaction.atomic
 
-    # The store's counter row (replays/persistence.py): bumped as a save's events go in,
-    # locked until the transaction commits; two workers' saves wait for each other there.
-    recorder: Any = the_store.recorder
-    copy_events = recorder._copy_events
+    # The store's counter row (replays/persistence.py): taken by the UPDATE that follows
+    # the batch's encoding, held until the transaction commits; two workers' saves wait
+    # for each other there.
+    binary_rows = persistence._binary_rows
     locked: list[float] = []
 
     def counted(*args: Any, **kwargs: Any) -> Any:
+        encoded = binary_rows(*args, **kwargs)
         if not locked:
             locked.append(time.perf_counter())
-        return copy_events(*args, **kwargs)
+        return encoded
 
-    recorder._copy_events = counted
+    persistence._binary_rows = counted  # type: ignore[assignment]
 
     class TimedAtomic:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -342,7 +438,8 @@ def print_floor(steps: dict[str, float], one: float, two: float,
           "a game: " + ", ".join(f"{part} {used * 1000:.1f}" for part, used in spent.items())
           + ")")
     print(f"  reached with two workers, the cores shared with other work: "
-          f"{10_000 / two * 60:.0f} s")
+          f"{10_000 / two * 60:.0f} s; the run's games kept "
+          f"{two / 60 * total:.2f} of the 2 cores busy")
     print(f"  one worker over Celery and Redis takes {60 / one * 1000:.1f} ms a game of wall "
           f"time, {steps['total'] * 1000:.1f} ms in one process without them")
     print(f"  two / one at most {steps['total'] / steps['locked']:.2f} by the store's counter "
@@ -375,7 +472,7 @@ def main() -> None:
     cpus: dict[int, list[dict[str, float]]] = {1: [], 2: []}
     for run in range(args.runs):
         for workers in (1, 2):
-            games, seconds, cpu = one_run(workers, cycles)
+            games, seconds, cpu, waits, (tail, share) = one_run(workers, cycles)
             rate = games / seconds * 60
             rates[workers].append(rate)
             cpus[workers].append({part: used / games for part, used in cpu.items()})
@@ -384,6 +481,13 @@ def main() -> None:
                   + ", ".join(f"{part} {used / games * 1000:.1f} ms"
                               for part, used in cpu.items())
                   + f" (load average {os.getloadavg()[0]:.1f})", flush=True)
+            print("  its PostgreSQL backends, ms a game (sampled): " + ", ".join(
+                f"{wait} {used / games * 1000:.1f}" for wait, used in waits.items()),
+                flush=True)
+            if workers > 1:
+                print(f"  a round's last task alone: {tail * 1000:.0f} ms a round on average,"
+                      f" {share:.1%} of a round's time (from its first game's end to its "
+                      "last)", flush=True)
     one, two = (sorted(rates[w])[len(rates[w]) // 2] for w in (1, 2))
     print()
     print(f"games per minute (median of {args.runs}): one worker {one:,.0f}, two workers "

@@ -24,7 +24,9 @@ interleave with another's; ours are also gapless.
   takes ``LOCK TABLE ... IN EXCLUSIVE MODE`` instead). A writer gets its ids only after the
   previous one committed or rolled back, hence the order; a rolled-back transaction rolls
   the counter back too, hence no gaps. Inside a caller's long transaction the counter stays
-  held until it ends, so save events last. Needs READ COMMITTED (Django's default): a
+  held until it ends, so save events last (``Games.save_games``: several games' events as
+  the transaction's last statements), and a large batch is encoded before the counter is
+  taken. Needs READ COMMITTED (Django's default): a
   stricter isolation level makes a waiting writer fail instead of reading the new count.
 - SQLite serialises writers itself (one write lock per database, taken by the first write,
   or at BEGIN with the settings' ``transaction_mode: IMMEDIATE``), so the rowid numbers the
@@ -39,6 +41,7 @@ import functools
 import logging
 import queue
 import sqlite3
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -414,13 +417,47 @@ class _HookedCursor:
                                            "alias": self.wrapper.alias})
 
 
-def _copy_rows(cursor: Any, statement: str, rows: Iterator[tuple[Any, ...]]) -> None:
-    """COPY ``rows`` in by ``statement`` (PostgreSQL), through the hooks if there are any."""
+_PG_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)  # signature, flags, no extension
+_PG_COPY_TRAILER = b"\xff\xff"
+_PG_INT8_FIELD = struct.Struct(">iq")  # a field's length (8), then a bigint
+
+
+def _binary_rows(rows: Sequence[tuple[Any, ...]]) -> list[bytes]:
+    """Rows (originator_id, originator_version, topic, state) in PostgreSQL's binary COPY
+    format, each without its last field, the notification id (:func:`_numbered_binary`).
+    The originator id is a UUID (a ``uuid`` column: its 16 bytes) or text."""
+    pack = struct.pack
+    topics: dict[str, bytes] = {}
+    encoded: list[bytes] = []
+    append = encoded.append
+    for originator_id, version, topic, state in rows:
+        head = (originator_id.bytes if isinstance(originator_id, UUID)
+                else str(originator_id).encode())
+        word = topics.get(topic)
+        if word is None:
+            raw = topic.encode()
+            word = topics[topic] = pack(">i", len(raw)) + raw
+        state = bytes(state)
+        append(b"".join((pack(">hi", 5, len(head)), head, _PG_INT8_FIELD.pack(8, version),
+                         word, pack(">i", len(state)), state)))
+    return encoded
+
+
+def _numbered_binary(encoded: list[bytes], first: int) -> bytes:
+    """A binary COPY's whole data: :func:`_binary_rows` numbered from ``first``."""
+    number = _PG_INT8_FIELD.pack
+    return b"".join((_PG_COPY_HEADER,
+                     *[row + number(8, i) for i, row in enumerate(encoded, first)],
+                     _PG_COPY_TRAILER))
+
+
+def _copy_data(cursor: Any, statement: str, data: bytes) -> None:
+    """COPY ``data`` (already in the statement's format) in by ``statement`` (PostgreSQL),
+    through the hooks if there are any."""
 
     def run(statement: str, params: Any) -> None:
         with cursor.copy(statement) as copy:
-            for row in rows:
-                copy.write_row(row)
+            copy.write(data)
 
     if isinstance(cursor, _HookedCursor):
         cursor.hooked(statement, None, run)
@@ -957,8 +994,14 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         """A large batch on PostgreSQL: take its ids from the counter (the same row lock,
         the same NOTIFY at commit), then COPY the rows in, numbered. COPY stores a game's
         650 rows in about a quarter of the time of multi-row INSERTs, whose hundreds of
-        placeholders psycopg parses afresh each time (bench/store.py, record)."""
+        placeholders psycopg parses afresh each time (bench/store.py, record).
+
+        The counter row is held from here to the commit, and every other writer of this
+        application waits for it: so the rows are encoded first, in COPY's binary format
+        (:func:`_binary_rows`, which the server also reads faster than text), and only
+        their ids are added once the counter has given them (bench/tournament.py)."""
         n = len(rows)
+        encoded = _binary_rows(rows)
         cursor.execute(f"UPDATE {self.counter_table} SET last = last + %s WHERE id = 1"
                        f"{self._follows_sql if follows else ''} "
                        "RETURNING last - %s, pg_notify(%s, '')",
@@ -968,8 +1011,8 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
             raise self._out_of_sequence(cursor, firsts)
         base = counted[0]
         columns = "(originator_id, originator_version, topic, state, notification_id)"
-        _copy_rows(cursor, f"COPY {self.events_table} {columns} FROM STDIN",
-                   ((*row, i) for i, row in enumerate(rows, base + 1)))
+        _copy_data(cursor, f"COPY {self.events_table} {columns} FROM STDIN (FORMAT BINARY)",
+                   _numbered_binary(encoded, base + 1))
         return list(range(base + 1, base + n + 1))
 
     def _pg_insert_sql(self, n: int, *, with_counter: bool, follows: bool = False) -> str:

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import hmac
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from django.conf import settings
+from django.db import transaction
+from eventsourcing.persistence import Recording
 
-from bohnanza_core.games import Game, GameNotFound, Games
+from bohnanza_core.games import Game, GameNotFound, Games, StoredRuns
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective
+from replays.persistence import DjangoApplicationRecorder
 
 _lock = threading.Lock()
 _games: Games | None = None
@@ -40,6 +43,24 @@ class PlatformGames(Games):
         for hook in list(_after_save):
             hook()
         return recordings
+
+    def save_games(self, games: Sequence[Game]) -> list[Sequence[Recording[UUID]]]:
+        recordings = super().save_games(games)
+        for hook in list(_after_save) if games else ():
+            hook()
+        return recordings
+
+    def _record_games(self, stored: StoredRuns, snapshots: list[Any]) -> Sequence[int] | None:
+        """The snapshots first, then the events, in one transaction (the caller's if it
+        has one): the events' statement takes the store's counter row, which every other
+        writer of games waits for until the commit, so it comes last."""
+        recorder = self.recorder
+        if not isinstance(recorder, DjangoApplicationRecorder):
+            return super()._record_games(stored, snapshots)
+        with transaction.atomic(using=recorder.datastore.alias, savepoint=False):
+            if snapshots and self.snapshots is not None:
+                self.snapshots.put(snapshots)
+            return recorder.insert_events(stored, tracking=None)
 
 
 def store_env() -> dict[str, str]:

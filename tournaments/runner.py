@@ -104,11 +104,11 @@ def play_deals(tournament_id: UUID, round_number: int, deals: Sequence[int]) -> 
             ranks=list(result.ranks), coins=list(result.coins), winners=list(result.winners)))
     try:
         with catch_up_deferred(), transaction.atomic():
-            # The rows first: the games' saves take the store's counter row, which other
-            # workers' saves wait for until this commits, so nothing else comes after them.
+            # The rows first, the games' events last, all of them in one statement: that
+            # takes the store's counter row, which other workers' saves wait for until
+            # this commits, so nothing else comes after it (Games.save_games).
             TournamentGame.objects.bulk_create(rows)
-            for _, game in played:
-                games().save(game)
+            games().save_games([game for _, game in played])
     except (IntegrityError, DjangoIntegrityError):
         if len(todo) > 1:  # some deal went in elsewhere: the others one by one
             return sum(play_deals(tournament_id, round_number, [deal]) for deal in todo)

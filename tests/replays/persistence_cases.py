@@ -335,6 +335,37 @@ class StoreBehaviour(StoreCase):
         assert [e.originator_version for e in snapshots.select_events(first)] == list(
             range(1, 301))
 
+    def test_several_aggregates_rows_go_in_whole_numbered_and_in_order(self) -> None:
+        # A tournament task's batch: several games' rows in one write (on PostgreSQL, the
+        # counter and then one COPY in the binary format), with uuid or text ids.
+        for id_type in ("uuid", "text"):
+            datastore = DjangoDatastore(self.alias, originator_id_type=id_type)
+            recorder = self.made(DjangoApplicationRecorder(
+                datastore, events_table_name=f"{self.prefix}_{id_type}_events"))
+            games = [uuid4() for _ in range(3)]
+            rows = [StoredEvent(originator_id=g, originator_version=v, topic=f"t\\{v % 3}\t",
+                                state=bytes([v % 256]) * (v % 7) + b"\n\\")
+                    for g in games for v in range(1, 41)]
+            assert recorder.insert_events(rows) == list(range(1, 121))
+            notifications = recorder.select_notifications(start=None, limit=200)
+            assert [(UUID(str(n.originator_id)), n.originator_version, n.topic, n.state)
+                    for n in notifications] == [
+                (e.originator_id, e.originator_version, e.topic, e.state) for e in rows]
+            assert all(isinstance(n.originator_id, UUID if id_type == "uuid" else str)
+                       for n in notifications)
+            # one game of the batch stored already: nothing of it stays, no id is taken
+            other = uuid4()
+            clash = [*(stored(other, v) for v in range(1, 60)),
+                     *(stored(games[1], v) for v in range(1, 60))]
+            with pytest.raises(IntegrityError):
+                recorder.insert_events(clash)
+            # the same where the check passed and the rows themselves collide (a writer
+            # that committed in between)
+            with patch.object(recorder, "_check_sequence"), pytest.raises(IntegrityError):
+                recorder.insert_events(clash)
+            assert recorder.select_events(other) == []
+            assert recorder.insert_events([stored(other, 1)]) == [121]
+
     def test_events_must_follow_the_last_stored_one(self) -> None:
         # Issue 9: a gap in an aggregate's versions makes it impossible to load.
         recorder = self.application_recorder()

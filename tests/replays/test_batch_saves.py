@@ -1,0 +1,27 @@
+"""Several games saved as one write, on SQLite (tests/replays/batch_cases.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.replays import batch_cases
+from tests.replays import persistence_cases as cases
+
+ALIAS = "batch_saves_sqlite_test"
+
+
+@pytest.fixture
+def sqlite_alias(tmp_path: Path, django_db_blocker: Any) -> Iterator[str]:
+    settings_dict = {"ENGINE": "django.db.backends.sqlite3",
+                     "NAME": str(tmp_path / "batch.sqlite3"),
+                     "OPTIONS": dict(cases.SQLITE_OPTIONS)}
+    with django_db_blocker.unblock(), cases.database_alias(ALIAS, settings_dict):
+        yield ALIAS
+
+
+def test_a_batch_of_games_is_one_write_numbered_in_order(sqlite_alias: str) -> None:
+    batch_cases.check_batch_saves(sqlite_alias)

@@ -418,7 +418,7 @@ def decompose(commands: int = 60) -> None:
         t2 = time.perf_counter()
         # Drawn afresh (live._draw_answer): answer_for would hand the second client of
         # the same group and language the frame drawn for the first.
-        frame = live._draw_answer(next(iter(ups.values())), table)
+        frame = live._draw_answer(next(iter(ups.values())), table).frame
         t3 = time.perf_counter()
         for update in ups.values():
             live._draw_answer(update, table)

@@ -33,6 +33,7 @@ from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.views import SPECTATOR, Perspective, redact, view
 from bohnanza_core.wire import move_to_json
 from play.models import Table
+from replays.drawing import words
 from replays.store import games
 from replays.table import Changes, changes_of, short_name, table_answer_regions
 
@@ -214,7 +215,7 @@ def _draw_answer(update: dict[str, Any], table: Table) -> Drawn:
         data, update["players"], ruleset, step=update["version"], steps=update["version"],
         head_hash=update["head_hash"], changed=changed, now=now)
     narrator = Narrator(ruleset, tuple(short_name(s["name"]) for s in data["seats"]),
-                        translation)
+                        words())
     return Drawn({
         "type": "state",
         "protocol": PROTOCOL,

@@ -672,3 +672,38 @@ def test_a_connection_is_sent_the_regions_that_changed_and_they_make_the_whole()
     again = json.loads(live.frame_text(drawn, shown))
     assert "parts" not in again["answer"]
     assert again["answer"]["html"] == drawn.frame["answer"]["html"]
+
+
+def test_a_held_game_behind_another_process_is_caught_up_to_the_store() -> None:
+    """A game this process holds, moved on by another process (here: another object
+    of the same game), is brought up to the store's by the events stored since: the
+    same object, the same state, views and head hash as the game read afresh, and it
+    plays on."""
+    people = _people(4)
+    table = _table(people, ["open"] * 4)
+    assert table.game_id is not None
+    held = live.load(table.game_id, fresh=True)
+    for behind in (1, 2, 3):
+        other = games().game(table.game_id)  # "another process"
+        for _ in range(behind):
+            state = other.table
+            seat = awaiting(state)[0]
+            games().play_on(other, next(m for m in legal_commands(state, seat)
+                                        if not isinstance(m, OfferShape)), "user:other")
+        assert held.version < other.version
+        caught = live.caught_up(table.game_id)
+        fresh = games().game(table.game_id)
+        assert caught is held and caught.version == fresh.version == other.version
+        assert caught.head_hash == fresh.head_hash
+        assert caught.table.hands == fresh.table.hands
+        assert caught.table.draw_pile == fresh.table.draw_pile
+        for perspective in (SPECTATOR, 0, 1, 2, 3):
+            assert (live.seat_update(caught, perspective, [], 0)
+                    == live.seat_update(fresh, perspective, [], 0))
+        state = caught.table
+        seat = awaiting(state)[0]
+        played = live.submit(table.id, table.game_id,
+                             next(m for m in legal_commands(state, seat)
+                                  if not isinstance(m, OfferShape)),
+                             f"user:{people[seat].username}", caught.version)
+        assert played.game.version == games().game(table.game_id).version

@@ -402,7 +402,8 @@ def decompose(commands: int = 60) -> None:
                                       ("store write", "updates (5 views)", "one frame drawn",
                                        "every frame (5)", "one group_send")}
     game = live.load(table.game_id, fresh=True)
-    profile, sizes = cProfile.Profile(), []
+    profile, sizes, sent = cProfile.Profile(), [], []
+    shown: dict[str, str] = {}  # the regions one seat's connection holds
     for _ in range(commands):
         state = game.table
         if state.finished:
@@ -418,7 +419,8 @@ def decompose(commands: int = 60) -> None:
         t2 = time.perf_counter()
         # Drawn afresh (live._draw_answer): answer_for would hand the second client of
         # the same group and language the frame drawn for the first.
-        frame = live._draw_answer(next(iter(ups.values())), table)
+        drawn = live._draw_answer(next(iter(ups.values())), table)
+        frame = drawn.frame
         t3 = time.perf_counter()
         for update in ups.values():
             live._draw_answer(update, table)
@@ -427,6 +429,7 @@ def decompose(commands: int = 60) -> None:
         live._draw_answer(ups[live.seat_group(table.id, 1)], table)
         profile.disable()
         sizes.append(len(json.dumps(frame, separators=(",", ":"))))
+        sent.append(len(live.frame_text(drawn, shown)))
         t5 = time.perf_counter()
         async_to_sync(layer.group_send)(live.seat_group(table.id, 0),
                                         {"type": "table.update", "update": ups[
@@ -440,7 +443,9 @@ def decompose(commands: int = 60) -> None:
     for key, values in timing.items():
         print(f"  {key:<20} p50 {statistics.median(values):6.2f} ms   "
               f"p99 {pct(values, 0.99):6.2f} ms")
-    print(f"  a frame is {statistics.median(sizes) / 1024:.1f} kB (median); a command costs "
+    print(f"  a frame is {statistics.median(sizes) / 1024:.1f} kB whole, "
+          f"{statistics.median(sent) / 1024:.1f} kB as one connection is sent it (the regions "
+          "that changed; medians); a command costs "
           "the store write and the updates once, then one frame drawn per client (4 seats "
           "+ spectators) in the processes serving them")
     out = io.StringIO()

@@ -27,19 +27,23 @@ from bohnanza_core.engine import legal_commands
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import Event
 from bohnanza_core.export import event_from_json, event_to_json
-from bohnanza_core.games import Game, GameNotFound, StaleCommand
+from bohnanza_core.games import _SAVE_FAILED, Game, GameNotFound, StaleCommand, project_game
 from bohnanza_core.narrate import Narrator
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.views import SPECTATOR, Perspective, redact, view
 from bohnanza_core.wire import move_to_json
 from play.models import Table
+from replays.drawing import words
 from replays.store import games
-from replays.table import Changes, changes_of, short_name, table_answer
+from replays.table import Changes, changes_of, short_name, table_answer_regions
 
 logger = logging.getLogger(__name__)
 
-PROTOCOL = 1
-"""The protocol's version (docs/protocol.md); every server frame carries it."""
+PROTOCOL = 2
+"""The protocol's version (docs/protocol.md); every server frame carries it. 2: a
+``state`` frame's table answer carries only the regions of the drawing that changed
+since the connection's previous frame (``parts``), the whole drawing (``html``) on
+connecting, on ``sync`` and when the regions themselves change."""
 
 RACE_RETRIES = 5
 """How often a command that lost a race in the store is decided again."""
@@ -134,30 +138,72 @@ FRAMES_KEPT = 256
 """Frames this process keeps once drawn, for the other clients of the same group (the
 spectators, a seat open in two tabs) who are sent the same update in the same language."""
 
-_frames: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+@dataclass
+class Drawn:
+    """An update drawn for one perspective in one language: the ``state`` frame with the
+    whole drawing in its answer, and the drawing's regions
+    (``replays.drawing.draw_regions``) from which a connection is sent what changed
+    (:func:`frame_text`)."""
+
+    frame: dict[str, Any]
+    regions: list[tuple[str, str]]
+    _whole: str | None = None
+
+    def whole(self) -> str:
+        """The frame as JSON text, encoded once for every client sent it whole."""
+        if self._whole is None:
+            self._whole = json.dumps(self.frame, separators=(",", ":"))
+        return self._whole
+
+
+def frame_text(drawn: Drawn, shown: dict[str, str]) -> str:
+    """The JSON text of ``drawn``'s frame for a connection last sent the regions
+    ``shown`` (empty: nothing yet, or the client asked for the whole view), which it is
+    then sent: the regions that changed (``answer.parts``, ``answer.html`` left out),
+    or the whole drawing if the regions are not the same ones (the game ended, a seat
+    was handed to its bot). ``shown`` is updated to what the client now holds.
+
+    Each frame is sent to the connection it was computed for, in order (a consumer
+    handles its messages one at a time), so ``shown`` is what the client was sent; a
+    client that drops a frame (a gap in versions) asks for the whole view again."""
+    regions = drawn.regions
+    if len(shown) == len(regions) and all(key in shown for key, _ in regions):
+        parts = [[key, html] for key, html in regions if shown[key] != html]
+        answer = {k: v for k, v in drawn.frame["answer"].items() if k != "html"}
+        answer["parts"] = parts
+        text = json.dumps({**drawn.frame, "answer": answer}, separators=(",", ":"))
+    else:
+        text = drawn.whole()
+    shown.clear()
+    shown.update(regions)
+    return text
+
+
+_frames: OrderedDict[tuple[Any, ...], Drawn] = OrderedDict()
 _frames_lock = threading.Lock()
 
 
-def answer_for(update: dict[str, Any], table: Table) -> dict[str, Any]:
+def answer_for(update: dict[str, Any], table: Table) -> Drawn:
     """The frame a client is sent for ``update``, in the active language: drawn once
     per update, perspective and language in this process, and shared by every client
     it serves who is sent the same (:func:`_draw_answer`)."""
     key = (table.id, update["since"], update["version"], update["head_hash"], update["seat"],
            tuple(update["players"]), translation.get_language())
     with _frames_lock:
-        frame = _frames.get(key)
-        if frame is not None:
+        found = _frames.get(key)
+        if found is not None:
             _frames.move_to_end(key)
-            return frame
-    frame = _draw_answer(update, table)
+            return found
+    drawn = _draw_answer(update, table)
     with _frames_lock:
-        _frames[key] = frame
+        _frames[key] = drawn
         while len(_frames) > FRAMES_KEPT:
             _frames.popitem(last=False)
-    return frame
+    return drawn
 
 
-def _draw_answer(update: dict[str, Any], table: Table) -> dict[str, Any]:
+def _draw_answer(update: dict[str, Any], table: Table) -> Drawn:
     """The table answer (the one drawing of the table), the redacted events narrated,
     the legal moves."""
     ruleset = _ruleset(table)
@@ -165,12 +211,12 @@ def _draw_answer(update: dict[str, Any], table: Table) -> dict[str, Any]:
     changed = changes_of(events) if events else Changes()
     now = changes_of(events[-1:]) if events else Changes()
     data = update["table"]
-    answer = table_answer(data, update["players"], ruleset, step=update["version"],
-                          steps=update["version"], head_hash=update["head_hash"],
-                          changed=changed, now=now)
+    answer, regions = table_answer_regions(
+        data, update["players"], ruleset, step=update["version"], steps=update["version"],
+        head_hash=update["head_hash"], changed=changed, now=now)
     narrator = Narrator(ruleset, tuple(short_name(s["name"]) for s in data["seats"]),
-                        translation)
-    return {
+                        words())
+    return Drawn({
         "type": "state",
         "protocol": PROTOCOL,
         "table_id": str(table.id),
@@ -184,7 +230,7 @@ def _draw_answer(update: dict[str, Any], table: Table) -> dict[str, Any]:
         "facts": update["facts"],
         "log": [narrator.describe(event) for event in events],
         "answer": answer,
-    }
+    }, regions)
 
 
 def error_frame(reason: str, *, ref: object = None, version: int | None = None,
@@ -246,6 +292,25 @@ def load(game_id: UUID, *, fresh: bool = False) -> Game:
     return _remember(game)
 
 
+def caught_up(game_id: UUID) -> Game:
+    """The held game brought up to the store's: the events other processes stored since
+    applied to it (one indexed read of a few rows), where :func:`load` (``fresh``)
+    rebuilds it from its last snapshot and every event after that. Two processes
+    serving one table's seats take turns, so nearly every command found the held game
+    one or two events behind (bench/live.py: 4% of a daphne's CPU in rebuilding).
+    Read afresh if none is held, or its last save failed (it holds what was not
+    stored)."""
+    with _held:
+        game = _cache.get(game_id)
+    if game is None or game.__dict__.get(_SAVE_FAILED):
+        return load(game_id, fresh=True)
+    store = games()
+    rows = store.recorder.select_events(game_id, gt=game.version)
+    if rows:
+        project_game(game, [store.mapper.to_domain_event(row) for row in rows])
+    return game
+
+
 def current(table: Table, perspective: Perspective) -> dict[str, Any]:
     """The perspective's whole view, rebuilt from the store (a client that connects,
     reconnects or saw a gap)."""
@@ -289,7 +354,7 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     store = games()
     game = load(game_id)
     if expected_version is not None and game.version < expected_version:
-        game = load(game_id, fresh=True)  # another process moved it on
+        game = caught_up(game_id)  # another process moved it on
     if expected_version is not None and game.version != expected_version:
         raise StaleFrame(f"the table moved on (step {game.version}; you saw "
                          f"{expected_version}): look again")
@@ -330,6 +395,24 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     raise StaleFrame("the table is too busy: try again")
 
 
-__all__ = ["LOBBY_GROUP", "PROTOCOL", "GameNotFound", "IllegalMove", "Played", "StaleFrame",
-           "answer_for", "current", "error_frame", "game_lock", "group_for", "running_table",
-           "seat_group", "seat_update", "spectator_group", "submit", "updates"]
+__all__ = [
+    "LOBBY_GROUP",
+    "PROTOCOL",
+    "Drawn",
+    "GameNotFound",
+    "IllegalMove",
+    "Played",
+    "StaleFrame",
+    "answer_for",
+    "current",
+    "error_frame",
+    "frame_text",
+    "game_lock",
+    "group_for",
+    "running_table",
+    "seat_group",
+    "seat_update",
+    "spectator_group",
+    "submit",
+    "updates",
+]

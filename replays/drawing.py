@@ -31,12 +31,34 @@ from django.utils import translation
 class Words:
     """The drawing's messages in one language, each looked up in the catalogue once per
     process: Django's ``gettext`` finds the active language and its catalogue on every
-    call, and a table asks for a hundred messages."""
+    call, and a table asks for a hundred messages. It is also the narration's language
+    (``bohnanza_core.narrate.Language``): a live frame's log lines asked the catalogue
+    for some 20 messages (0.2-0.3 ms a frame, more than the rest of the log)."""
 
     def __init__(self, language: str) -> None:
         self.language = language
         self._one: dict[str, str] = {}
         self._many: dict[tuple[str, str, int], str] = {}
+        self._context: dict[tuple[str, str, str, int], str] = {}
+
+    def pgettext(self, context: str, message: str) -> str:
+        key = (context, message, "", -1)
+        found = self._context.get(key)
+        if found is None:
+            with translation.override(self.language):
+                found = self._context[key] = translation.pgettext(context, message)
+        return found
+
+    def npgettext(self, context: str, singular: str, plural: str, number: int) -> str:
+        key = (context, singular, plural, number)
+        found = self._context.get(key)
+        if found is None:
+            if len(self._context) > 10_000:  # numbers are small, but bound it anyway
+                self._context.clear()
+            with translation.override(self.language):
+                found = self._context[key] = translation.npgettext(context, singular, plural,
+                                                                   number)
+        return found
 
     def gettext(self, message: str) -> str:
         found = self._one.get(message)
@@ -316,20 +338,69 @@ def _secrets(t: dict[str, Any], w: Words) -> str:
     return "".join(out)
 
 
+def _root(t: dict[str, Any]) -> str:
+    return (f'\n<div class="rt rt-n{_e(t["seat_count"])}" data-step="{_e(t["step"])}" '
+            f'data-perspective="{_e(t["perspective"])}" '
+            f'data-finished="{"1" if t["finished"] else "0"}">\n')
+
+
+SEATS_OPEN = '<section class="rt-seats" aria-label="{label}">\n'
+
+_seats_drawn: dict[tuple[str, str, object], str] = {}
+"""Seats drawn lately, by language and everything the drawing of one reads: every other
+seat's perspective sees a seat the same, so a process drawing two perspectives of a
+table after a command draws each other seat once."""
+
+
+def _seat_once(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:
+    key = (w.language, repr(s), t["third_field_cost"])
+    found = _seats_drawn.get(key)
+    if found is None:
+        if len(_seats_drawn) > 4096:
+            _seats_drawn.clear()
+        found = _seats_drawn[key] = _seat(s, t, w)
+    return found
+
+
+def draw_regions(t: dict[str, Any], request: Any = None) -> list[tuple[str, str]]:
+    """The table (context ``t``: :func:`replays.table.table_context`) as its regions, in
+    order: ``(key, html)`` for the status, the summary (a finished game), the middle,
+    each seat (``seat-<n>``) and the secrets (a finished game). A live table sends a
+    client only the regions that changed since its last frame (docs/protocol.md); each
+    region is one element, found by :data:`REGION_SELECTORS`. Joined by
+    :func:`draw_table`, they are the whole drawing."""
+    w = words()
+    out = [("status", _status(t, w))]
+    if t["summary"]:
+        out.append(("summary", render_to_string("table/_summary.html", {"s": t["summary"]},
+                                                request=request)))
+    out.append(("middle", _middle(t, w)))
+    out.extend((f"seat-{s['index']}", _seat_once(s, t, w)) for s in t["seats"])
+    if t["everything"]:
+        out.append(("secrets", _secrets(t, w)))
+    return out
+
+
+def join_regions(t: dict[str, Any], regions: list[tuple[str, str]]) -> str:
+    """The whole drawing from its regions (:func:`draw_regions`)."""
+    w = words()
+    out = [_root(t)]
+    seats = False
+    for key, html in regions:
+        if key.startswith("seat-") and not seats:
+            out.append(SEATS_OPEN.format(label=w.gettext("Players")))
+            seats = True
+        elif seats and not key.startswith("seat-"):
+            out.append("</section>\n")
+            seats = False
+        out.append(html)
+    if seats:
+        out.append("</section>\n")
+    out.append("</div>\n")
+    return "".join(out)
+
+
 def draw_table(t: dict[str, Any], request: Any = None) -> str:
     """The whole table (context ``t``: :func:`replays.table.table_context`) as HTML, in
     the active language. ``request``: for the summary's template only."""
-    w = words()
-    out = [f'\n<div class="rt rt-n{_e(t["seat_count"])}" data-step="{_e(t["step"])}" '
-           f'data-perspective="{_e(t["perspective"])}" '
-           f'data-finished="{"1" if t["finished"] else "0"}">\n', _status(t, w)]
-    if t["summary"]:
-        out.append(render_to_string("table/_summary.html", {"s": t["summary"]}, request=request))
-    out.append(_middle(t, w))
-    out.append(f'<section class="rt-seats" aria-label="{w.gettext("Players")}">\n')
-    out.extend(_seat(s, t, w) for s in t["seats"])
-    out.append("</section>\n")
-    if t["everything"]:
-        out.append(_secrets(t, w))
-    out.append("</div>\n")
-    return "".join(out)
+    return join_regions(t, draw_regions(t, request))

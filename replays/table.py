@@ -46,7 +46,7 @@ from bohnanza_core.narrate import bean_name, beans, phase_name
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import Phase
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective
-from replays.drawing import draw_table
+from replays.drawing import draw_regions, draw_table, join_regions
 from replays.store import perspective_name
 
 STACK_LAYERS = 6
@@ -392,8 +392,22 @@ def table_answer(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset,
     """What ``static/js/table.js`` is fed: the table as data (``data``, the view's
     dict as it is) and drawn as HTML, with where the game stands. The replay's
     ``steps/<n>.json`` is one; a live table sends the same after every event."""
+    answer, _regions = table_answer_regions(data, players, ruleset, step=step, steps=steps,
+                                            head_hash=head_hash, changed=changed, now=now,
+                                            summary=summary, request=request)
+    return answer
+
+
+def table_answer_regions(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset, *,
+                         step: int, steps: int, head_hash: str,
+                         changed: Changes | None = None, now: Changes | None = None,
+                         summary: dict[str, Any] | None = None, request: Any = None
+                         ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """:func:`table_answer` and the drawing's regions (``replays.drawing.draw_regions``),
+    which a live table sends one by one as they change."""
     context = table_context(data, players, ruleset, step=step, head_hash=head_hash, changed=changed,
                             now=now, summary=summary)
+    regions = draw_regions(context, request)
     return {
         "step": step,
         "steps": steps,
@@ -402,5 +416,5 @@ def table_answer(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset,
         "finished": context["finished"],
         "head_hash": head_hash,
         "table": data,
-        "html": render_table(context, request),
-    }
+        "html": join_regions(context, regions),
+    }, regions

@@ -1,8 +1,9 @@
 /* The live table's connection (docs/protocol.md): a websocket to /ws/tables/<id>/.
  *
  * Each `state` frame carries the table answer, drawn by the table component
- * (static/js/table.js, the replay viewer's), the seat's legal moves, the move log's new
- * lines, the game's version and head hash. A frame that does not follow the version
+ * (static/js/table.js, the replay viewer's): the whole drawing on connecting and on
+ * `sync`, else only its regions that changed since the previous frame; the seat's legal
+ * moves, the move log's new lines, the game's version and head hash. A frame that does not follow the version
  * this page has (`since` is not it) means one was missed: the page asks for its view
  * again (`sync`), and so it does when nothing came back for QUIET_MS after it sent a
  * command (a frame lost on the way, or a server that restarted between). A dropped
@@ -56,8 +57,11 @@
         return;
       }
       if (version !== null && frame.version < version) return;
+      if (!table.show(frame.answer)) {  // regions this page does not have: start again
+        send({ type: "sync" });
+        return;
+      }
       version = frame.version;
-      table.show(frame.answer);
       table.setMoves(frame.legal);
       error.hidden = true;
       for (const line of frame.log) {

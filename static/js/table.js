@@ -10,7 +10,8 @@
  * (mode "event"); see the `chg` and `chg-now` classes in the template.
  *
  *   const table = BohnanzaTable.mount(element);  // element holds the first drawing
- *   table.show(answer);                          // a newer answer
+ *   table.show(answer);                          // a newer answer (false: its
+ *                                                // `parts` do not fit this drawing)
  *   table.setMode("event");                      // or "decision"
  *
  * Interactive mode (the live table): `table.play(options)` turns the drawing into the
@@ -67,12 +68,42 @@
       box.classList.toggle("mode-decision", mode === "decision");
     }
 
+    // A live table's answer may carry only the drawing's regions that changed since the
+    // last one (`parts`: [key, html], docs/protocol.md), each one element of the drawing.
+    function regionOf(key) {
+      if (key.startsWith("seat-")) {
+        return box.querySelector('.rt-seat[data-seat="' + Number(key.slice(5)) + '"]');
+      }
+      return box.querySelector(".rt-" + key);
+    }
+
+    function replaceParts(answer) {
+      const root = box.querySelector(".rt");
+      if (!root) return false;
+      const found = answer.parts.map(([key]) => regionOf(key));
+      if (found.some((element) => !element)) return false;
+      answer.parts.forEach(([, html], i) => {
+        const template = document.createElement("template");
+        template.innerHTML = html.trim();
+        found[i].replaceWith(template.content);
+      });
+      root.dataset.step = String(answer.step);
+      root.dataset.finished = answer.finished ? "1" : "0";
+      return true;
+    }
+
     function show(answer) {
       const state = openState(box);
-      box.innerHTML = answer.html;
+      if (answer.html === undefined) {
+        // Regions this drawing does not have: the caller asks for the whole answer.
+        if (!replaceParts(answer)) return false;
+      } else {
+        box.innerHTML = answer.html;
+      }
       restoreOpen(box, state);
       current = answer;
       box.dispatchEvent(new CustomEvent("table:shown", { detail: answer }));
+      return true;
     }
 
     let interactive = null;

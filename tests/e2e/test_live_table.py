@@ -142,6 +142,21 @@ CARD_KINDS = """els => Object.fromEntries(els.map(e => [e.dataset.card,
   [...e.classList].find(c => c.startsWith('kind-')).slice(5)]))"""
 
 
+DRAWN = """() => {
+  // The table as drawn, without what depends on how the page got there: the marks of
+  // what the last frames changed (a page that just connected has none) and which
+  // details the reader opened.
+  const copy = document.querySelector('.live-table .rt').cloneNode(true);
+  for (const e of [copy, ...copy.querySelectorAll('[class]')]) {
+    const kept = [...e.classList].filter((c) => c !== 'chg' && c !== 'chg-now');
+    if (kept.length) e.setAttribute('class', kept.join(' ')); else e.removeAttribute('class');
+  }
+  for (const e of copy.querySelectorAll('details')) e.removeAttribute('open');
+  return copy.outerHTML.replace(/\\s+/g, ' ');
+}"""
+"""A page's drawing of the table, to compare one built from regions with a whole one."""
+
+
 def _version(page: Page) -> str:
     """The version the page last drew (live.js keeps it on the root)."""
     return page.eval_on_selector("[data-socket]", "r => r.dataset.version || ''")
@@ -232,14 +247,36 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
         bob.screenshot(path=str(SCREENSHOTS / "live4-trade-accepted.png"), full_page=True)
         return {"kind": kind, "give": card}
 
+    def _same_as_whole(self, page: Page, version: str) -> bool:
+        """The page's drawing, built from the regions sent after its first frame
+        (protocol 2), is the drawing a page opened now is sent whole, at the same
+        version (False: the table moved on meanwhile, try later)."""
+        fresh = page.context.new_page()
+        try:
+            fresh.goto(page.url)
+            fresh.wait_for_selector(".live-table .rt")
+            drawn, whole = page.evaluate(DRAWN), fresh.evaluate(DRAWN)
+            if _version(fresh) != version or _version(page) != version:
+                return False
+            assert drawn == whole
+            return True
+        finally:
+            fresh.close()
+
     def _play(self, pages: list[Page]) -> dict:
         ann, bob = pages
         staged: dict = {}
+        compared = False
         deadline = time.monotonic() + 400
         while time.monotonic() < deadline:
             looks = [page.evaluate(LOOK) for page in pages]
             if all(look["ended"] for look in looks):
+                assert compared, "no moment to compare a page's drawing with a whole one"
                 return staged
+            if (not compared and staged and looks[0]["moves"] and not looks[1]["moves"]
+                    and not looks[0]["may_offer"]):
+                # ann to move, nobody else: the table stays as it is meanwhile
+                compared = self._same_as_whole(ann, looks[0]["version"])
             if not staged and looks[0]["may_offer"]:
                 staged = self._stage_trade(ann, bob)
                 continue

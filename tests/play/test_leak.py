@@ -5,7 +5,8 @@ The frames are the real ones: each command goes through ``play.live.submit`` (th
 store, then one update per group, built on the server for that group's perspective),
 and what is checked is each update serialised as it crosses the channel layer, and
 (for a sample of commands: drawing the table as HTML costs some 17 ms a frame) the
-frame a client is sent, ``play.live.answer_for``, HTML included. Nothing is checked
+frame text a client is sent (``play.live.frame_text``: the whole drawing first, then
+the regions of it that changed), HTML included. Nothing is checked
 through the view function: the JSON text itself is searched for what must not be there.
 
 Secret while a game runs (and so never in a frame): any card in another seat's hand
@@ -140,8 +141,9 @@ def check_frame(text: str, state: GameState, perspective: int, seeds: tuple[str,
     assert not leaked, (f"cards {sorted(leaked)} of hidden hands or the draw pile",
                         [e for e in frame.get("events", ()) if leaked & _found(e)],
                         perspective)
-    html = frame.get("answer", {}).get("html")
-    if html is not None:
+    answer = frame.get("answer", {})
+    # The whole drawing, or (protocol 2) the regions of it that changed.
+    for html in [answer.get("html") or ""] + [h for _, h in answer.get("parts", ())]:
         drawn = {int(n) for n in re.findall(r'data-card="(\d+)"', html)}
         assert not drawn & _secret_cards(state, perspective), "a hidden card drawn"
 
@@ -161,6 +163,7 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
     bots = [BOTS[name](seat, bot_seed(f"leak-{number}", seat)) for seat, name in
             enumerate(seats)]
     checked = commands = 0
+    shown: dict[str, dict[str, str]] = {}  # per group, the regions a connection holds
     trading_turn = -1
     state = game.table
     handed = False
@@ -179,8 +182,9 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
                 perspective = (SPECTATOR if group.endswith("spectators")
                                else int(group.rsplit("-", 1)[1]))
                 check_frame(json.dumps(update), played.game.table, perspective, seeds)
-                check_frame(json.dumps(live.answer_for(update, table)), played.game.table,
-                            perspective, seeds)
+                check_frame(live.frame_text(live.answer_for(update, table),
+                                            shown.setdefault(group, {})),
+                            played.game.table, perspective, seeds)
                 checked += 1
             state = played.game.table
             continue
@@ -210,9 +214,10 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
                 perspective = (SPECTATOR if group.endswith("spectators")
                                else int(group.rsplit("-", 1)[1]))
                 check_frame(json.dumps(update), truth, perspective, seeds)
-                if draw:
-                    frame = live.answer_for(update, table)
-                    check_frame(json.dumps(frame), truth, perspective, seeds)
+                if draw:  # the text one connection of the group is sent
+                    check_frame(live.frame_text(live.answer_for(update, table),
+                                                shown.setdefault(group, {})),
+                                truth, perspective, seeds)
                 checked += 1
             if truth.phase is not Phase.TRADING:
                 break
@@ -244,6 +249,10 @@ def test_the_check_finds_a_leak() -> None:
     seeded = dict(honest, note=state.seed)
     with pytest.raises(AssertionError, match="seed"):
         check_frame(json.dumps(seeded), state, 0, (state.seed, state.salt))
+    region = dict(honest, answer={"parts": [
+        ["seat-1", f'<span class="card" data-card="{state.hands[1][0]}"></span>']]})
+    with pytest.raises(AssertionError, match="hidden card drawn"):
+        check_frame(json.dumps(region), state, 0, (state.seed, state.salt))
     shown = json.loads(json.dumps(honest))
     shown["table"]["seats"][2]["hand"] = list(state.hands[2])
     with pytest.raises(AssertionError):

@@ -301,7 +301,7 @@ async def test_a_gap_is_healed_by_asking_again() -> None:
     again = await _frame(ann)
     assert again["version"] == first["version"] and again["since"] == again["version"]
     await ann.send_to(text_data=json.dumps({"type": "ping", "ref": 7}))
-    assert await _frame(ann) == {"type": "pong", "protocol": 1, "ref": 7}
+    assert await _frame(ann) == {"type": "pong", "protocol": live.PROTOCOL, "ref": 7}
     await ann.disconnect()
 
 
@@ -534,7 +534,8 @@ async def test_the_lobby_lists_update_live() -> None:
     lobby = WebsocketCommunicator(APP, "/ws/lobby/")
     assert (await lobby.connect(timeout=TIMEOUT))[0]
     first = await _frame(lobby)
-    assert first == {"type": "lobby", "protocol": 1, "open": [], "running": [], "mine": []}
+    assert first == {"type": "lobby", "protocol": live.PROTOCOL, "open": [], "running": [],
+                     "mine": []}
     ann = (await sync_to_async(_people)(1))[0]
     client = Client()
     await sync_to_async(client.force_login)(ann)
@@ -672,7 +673,77 @@ def test_a_frame_is_drawn_once_per_update_and_language_and_shared() -> None:
         hungarian = live.answer_for(update, table)
     assert again is first  # the second client of the group: no second drawing
     assert hungarian is not first
-    assert "Draw pile" in first["answer"]["html"]
-    assert "Draw pile" not in hungarian["answer"]["html"]
+    assert "Draw pile" in first.frame["answer"]["html"]
+    assert "Draw pile" not in hungarian.frame["answer"]["html"]
     spectator = live.answer_for(live.current(table, SPECTATOR), table)
-    assert spectator is not first and spectator["seat"] is None
+    assert spectator is not first and spectator.frame["seat"] is None
+
+
+def test_a_connection_is_sent_the_regions_that_changed_and_they_make_the_whole() -> None:
+    """protocol 2: after the whole drawing, a connection is sent the regions that changed
+    since its last frame; put in place of the ones it holds, they are the whole drawing
+    of the new update. After a sync (nothing shown) it is sent the whole drawing."""
+    people = _people(4)
+    table = _table(people, ["open"] * 4)
+    assert table.game_id is not None
+    shown: dict[str, str] = {}
+    before = live.answer_for(live.current(table, 1), table)
+    first = json.loads(live.frame_text(before, shown))
+    assert "parts" not in first["answer"] and "Draw pile" in first["answer"]["html"]
+    held = dict(before.regions)
+    sizes = []
+    for _ in range(6):
+        state = live.load(table.game_id).table
+        seat = awaiting(state)[0]
+        command = next(m for m in legal_commands(state, seat) if not isinstance(m, OfferShape))
+        played = live.submit(table.id, table.game_id, command, f"user:{people[seat].username}")
+        drawn = live.answer_for(played.updates[live.seat_group(table.id, 1)], table)
+        text = live.frame_text(drawn, shown)
+        frame = json.loads(text)
+        assert "html" not in frame["answer"] and frame["answer"]["table"]["perspective"] == 1
+        parts = dict(frame["answer"]["parts"])
+        assert len(parts) < len(drawn.regions)  # something stayed as it was
+        assert parts  # the status at least: whose turn, the head hash
+        held.update(parts)
+        assert [held[key] for key, _ in drawn.regions] == [html for _, html in drawn.regions]
+        sizes.append((len(text), len(drawn.whole())))
+    assert sum(s for s, _ in sizes) < sum(w for _, w in sizes) * 0.7
+    shown.clear()  # a sync: the client may hold anything
+    again = json.loads(live.frame_text(drawn, shown))
+    assert "parts" not in again["answer"]
+    assert again["answer"]["html"] == drawn.frame["answer"]["html"]
+
+
+def test_a_held_game_behind_another_process_is_caught_up_to_the_store() -> None:
+    """A game this process holds, moved on by another process (here: another object
+    of the same game), is brought up to the store's by the events stored since: the
+    same object, the same state, views and head hash as the game read afresh, and it
+    plays on."""
+    people = _people(4)
+    table = _table(people, ["open"] * 4)
+    assert table.game_id is not None
+    held = live.load(table.game_id, fresh=True)
+    for behind in (1, 2, 3):
+        other = games().game(table.game_id)  # "another process"
+        for _ in range(behind):
+            state = other.table
+            seat = awaiting(state)[0]
+            games().play_on(other, next(m for m in legal_commands(state, seat)
+                                        if not isinstance(m, OfferShape)), "user:other")
+        assert held.version < other.version
+        caught = live.caught_up(table.game_id)
+        fresh = games().game(table.game_id)
+        assert caught is held and caught.version == fresh.version == other.version
+        assert caught.head_hash == fresh.head_hash
+        assert caught.table.hands == fresh.table.hands
+        assert caught.table.draw_pile == fresh.table.draw_pile
+        for perspective in (SPECTATOR, 0, 1, 2, 3):
+            assert (live.seat_update(caught, perspective, [], 0)
+                    == live.seat_update(fresh, perspective, [], 0))
+        state = caught.table
+        seat = awaiting(state)[0]
+        played = live.submit(table.id, table.game_id,
+                             next(m for m in legal_commands(state, seat)
+                                  if not isinstance(m, OfferShape)),
+                             f"user:{people[seat].username}", caught.version)
+        assert played.game.version == games().game(table.game_id).version

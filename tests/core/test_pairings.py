@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from collections import Counter
 
 import pytest
@@ -107,6 +108,18 @@ def test_swiss_tables_by_standing_with_fewest_repeats_and_balanced_seats(
         played.append(games)
     counts = seat_counts(played, n, k)
     assert max(max(row) - min(row) for row in counts) <= 2
+
+
+def test_swiss_keeps_seats_within_two_games_where_two_first_seaters_could_meet():
+    """Three rounds of 8 entrants at tables of 2 (the case hypothesis found): before the
+    last seat looked at the seats, this standing left someone 3 games ahead in seat 1."""
+    rnd = random.Random(2)
+    played: list[list[Pairing]] = []
+    for _ in range(3):
+        standing = list(range(8))
+        rnd.shuffle(standing)
+        played.append(swiss_round(standing, 2, played))
+    assert max(max(row) - min(row) for row in seat_counts(played, 8, 2)) <= 2
 
 
 def test_swiss_avoids_a_repeat_when_one_can_be_avoided():

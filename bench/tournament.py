@@ -56,10 +56,11 @@ History, 4-player classic heuristic round robins, one run each:
   one worker 711, two 1,107 (1.56x).
   docs/tournaments.md says where the rest goes.
 - 2026-12-02, a task's games saved as one write (the counter row and one binary COPY
-  last), load 2.8-9.6 (three other helpers): waits for the counter row 0.3-1.0 ms a game
-  with two workers (2.4-6.6 before); counter row held 4.3-5.2 ms a game in one process
-  (11.8 before); one worker 1,837-2,182 and two 1,445-3,993 games/min over four 1,120-game
-  pairs (10,000 games in 150 s at the best, load 3.9); 2,800 games at load 7.4-9.6: 897
+  last), load 2.8-9.6 (three other helpers): waits for the counter row 0.3-1.8 ms a game
+  with two workers (2.3-6.6 before); counter row held 4.3-7.8 ms a game in one process
+  (11.8 before); one worker 1,231-2,182 and two 1,244-3,993 games/min over seven 1,120-game
+  pairs (10,000 games in 150 s at the best, load 3.9); a round's last task alone 2.5-3.8%
+  of a round with two workers; 2,800 games at load 7.4-9.6: 897
   and 1,540 (1.72x), CPU a game workers 15.9, PostgreSQL 3.4, Redis 0.4 ms: floor 99 s.
 """
 

@@ -56,6 +56,15 @@ about 10 ms of CPU a command in all: blocked on this machine, with figures. With
 of 99 commands/s against 41.
 
     BOHNANZA_CHANNEL_LAYER=pubsub .venv/bin/python bench/live.py --rates 1
+
+2026-12-02, later (docs/serving.md, "The daphnes' CPU per command"; pub/sub layer, in
+turns with 8f915b1 under the same load, load average 3.9-9.7): the daphnes' CPU a
+command 11.3 -> 9.4 ms (mean of four pairs), the bench's clients 2.30 -> 1.97 ms, a
+floor of 135 -> 160 commands/s; a frame as one connection is sent it 17.8-19.2 kB ->
+8.6-9.8 kB (protocol 2: the regions of the drawing that changed). p99 still seconds
+(the machine did 17-34 ms of CPU a command, others' runs included). Twice in about 15
+pub/sub runs every table stalled (once on 8f915b1): the run then waits in the idle
+tables' look until it is stopped; the pub/sub layer stays opt-in.
 """
 
 from __future__ import annotations

@@ -197,43 +197,41 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Production: any number of ASGI servers share one Redis channel layer.
     # Needs the channels-redis package, which Channels imports only here.
-    # Redis pub/sub (channels_redis's RedisPubSubChannelLayer) by default: a group
-    # send is one PUBLISH, not several round trips and a Lua script, and there is no
-    # per-process queue to fill. bench/live.py, 100 tables at one command a second, in
-    # turns under the same load: the daphnes' CPU a command 15 ms against 33-38 ms,
-    # Redis's 0.4 ms against 2-3 ms (docs/serving.md, "Live tables"). Messages are
-    # delivered at most once: a seat that misses one (Redis restarting) sees the gap
-    # in versions and asks for its view again (docs/protocol.md).
-    # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
-    # channels_redis's core layer blocks for in BZPOPMIN while a consumer waits: the
-    # read then races the server's empty answer and an idle consumer dies with
-    # "Timeout reading from ..." (redis/redis-py#4091, django/channels_redis#422). A
-    # timeout well above the blocking one keeps dead connections detectable.
-    # A socket_timeout in REDIS_URL's query string still wins.
+    # Every message for a process's consumers waits in one Redis key per process, and
+    # channels_redis drops a message, logging it only at INFO, once that key holds
+    # ``capacity`` (100 by default): a process serving 200 seats, five group sends a
+    # command, reached it under load and seats silently missed updates (bench/live.py:
+    # half the tables stalled). Messages still expire after a minute.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
+            # channels_redis blocks for in BZPOPMIN while a consumer waits: the read then
+            # races the server's empty answer and an idle consumer dies with "Timeout
+            # reading from ..." (redis/redis-py#4091, django/channels_redis#422). A
+            # timeout well above the blocking one keeps dead connections detectable.
+            # A socket_timeout in REDIS_URL's query string still wins.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                       "capacity": env_int("BOHNANZA_CHANNEL_CAPACITY", default=5000,
+                                           minimum=100)},
         }
     }
-    layer = os.environ.get("BOHNANZA_CHANNEL_LAYER", "")
-    if layer == "core":
-        # channels_redis's core layer (messages kept up to a minute for a busy
-        # consumer). Every message for a process's consumers waits in one Redis key per
-        # process, and channels_redis drops a message, logging it only at INFO, once
-        # that key holds ``capacity`` (100 by default): a process serving 200 seats,
-        # five group sends a command, reached it under load and seats silently missed
-        # updates (bench/live.py: half the tables stalled).
+    if os.environ.get("BOHNANZA_CHANNEL_LAYER", "") == "pubsub":
+        # Redis pub/sub instead (channels_redis's RedisPubSubChannelLayer): a group
+        # send is one PUBLISH, not several round trips and a Lua script, and there is
+        # no per-process queue to fill. bench/live.py, 100 tables at one command a
+        # second, in turns under the same load: the daphnes' CPU a command 15 ms
+        # against 33-38 ms, Redis's 0.4 ms against 2-3 ms (docs/serving.md). Messages
+        # are delivered at most once: a seat that misses one (Redis restarting) sees
+        # the gap in versions and asks for its view again (docs/protocol.md).
         CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                           "capacity": env_int("BOHNANZA_CHANNEL_CAPACITY", default=5000,
-                                               minimum=100)},
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
             }
         }
-    elif layer not in ("", "pubsub"):
-        raise ImproperlyConfigured("BOHNANZA_CHANNEL_LAYER: pubsub (the default) or core")
+    elif os.environ.get("BOHNANZA_CHANNEL_LAYER", "") not in ("", "core"):
+        raise ImproperlyConfigured("BOHNANZA_CHANNEL_LAYER: core (the default) or pubsub")
 else:
     # Embedded default: one process, no server.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -346,21 +346,6 @@ def _root(t: dict[str, Any]) -> str:
 
 SEATS_OPEN = '<section class="rt-seats" aria-label="{label}">\n'
 
-_seats_drawn: dict[tuple[str, str, object], str] = {}
-"""Seats drawn lately, by language and everything the drawing of one reads: every other
-seat's perspective sees a seat the same, so a process drawing two perspectives of a
-table after a command draws each other seat once."""
-
-
-def _seat_once(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:
-    key = (w.language, repr(s), t["third_field_cost"])
-    found = _seats_drawn.get(key)
-    if found is None:
-        if len(_seats_drawn) > 4096:
-            _seats_drawn.clear()
-        found = _seats_drawn[key] = _seat(s, t, w)
-    return found
-
 
 def draw_regions(t: dict[str, Any], request: Any = None) -> list[tuple[str, str]]:
     """The table (context ``t``: :func:`replays.table.table_context`) as its regions, in
@@ -375,7 +360,7 @@ def draw_regions(t: dict[str, Any], request: Any = None) -> list[tuple[str, str]
         out.append(("summary", render_to_string("table/_summary.html", {"s": t["summary"]},
                                                 request=request)))
     out.append(("middle", _middle(t, w)))
-    out.extend((f"seat-{s['index']}", _seat_once(s, t, w)) for s in t["seats"])
+    out.extend((f"seat-{s['index']}", _seat(s, t, w)) for s in t["seats"])
     if t["everything"]:
         out.append(("secrets", _secrets(t, w)))
     return out

@@ -1,5 +1,4 @@
-"""The production channel layers: channels_redis at REDIS_URL (Redis at 127.0.0.1:6379),
-its pub/sub layer by default, its core layer with ``BOHNANZA_CHANNEL_LAYER=core``."""
+"""The production channel layer: channels_redis at REDIS_URL (Redis at 127.0.0.1:6379)."""
 
 from __future__ import annotations
 
@@ -14,12 +13,10 @@ from tests.services.conftest import require_service
 REDIS = "redis://127.0.0.1:6379/13"
 
 
-def with_the_settings(code: str, layer: str = "") -> list[str]:
+def with_the_settings(code: str) -> list[str]:
     """What ``code`` prints, run in a process whose settings have REDIS_URL set (the
-    layer is built from the settings at start-up) and BOHNANZA_CHANNEL_LAYER ``layer``
-    (unset: the default)."""
-    env = {**os.environ, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "config.settings",
-           "BOHNANZA_CHANNEL_LAYER": layer}
+    layer is built from the settings at start-up)."""
+    env = {**os.environ, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "config.settings"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=False, cwd=django_settings.BASE_DIR)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -44,38 +41,7 @@ def test_a_waiting_consumer_outlives_the_layers_blocking_read() -> None:
         "    print((await layer.receive(name))['type'])\n"
         "asyncio.run(main())\n"
     )
-    assert with_the_settings(code, "core") == ["True", "probe"]
-
-
-BUSY = (
-    "import asyncio, django; django.setup()\n"
-    "from channels.layers import get_channel_layer\n"
-    "layer = get_channel_layer()\n"
-    "print(type(layer).__name__)\n"
-    "async def main():\n"
-    "    await layer.flush()\n"
-    "    names = [await layer.new_channel() for _ in range(5)]\n"
-    "    for seat, name in enumerate(names):\n"
-    "        await layer.group_add(f'seat-{seat}', name)\n"
-    "    for n in range(50):\n"
-    "        for seat in range(5):\n"
-    "            await layer.group_send(f'seat-{seat}', {'type': 'update', 'n': n})\n"
-    "    got = []\n"
-    "    for name in names:\n"
-    "        for _ in range(50):\n"
-    "            got.append((await asyncio.wait_for(layer.receive(name), 10))['n'])\n"
-    "    print(len(got), sorted(got) == sorted(list(range(50)) * 5))\n"
-    "    await layer.flush()\n"
-    "asyncio.run(main())\n"
-)
-"""250 messages to five groups of one process, sent before the process reads any."""
-
-
-def test_the_default_layer_is_pub_sub_and_a_busy_process_receives_every_message() -> None:
-    """The pub/sub layer by default (docs/serving.md, "Live tables"): it keeps a
-    process's messages in the process, so one that reads late still gets them all."""
-    require_service("Redis", "127.0.0.1", 6379)
-    assert with_the_settings(BUSY) == ["RedisPubSubChannelLayer", "250", "True"]
+    assert with_the_settings(code) == ["True", "probe"]
 
 
 def test_a_busy_process_receives_every_group_message() -> None:
@@ -85,4 +51,24 @@ def test_a_busy_process_receives_every_group_message() -> None:
     updates. 250 messages to five groups sent before the process reads any: every one
     arrives."""
     require_service("Redis", "127.0.0.1", 6379)
-    assert with_the_settings(BUSY, "core") == ["RedisChannelLayer", "250", "True"]
+    code = (
+        "import asyncio, django; django.setup()\n"
+        "from channels.layers import get_channel_layer\n"
+        "layer = get_channel_layer()\n"
+        "async def main():\n"
+        "    await layer.flush()\n"
+        "    names = [await layer.new_channel() for _ in range(5)]\n"
+        "    for seat, name in enumerate(names):\n"
+        "        await layer.group_add(f'seat-{seat}', name)\n"
+        "    for n in range(50):\n"
+        "        for seat in range(5):\n"
+        "            await layer.group_send(f'seat-{seat}', {'type': 'update', 'n': n})\n"
+        "    got = []\n"
+        "    for name in names:\n"
+        "        for _ in range(50):\n"
+        "            got.append((await asyncio.wait_for(layer.receive(name), 10))['n'])\n"
+        "    print(len(got), sorted(got) == sorted(list(range(50)) * 5))\n"
+        "    await layer.flush()\n"
+        "asyncio.run(main())\n"
+    )
+    assert with_the_settings(code) == ["250", "True"]

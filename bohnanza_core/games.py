@@ -539,7 +539,28 @@ class GameMapper(Mapper[UUID]):
 _SECRET_FIELDS: dict[str, tuple[str, ...]] = {cls.__name__: cls.SECRET for cls in EVENT_TYPES}
 
 
-class StoredRun(Sequence[StoredEvent]):
+class _StoredEvents(Sequence[StoredEvent]):
+    """A sequence of stored events built on demand: the indexing a Sequence needs
+    (negative indices, slices, IndexError) around :meth:`_item`."""
+
+    def _item(self, index: int) -> StoredEvent:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> StoredEvent: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[StoredEvent]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._item(index)
+
+
+class StoredRun(_StoredEvents):
     """What a game's save stores: a few stored events (``head``), then a run of rows of
     one game and one topic with consecutive versions. Any recorder reads it as stored
     events; the platform's (replays.persistence) takes its column values straight from
@@ -564,17 +585,7 @@ class StoredRun(Sequence[StoredEvent]):
                                topic=self.topic, state=self.states[i])
         return stored
 
-    @overload
-    def __getitem__(self, index: int) -> StoredEvent: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[StoredEvent]: ...
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _item(self, index: int) -> StoredEvent:
         if index < len(self.head):
             return self.head[index]
         return self._run_event(index - len(self.head))
@@ -597,7 +608,7 @@ class StoredRun(Sequence[StoredEvent]):
         return values + run
 
 
-class StoredRuns(Sequence[StoredEvent]):
+class StoredRuns(_StoredEvents):
     """Several games' saves as one batch (:meth:`Games.save_games`): their runs one after
     another, read as stored events, or as flat column values by the platform's recorder,
     which stores them in one statement after one take of the notification counter."""
@@ -609,17 +620,7 @@ class StoredRuns(Sequence[StoredEvent]):
     def __len__(self) -> int:
         return self.ends[-1] if self.ends else 0
 
-    @overload
-    def __getitem__(self, index: int) -> StoredEvent: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[StoredEvent]: ...
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _item(self, index: int) -> StoredEvent:
         which = bisect.bisect_right(self.ends, index)
         return self.runs[which][index - (self.ends[which - 1] if which else 0)]
 

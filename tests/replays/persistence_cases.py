@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, ClassVar
 from unittest.mock import patch
 from uuid import UUID, uuid4
@@ -64,6 +65,16 @@ def database_alias(alias: str, settings_dict: dict[str, Any]) -> Iterator[str]:
         connections[alias].close()
         del connections[alias]  # this thread's wrapper, which keeps its settings
         del connections.settings[alias]
+
+
+@contextmanager
+def sqlite_file_alias(alias: str, path: Path, django_db_blocker: Any) -> Iterator[str]:
+    """``alias`` on a new SQLite file at ``path`` with the settings' options, the test
+    database blocker lifted for the duration."""
+    settings_dict = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(path),
+                     "OPTIONS": dict(SQLITE_OPTIONS)}
+    with django_db_blocker.unblock(), database_alias(alias, settings_dict):
+        yield alias
 
 
 def new_prefix() -> str:

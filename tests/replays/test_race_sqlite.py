@@ -17,10 +17,7 @@ ALIAS = "race_sqlite_test"
 
 @pytest.fixture
 def sqlite_alias(tmp_path: Path, django_db_blocker: Any) -> Iterator[str]:
-    settings_dict = {"ENGINE": "django.db.backends.sqlite3",
-                     "NAME": str(tmp_path / "race.sqlite3"),
-                     "OPTIONS": dict(cases.SQLITE_OPTIONS)}
-    with django_db_blocker.unblock(), cases.database_alias(ALIAS, settings_dict):
+    with cases.sqlite_file_alias(ALIAS, tmp_path / "race.sqlite3", django_db_blocker):
         yield ALIAS
 
 

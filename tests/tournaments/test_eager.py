@@ -27,6 +27,26 @@ def test_a_round_robin_played_here_runs_to_the_end(competitions):
     assert run_here(t.id).version == done.version  # nothing left to play
 
 
+def test_a_copy_of_a_competition_is_its_own_and_shares_only_frozen_games(competitions):
+    import copy
+
+    t = competitions.create("Copied", "swiss", ruleset_for("classic", 3), 3,
+                            {"rounds": 2}, BOTS3)
+    played = run_here(t.id)
+    clone = copy.deepcopy(played)
+    assert clone.__dict__.keys() == played.__dict__.keys()
+    assert (clone.rounds, clone.results, clone.ratings, clone.version) == (
+        played.rounds, played.results, played.ratings, played.version)
+    assert clone.rounds is not played.rounds and clone.rounds[0] is not played.rounds[0]
+    assert clone.rounds[0][0] is played.rounds[0][0]  # a frozen Pairing, shared
+    clone.rounds.append([])
+    clone.results[0].clear()
+    clone.ratings.clear()
+    clone.entrants.append("someone@1")
+    assert len(played.rounds) == 2 and played.results[0] and played.ratings
+    assert played.entrants == BOTS3
+
+
 def test_a_format_that_cannot_be_paired_stores_nothing(competitions):
     with pytest.raises(CompetitionError, match="do not fill tables"):
         competitions.create("Bad", "swiss", ruleset_for("classic", 3), 3, {"rounds": 2},
@@ -84,10 +104,16 @@ def test_the_demo_competition_is_stored_once_and_finished(competitions, capsys):
 
 
 def test_rerating_from_the_stored_games_gives_the_recorded_ratings(competitions, capsys):
-    t = competitions.create("Rerate", "swiss", ruleset_for("duel", 2), 2, {"rounds": 2},
+    t = competitions.create("Rerate", "swiss", ruleset_for("duel", 2), 2, {"rounds": 4},
                             [*BOTS3, "heuristic@builtin #2"])
     run_here(t.id)
     call_command("tournament", "rerate", str(t.id))
     out = capsys.readouterr().out
-    assert "the same ratings as recorded, from 4 stored games" in out
+    assert "the same ratings as recorded, from 8 stored games" in out
     assert out.count("conservative") == 4
+    # Each round's end rates on from the last one's stored floats: to the bit what
+    # rating every game again from the first gives.
+    done = competitions.get_tournament(t.id)
+    again = done.rerated()
+    assert done.ratings == {e: (again.of(e).mu, again.of(e).sigma, again.games.get(e, 0))
+                            for e in done.entrants}

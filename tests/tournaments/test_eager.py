@@ -47,6 +47,24 @@ def test_a_copy_of_a_competition_is_its_own_and_shares_only_frozen_games(competi
     assert played.entrants == BOTS3
 
 
+def test_every_game_of_a_competition_is_stored_whole_and_passes_the_audit(competitions):
+    """A task's games go in as one write (``Games.save_games``): each one's record, read
+    back, is a complete, valid, finished game under its own head."""
+    from bohnanza_core.verify import verify_record
+    from replays.store import games
+
+    t = competitions.create("Audited", "round-robin", ruleset_for("classic", 3), 3,
+                            {"cycles": 1}, [*BOTS3, "heuristic@builtin #2"])
+    run_here(t.id)
+    rows = list(TournamentGame.objects.filter(tournament_id=t.id))
+    assert len(rows) == t.games_total() == 12
+    for row in rows:
+        game = games().game(row.game_id)
+        verdict = verify_record(games().record(row.game_id), game.head_hash)
+        assert verdict.ok and verdict.complete and verdict.finished, verdict.report()
+        assert list(game.table.result.ranks) == row.ranks
+
+
 def test_a_format_that_cannot_be_paired_stores_nothing(competitions):
     with pytest.raises(CompetitionError, match="do not fill tables"):
         competitions.create("Bad", "swiss", ruleset_for("classic", 3), 3, {"rounds": 2},

@@ -27,6 +27,7 @@ import hashlib
 import itertools
 import json
 import secrets
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, overload
@@ -543,8 +544,9 @@ class _StoredEvents(Sequence[StoredEvent]):
     """A sequence of stored events built on demand: the indexing a Sequence needs
     (negative indices, slices, IndexError) around :meth:`_item`."""
 
+    @abstractmethod
     def _item(self, index: int) -> StoredEvent:
-        raise NotImplementedError
+        """The event at ``index``, already checked to be in range."""
 
     @overload
     def __getitem__(self, index: int) -> StoredEvent: ...

@@ -368,6 +368,7 @@ async def test_the_clock_plays_the_default_move_when_a_deadline_has_passed() -> 
     await ann.disconnect()
 
 
+@pytest.mark.usefixtures("serving_heap")
 @in_loop
 async def test_a_deadline_set_before_a_restart_fires_with_nobody_connected() -> None:
     from asgiref.testing import ApplicationCommunicator
@@ -401,6 +402,21 @@ async def test_a_deadline_set_before_a_restart_fires_with_nobody_connected() -> 
     assert record[first["version"]].actor == "clock"
     await server.send_input({"type": "lifespan.shutdown"})
     assert (await server.receive_output(TIMEOUT))["type"] == "lifespan.shutdown.complete"
+
+
+def test_a_starting_server_moves_its_long_lived_objects_out_of_the_collectors_sight(
+        serving_heap: None) -> None:
+    import gc
+
+    from play import startup
+
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)
+    tracked = len(gc.get_objects())
+    startup.settle_the_heap()
+    assert gc.get_threshold() == startup.SERVING_GC_THRESHOLDS
+    assert gc.get_freeze_count() > tracked // 2  # the modules, classes and functions
+    assert len(gc.get_objects()) < tracked // 2  # what a full collection still walks
 
 
 def test_the_tables_picked_up_at_start_are_the_running_ones_that_move_on_their_own() -> None:

@@ -206,6 +206,7 @@ async def test_coming_back_before_the_limit_cancels_it() -> None:
         await x.disconnect()
 
 
+@pytest.mark.usefixtures("serving_heap")
 @in_loop
 async def test_an_absence_deadline_set_before_a_restart_fires_after_it() -> None:
     from asgiref.testing import ApplicationCommunicator

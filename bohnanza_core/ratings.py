@@ -36,7 +36,8 @@ class Interval:
 
 
 def mean_interval(values: Sequence[float]) -> Interval:
-    """The mean and its normal 95% interval (a single value: the value, no width)."""
+    """The mean and its normal 95% interval (a single value: the value, no width), for
+    coins: never below 0, where the normal interval of a few low scores would reach."""
     n = len(values)
     if n == 0:
         return Interval(0.0, 0.0, 0.0)
@@ -48,7 +49,7 @@ def mean_interval(values: Sequence[float]) -> Interval:
 
 def _normal(n: int, mean: float, variance: float) -> Interval:
     half = Z95 * math.sqrt(max(0.0, variance) / n)
-    return Interval(mean, mean - half, mean + half)
+    return Interval(mean, max(0.0, mean - half), mean + half)
 
 
 def wilson_interval(successes: float, n: int) -> Interval:

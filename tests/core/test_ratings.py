@@ -30,6 +30,12 @@ def test_intervals_hold_the_estimate_and_narrow_with_more_games():
     assert wilson_interval(10, 10).high == pytest.approx(1.0)
 
 
+def test_a_coins_interval_never_reaches_below_no_coins():
+    low_scores = mean_interval([0, 0, 9])  # the normal interval would reach -7.2
+    assert low_scores.low == 0 and low_scores.value == 3 < low_scores.high
+    assert Moments(3, 9, 81, 1).coins_interval() == low_scores  # the database's sums
+
+
 def test_statistics_per_entrant_overall_and_by_seat():
     results = (seat_results(["a", "b"], [10, 4], [0]) + seat_results(["b", "a"], [6, 6], [0, 1])
                + seat_results(["a", "b"], [2, 9], [1]))

@@ -7,6 +7,7 @@ so a bot never needs more than it may see.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from bohnanza_core.cards import BEANOMETER, BeanKind, Card, coins_for
 from bohnanza_core.seatview import SeatView
@@ -37,9 +38,12 @@ def _potentials(kind: BeanKind) -> tuple[float, ...]:
     return tuple(table)
 
 
-# Precomputed: bots read these on every decision.
-_POTENTIAL: dict[BeanKind, tuple[float, ...]] = {kind: _potentials(kind) for kind in BeanKind}
-_LOSS: dict[BeanKind, tuple[float, ...]] = {
+# Precomputed: bots read these on every decision. ``Final``: compiled, a module-level
+# name that may be rebound is looked up in the module's dictionary at every read.
+_POTENTIAL: Final[dict[BeanKind, tuple[float, ...]]] = {
+    kind: _potentials(kind) for kind in BeanKind
+}
+_LOSS: Final[dict[BeanKind, tuple[float, ...]]] = {
     kind: tuple(p - coins_for(kind, beans) for beans, p in enumerate(table))
     for kind, table in _POTENTIAL.items()
 }
@@ -59,7 +63,7 @@ def harvest_loss(kind: BeanKind, beans: int) -> float:
     return table[beans] if beans < len(table) else 0.0
 
 
-_TOP: dict[BeanKind, int] = {kind: len(table) - 1 for kind, table in _POTENTIAL.items()}
+_TOP: Final[dict[BeanKind, int]] = {kind: len(table) - 1 for kind, table in _POTENTIAL.items()}
 
 
 def at_top(kind: BeanKind, beans: int) -> bool:
@@ -70,21 +74,27 @@ def at_top(kind: BeanKind, beans: int) -> bool:
 def field_for(fields: Sequence[Field], kind: BeanKind) -> int | None:
     """Where a bean of ``kind`` goes without harvesting: the fullest field of its
     kind, else an empty field, else None."""
-    best: int | None = None
+    best = empty = -1
     best_beans = -1
-    empty: int | None = None
-    for index, (field_kind, beans) in enumerate(fields):
+    for index in range(len(fields)):  # not enumerate: no tuple per field when compiled
+        field_kind, beans = fields[index]
         if field_kind is kind and beans > best_beans:
             best, best_beans = index, beans
-        elif field_kind is None and empty is None:
+        elif field_kind is None and empty < 0:
             empty = index
-    return best if best is not None else empty
+    if best >= 0:
+        return best
+    return empty if empty >= 0 else None
 
 
 def matching_field(fields: Sequence[Field], kind: BeanKind) -> int | None:
-    """The fullest field already growing ``kind``, or None."""
-    index = field_for(fields, kind)
-    return index if index is not None and fields[index][0] is kind else None
+    """The fullest field already growing ``kind`` (the first among equals), or None."""
+    best, best_beans = -1, -1
+    for index in range(len(fields)):
+        field_kind, beans = fields[index]
+        if field_kind is kind and beans > best_beans:
+            best, best_beans = index, beans
+    return best if best >= 0 else None
 
 
 def misfits(fields: Sequence[Field], kinds: Iterable[BeanKind]) -> int:

@@ -23,7 +23,7 @@ that it
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -81,15 +81,26 @@ def load_value(fields: Sequence[Field], kinds: Sequence[BeanKind]) -> float:
     """What planting ``kinds`` (all of them, as phase 3 demands) adds to ``fields``:
     growth of fields of their kind, new fields in empty ones (largest groups first),
     and forced harvests for the rest."""
-    counts: dict[BeanKind, int] = {}
-    for kind in kinds:
-        counts[kind] = counts.get(kind, 0) + 1
-    if not counts:
+    if not kinds:
         return 0.0
+    # Each kind once, in the order it first comes, and how many of it: two short lists
+    # (a trade moves a handful of beans; compiled, a dictionary made and walked on every
+    # call costs more). The order is the order the value is summed in.
+    groups: list[BeanKind] = []
+    counts: list[int] = []
+    for kind in kinds:
+        for group in range(len(groups)):
+            if groups[group] is kind:
+                counts[group] += 1
+                break
+        else:
+            groups.append(kind)
+            counts.append(1)
     plot = list(fields)
     value = 0.0
     rest: list[tuple[int, BeanKind]] = []
-    for kind, count in counts.items():
+    for group in range(len(groups)):
+        kind, count = groups[group], counts[group]
         index = matching_field(plot, kind)
         if index is None:
             rest.append((count, kind))
@@ -97,9 +108,10 @@ def load_value(fields: Sequence[Field], kinds: Sequence[BeanKind]) -> float:
         beans = plot[index][1]
         value += potential(kind, beans + count) - potential(kind, beans)
         plot[index] = (kind, beans + count)
-    rest.sort(reverse=True)
+    if len(rest) > 1:
+        rest.sort(reverse=True)
     for count, kind in rest:
-        target = next((i for i, (k, _) in enumerate(plot) if k is None), None)
+        target = _empty_field(plot)
         if target is not None:
             value += potential(kind, count) - NEW_FIELD_COST
         else:
@@ -109,9 +121,23 @@ def load_value(fields: Sequence[Field], kinds: Sequence[BeanKind]) -> float:
     return value
 
 
-def _cheapest_harvest(plot: Sequence[Field]) -> tuple[int, float]:
-    best, best_loss = 0, float("inf")
-    for index, (kind, beans) in enumerate(plot):
+def _empty_field(plot: list[Field]) -> int | None:
+    """The first empty field, or None."""
+    for index in range(len(plot)):
+        if plot[index][0] is None:
+            return index
+    return None
+
+
+_NO_HARVEST: Final = float("inf")
+"""Worse than any harvest (a constant: compiled, ``float("inf")`` parses the string
+at every call)."""
+
+
+def _cheapest_harvest(plot: list[Field]) -> tuple[int, float]:
+    best, best_loss = 0, _NO_HARVEST
+    for index in range(len(plot)):
+        kind, beans = plot[index]
         if kind is not None:
             loss = harvest_loss(kind, beans)
             if loss < best_loss:
@@ -461,10 +487,19 @@ def hand_value(fields: Sequence[Field], hand_kinds: Sequence[BeanKind], position
     if index is not None:
         beans = fields[index][1]
         gain = potential(kind, beans + 1) - potential(kind, beans)
-        return gain * max(0.3, 1.0 - 0.1 * position)
-    if hand_kinds[: position + 3].count(kind) > 1:
+        weight = 1.0 - 0.1 * position
+        return gain * (weight if weight > 0.3 else 0.3)
+    # Plain loops (no slice, no generator): compiled, each would be an object a call.
+    alike = 0
+    for near in range(min(position + 3, len(hand_kinds))):
+        if hand_kinds[near] is kind:
+            alike += 1
+    if alike > 1:
         return 0.3
-    if position <= 1 and all(k is not None for k, _ in fields):
+    if position <= 1:
+        for field_kind, _ in fields:
+            if field_kind is None:
+                return 0.05
         return -0.4
     return 0.05
 

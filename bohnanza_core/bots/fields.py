@@ -6,14 +6,17 @@ so a bot never needs more than it may see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 from bohnanza_core.cards import BEANOMETER, BeanKind, Card, coins_for
 from bohnanza_core.seatview import SeatView
 
 Field = tuple[BeanKind | None, int]
-"""A field as a bot weighs it: its kind (None: empty) and how many beans it holds."""
+"""A field as a bot weighs it: its kind (None: empty) and how many beans it holds.
+A player's fields come as a ``list[Field]`` (:func:`farm`), and the helpers below take
+that list: compiled, a list is indexed in C, where a ``Sequence`` goes through a
+generic item lookup with a boxed index for every field."""
 
 
 def farm(view: SeatView, seat: int) -> list[Field]:
@@ -71,7 +74,7 @@ def at_top(kind: BeanKind, beans: int) -> bool:
     return beans >= _TOP[kind]
 
 
-def field_for(fields: Sequence[Field], kind: BeanKind) -> int | None:
+def field_for(fields: list[Field], kind: BeanKind) -> int | None:
     """Where a bean of ``kind`` goes without harvesting: the fullest field of its
     kind, else an empty field, else None."""
     best = empty = -1
@@ -87,7 +90,7 @@ def field_for(fields: Sequence[Field], kind: BeanKind) -> int | None:
     return empty if empty >= 0 else None
 
 
-def matching_field(fields: Sequence[Field], kind: BeanKind) -> int | None:
+def matching_field(fields: list[Field], kind: BeanKind) -> int | None:
     """The fullest field already growing ``kind`` (the first among equals), or None."""
     best, best_beans = -1, -1
     for index in range(len(fields)):
@@ -97,17 +100,31 @@ def matching_field(fields: Sequence[Field], kind: BeanKind) -> int | None:
     return best if best >= 0 else None
 
 
-def misfits(fields: Sequence[Field], kinds: Iterable[BeanKind]) -> int:
+def misfits(fields: list[Field], kinds: Iterable[BeanKind]) -> int:
     """How many of these beans could not be planted without harvesting: beans of a
     kind already growing fit; other kinds take the empty fields, largest groups first."""
-    growing = {kind for kind, _ in fields if kind is not None}
-    empty = sum(1 for kind, _ in fields if kind is None)
-    groups: dict[BeanKind, int] = {}
+    empty = 0
+    for field_kind, _ in fields:
+        if field_kind is None:
+            empty += 1
+    # The beans of each kind not growing yet, counted in two short lists (compiled, a
+    # set and a dictionary made on every call cost more than these few beans).
+    groups: list[BeanKind] = []
+    counts: list[int] = []
     for kind in kinds:
-        if kind not in growing:
-            groups[kind] = groups.get(kind, 0) + 1
+        if matching_field(fields, kind) is not None:
+            continue
+        for group in range(len(groups)):
+            if groups[group] is kind:
+                counts[group] += 1
+                break
+        else:
+            groups.append(kind)
+            counts.append(1)
+    if len(counts) > 1:
+        counts.sort(reverse=True)
     left = 0
-    for count in sorted(groups.values(), reverse=True):
+    for count in counts:
         if empty:
             empty -= 1
         else:

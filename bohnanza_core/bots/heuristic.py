@@ -77,7 +77,7 @@ LEAVE_HARVEST_LOSS = 0.35
 """Duel: harvest to plant a face-up bean the opponent grows if it throws away no more."""
 
 
-def load_value(fields: Sequence[Field], kinds: Sequence[BeanKind]) -> float:
+def load_value(fields: list[Field], kinds: list[BeanKind]) -> float:
     """What planting ``kinds`` (all of them, as phase 3 demands) adds to ``fields``:
     growth of fields of their kind, new fields in empty ones (largest groups first),
     and forced harvests for the rest."""
@@ -478,7 +478,7 @@ def _best_wanted(fields: list[Field]) -> BeanKind | None:
     return best
 
 
-def hand_value(fields: Sequence[Field], hand_kinds: Sequence[BeanKind], position: int) -> float:
+def hand_value(fields: list[Field], hand_kinds: list[BeanKind], position: int) -> float:
     """What keeping one hand card is worth: a bean for a field it grows (less the
     further back it sits), a pair in the making, or a nuisance near the front that
     will force a harvest when its turn to be planted comes."""

@@ -76,6 +76,9 @@ BUY_PAYBACK = 2.0
 LEAVE_HARVEST_LOSS = 0.35
 """Duel: harvest to plant a face-up bean the opponent grows if it throws away no more."""
 
+_Terms = tuple[tuple[Card, ...], tuple[tuple[BeanKind, int], ...], int | None]
+"""What an offer says: the cards given, the beans wanted, to whom (None: anyone)."""
+
 
 def load_value(fields: list[Field], kinds: list[BeanKind]) -> float:
     """What planting ``kinds`` (all of them, as phase 3 demands) adds to ``fields``:
@@ -161,7 +164,7 @@ class HeuristicBot(Bot):
         self._turn = -1
         # The offers made this turn, by what they say (a tuple hashes in C; the
         # command's dataclass hash and equality are interpreted Python).
-        self._tried: set[tuple[object, object, object]] = set()
+        self._tried: set[_Terms] = set()
         self._proposed = False
 
     # -- dispatch ------------------------------------------------------------------
@@ -361,11 +364,11 @@ class HeuristicBot(Bot):
             return self._answer(_Holdings(self, view, fields), mine)
         if seat == view.active:
             if len(self._tried) < OFFERS_PER_TURN:
-                for offer in self._offers(_Holdings(self, view, fields)):
-                    said = (offer.gives, offer.wants, offer.to)
+                for said in self._offers(_Holdings(self, view, fields)):
                     if said not in self._tried:
                         self._tried.add(said)
-                        return offer
+                        gives, wants, to = said
+                        return MakeOffer(seat=seat, gives=gives, wants=wants, to=to)
             return EndTrading(seat=seat)
         if not self._proposed and seat not in view.awaiting:
             self._proposed = True
@@ -395,9 +398,10 @@ class HeuristicBot(Bot):
             return best[1]
         return DeclineOffer(seat=self.seat, offer=offers[0].number)
 
-    def _offers(self, mine: _Holdings) -> Iterator[MakeOffer]:
+    def _offers(self, mine: _Holdings) -> Iterator[_Terms]:
         """The active player's offers, most promising first: unwanted cards to a
-        player growing them for a bean it grows, then as a gift, then open gifts."""
+        player growing them for a bean it grows, then as a gift, then open gifts.
+        Their terms only: the one command made is for the first offer not yet tried."""
         seat, view, fields = self.seat, mine.view, mine.fields
         shed: list[tuple[float, Card]] = []
         for card in mine.face_up:
@@ -418,32 +422,41 @@ class HeuristicBot(Bot):
             if not useful:
                 continue
             if wanted is not None:
-                yield MakeOffer(seat=seat, gives=useful, wants=((wanted, 1),), to=other)
+                yield useful, ((wanted, 1),), other
             gift = tuple(c for c in useful if c in giftable)
             if gift:
-                yield MakeOffer(seat=seat, gives=gift, wants=(), to=other)
+                yield gift, (), other
         if giftable:
-            yield MakeOffer(seat=seat, gives=tuple(sorted(giftable)), wants=(), to=None)
+            yield tuple(sorted(giftable)), (), None
 
     def _proposal(self, mine: _Holdings) -> MakeOffer | None:
         """Another player's one proposal per turn: ask for turned-over beans it
         grows, paying with awkward hand cards the active player can use."""
         seat, view, fields = self.seat, mine.view, mine.fields
         active = view.active
-        counts: dict[BeanKind, int] = {}
+        # The turned-over kinds it grows, in the order they lie, and how many of each.
+        grown: list[BeanKind] = []
+        counts: list[int] = []
         for card in view.face_up:
             kind = view.kind(card)
             if matching_field(fields, kind) is not None:
-                counts[kind] = counts.get(kind, 0) + 1
+                for group in range(len(grown)):
+                    if grown[group] is kind:
+                        counts[group] += 1
+                        break
+                else:
+                    grown.append(kind)
+                    counts.append(1)
         awkward = mine.awkward()
-        if not counts and not awkward:
+        if not grown and not awkward:
             return None
         theirs = farm(view, active)
         gives = tuple(
             mine.hand[p] for p in awkward if field_for(theirs, mine.hand_kinds[p]) is not None
         )
         best: tuple[float, tuple[tuple[BeanKind, int], ...]] | None = None
-        for kind, count in counts.items():
+        for group in range(len(grown)):
+            kind, count = grown[group], counts[group]
             gain = mine.gain(gives, [kind] * count)
             if gain > ACCEPT_MARGIN and (best is None or gain > best[0]):
                 best = (gain, ((kind, count),))
@@ -506,9 +519,15 @@ def hand_value(fields: list[Field], hand_kinds: list[BeanKind], position: int) -
 
 class _Holdings:
     """One player's side of a trade, read once per decision: its fields, hand, the
-    turned-over cards if it is the active player, and what it must plant in phase 3."""
+    turned-over cards if it is the active player, and what it must plant in phase 3.
 
-    __slots__ = ("base", "face_up", "fields", "hand", "hand_kinds", "load", "view")
+    A decision weighs several candidate trades against the same holdings, so what
+    does not depend on the candidate is worked out once, when first needed, and
+    kept: the value of the load as it stands, each hand card's value, what shedding
+    one turned-over bean of a kind spares."""
+
+    __slots__ = ("_base", "_hand_values", "_shed_gains", "face_up", "fields", "hand",
+                 "hand_kinds", "load", "view")
 
     def __init__(self, bot: HeuristicBot, view: SeatView, fields: list[Field]) -> None:
         self.view = view
@@ -517,44 +536,63 @@ class _Holdings:
         self.hand_kinds = [view.kind(card) for card in self.hand]
         self.face_up = view.face_up if bot.seat == view.active else ()
         self.load = [view.kind(card) for card in view.trade_area(bot.seat) + self.face_up]
-        self.base = load_value(fields, self.load)
+        self._base: float | None = None
+        self._hand_values: list[float | None] = [None] * len(self.hand)
+        self._shed_gains: dict[BeanKind, float] = {}
+
+    @property
+    def base(self) -> float:
+        """What planting the load as it stands adds to the fields."""
+        if self._base is None:
+            self._base = load_value(self.fields, self.load)
+        return self._base
+
+    def hand_value(self, position: int) -> float:
+        """:func:`hand_value` of the hand card at ``position``."""
+        value = self._hand_values[position]
+        if value is None:
+            value = hand_value(self.fields, self.hand_kinds, position)
+            self._hand_values[position] = value
+        return value
 
     def awkward(self) -> list[int]:
         """Positions of front hand cards this player would rather be rid of."""
-        return [p for p in range(min(2, len(self.hand)))
-                if hand_value(self.fields, self.hand_kinds, p) < 0]
+        return [p for p in range(min(2, len(self.hand))) if self.hand_value(p) < 0]
 
     def shed_gain(self, kind: BeanKind) -> float:
         """What giving away one turned-over bean of ``kind`` spares."""
-        return load_value(self.fields, _remove(self.load, [kind])) - self.base
+        gain = self._shed_gains.get(kind)
+        if gain is None:
+            gain = load_value(self.fields, _remove(self.load, [kind])) - self.base
+            self._shed_gains[kind] = gain
+        return gain
 
-    def gain(self, give: Sequence[Card], get: Sequence[BeanKind]) -> float:
+    def gain(self, give: Sequence[Card], get: list[BeanKind]) -> float:
         """How much better off giving ``give`` for ``get`` leaves this player."""
-        face_up, kind = self.face_up, self.view.kind
-        shed = [kind(card) for card in give if card in face_up]
-        gain = load_value(self.fields, _remove(self.load, shed) + list(get)) - self.base
+        face_up, view = self.face_up, self.view
+        shed = [view.kind(card) for card in give if card in face_up]
+        gain = load_value(self.fields, _remove(self.load, shed) + get) - self.base
         for card in give:
             if card not in face_up:
-                gain -= hand_value(self.fields, self.hand_kinds, self.hand.index(card))
+                gain -= self.hand_value(self.hand.index(card))
         return gain
 
     def payment(self, wants: Sequence[tuple[BeanKind, int]]) -> tuple[Card, ...] | None:
         """The cheapest cards that satisfy ``wants``, or None if this player lacks them."""
-        kind_of = self.view.kind
+        view = self.view
         chosen: list[Card] = []
         for kind, count in wants:
             costs: list[tuple[float, Card]] = []
-            shed: float | None = None
             for card in self.face_up:
-                if kind_of(card) is kind:
-                    if shed is None:
-                        shed = -self.shed_gain(kind)
-                    costs.append((shed, card))
-            for position, card in enumerate(self.hand):
+                if view.kind(card) is kind:
+                    costs.append((-self.shed_gain(kind), card))
+            for position in range(len(self.hand)):
                 if self.hand_kinds[position] is kind:
-                    costs.append((hand_value(self.fields, self.hand_kinds, position), card))
+                    costs.append((self.hand_value(position), self.hand[position]))
             if len(costs) < count:
                 return None
             costs.sort()
-            chosen.extend(card for _, card in costs[:count])
+            for _, card in costs[:count]:
+                chosen.append(card)
         return tuple(chosen)
+

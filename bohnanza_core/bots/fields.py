@@ -100,27 +100,34 @@ def matching_field(fields: list[Field], kind: BeanKind) -> int | None:
     return best if best >= 0 else None
 
 
-def misfits(fields: list[Field], kinds: Iterable[BeanKind]) -> int:
+def group_size(kinds: list[BeanKind], position: int) -> int:
+    """How many of ``kinds`` are of the kind at ``position`` if that is where the kind
+    first comes, else 0: walking the positions with it meets each kind once, in the
+    order it first comes, with its count (compiled, a dictionary or lists of groups
+    made on every call cost more than rescanning the handful of beans of a trade)."""
+    kind = kinds[position]
+    count = 0
+    for index in range(len(kinds)):
+        if kinds[index] is kind:
+            if index < position:
+                return 0
+            count += 1
+    return count
+
+
+def misfits(fields: list[Field], kinds: list[BeanKind]) -> int:
     """How many of these beans could not be planted without harvesting: beans of a
     kind already growing fit; other kinds take the empty fields, largest groups first."""
     empty = 0
     for field_kind, _ in fields:
         if field_kind is None:
             empty += 1
-    # The beans of each kind not growing yet, counted in two short lists (compiled, a
-    # set and a dictionary made on every call cost more than these few beans).
-    groups: list[BeanKind] = []
+    # The beans of each kind not growing yet, a count a kind.
     counts: list[int] = []
-    for kind in kinds:
-        if matching_field(fields, kind) is not None:
-            continue
-        for group in range(len(groups)):
-            if groups[group] is kind:
-                counts[group] += 1
-                break
-        else:
-            groups.append(kind)
-            counts.append(1)
+    for first in range(len(kinds)):
+        count = group_size(kinds, first)
+        if count and matching_field(fields, kinds[first]) is None:
+            counts.append(count)
     if len(counts) > 1:
         counts.sort(reverse=True)
     left = 0

@@ -33,6 +33,7 @@ from bohnanza_core.bots.fields import (
     at_top,
     farm,
     field_for,
+    group_size,
     harvest_loss,
     harvestable,
     matching_field,
@@ -86,24 +87,15 @@ def load_value(fields: list[Field], kinds: list[BeanKind]) -> float:
     and forced harvests for the rest."""
     if not kinds:
         return 0.0
-    # Each kind once, in the order it first comes, and how many of it: two short lists
-    # (a trade moves a handful of beans; compiled, a dictionary made and walked on every
-    # call costs more). The order is the order the value is summed in.
-    groups: list[BeanKind] = []
-    counts: list[int] = []
-    for kind in kinds:
-        for group in range(len(groups)):
-            if groups[group] is kind:
-                counts[group] += 1
-                break
-        else:
-            groups.append(kind)
-            counts.append(1)
     plot = list(fields)
     value = 0.0
     rest: list[tuple[int, BeanKind]] = []
-    for group in range(len(groups)):
-        kind, count = groups[group], counts[group]
+    # Each kind once, in the order it first comes (the order the value is summed in).
+    for first in range(len(kinds)):
+        count = group_size(kinds, first)
+        if not count:
+            continue
+        kind = kinds[first]
         index = matching_field(plot, kind)
         if index is None:
             rest.append((count, kind))

@@ -140,10 +140,10 @@ def _cheapest_harvest(plot: list[Field]) -> tuple[int, float]:
     return best, best_loss
 
 
-def _remove(kinds: list[BeanKind], gone: Sequence[BeanKind]) -> list[BeanKind]:
+def _without(kinds: list[BeanKind], kind: BeanKind) -> list[BeanKind]:
+    """``kinds`` less one bean of ``kind``."""
     rest = list(kinds)
-    for kind in gone:
-        rest.remove(kind)
+    rest.remove(kind)
     return rest
 
 
@@ -224,7 +224,7 @@ class HeuristicBot(Bot):
                  among: list[int] | None = None) -> Command:
         """Harvest the field (of ``among``, default: any allowed) that throws away
         least, sparing kinds about to be planted."""
-        best, best_score = 0, float("inf")
+        best, best_score = 0, _NO_HARVEST
         for index in harvestable(view, self.seat, fields) if among is None else among:
             kind, beans = fields[index]
             assert kind is not None
@@ -286,7 +286,7 @@ class HeuristicBot(Bot):
             index = matching_field(fields, kind)
             if index is not None:
                 return PlantCard(seat=seat, card=cards[position], field=index)
-        empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
+        empty = _empty_field(fields)
         if empty is not None:
             card = _most_common(cards, kinds)
             if not optional or self._worth_a_field(view, fields, view.kind(card), kinds):
@@ -337,7 +337,7 @@ class HeuristicBot(Bot):
             index = matching_field(fields, kind)
             if index is not None:
                 return PlantCard(seat=seat, card=face_up[position], field=index)
-        empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
+        empty = _empty_field(fields)
         if empty is not None:
             card = _most_common(face_up, kinds)
             if self._worth_a_field(view, fields, view.kind(card), kinds):
@@ -555,15 +555,19 @@ class _Holdings:
         """What giving away one turned-over bean of ``kind`` spares."""
         gain = self._shed_gains.get(kind)
         if gain is None:
-            gain = load_value(self.fields, _remove(self.load, [kind])) - self.base
+            gain = load_value(self.fields, _without(self.load, kind)) - self.base
             self._shed_gains[kind] = gain
         return gain
 
     def gain(self, give: Sequence[Card], get: list[BeanKind]) -> float:
         """How much better off giving ``give`` for ``get`` leaves this player."""
         face_up, view = self.face_up, self.view
-        shed = [view.kind(card) for card in give if card in face_up]
-        gain = load_value(self.fields, _remove(self.load, shed) + get) - self.base
+        load = list(self.load)
+        for card in give:
+            if card in face_up:
+                load.remove(view.kind(card))
+        load += get
+        gain = load_value(self.fields, load) - self.base
         for card in give:
             if card not in face_up:
                 gain -= self.hand_value(self.hand.index(card))

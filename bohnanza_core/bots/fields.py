@@ -60,6 +60,16 @@ def potential(kind: BeanKind, beans: int) -> float:
     return table[beans] if beans < len(table) else table[-1]
 
 
+def growth(kind: BeanKind, beans: int, more: int) -> float:
+    """What ``more`` beans add to a field of ``beans`` beans of ``kind``:
+    ``potential(kind, beans + more) - potential(kind, beans)``, with one table lookup."""
+    table = _POTENTIAL[kind]
+    top = len(table) - 1
+    before = table[beans] if beans < top else table[top]
+    after = table[beans + more] if beans + more < top else table[top]
+    return after - before
+
+
 def harvest_loss(kind: BeanKind, beans: int) -> float:
     """What harvesting now throws away: the progress toward the next step."""
     table = _LOSS[kind]

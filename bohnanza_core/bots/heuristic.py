@@ -34,6 +34,7 @@ from bohnanza_core.bots.fields import (
     farm,
     field_for,
     group_size,
+    growth,
     harvest_loss,
     harvestable,
     matching_field,
@@ -101,7 +102,7 @@ def load_value(fields: list[Field], kinds: list[BeanKind]) -> float:
             rest.append((count, kind))
             continue
         beans = plot[index][1]
-        value += potential(kind, beans + count) - potential(kind, beans)
+        value += growth(kind, beans, count)
         plot[index] = (kind, beans + count)
     if len(rest) > 1:
         rest.sort(reverse=True)
@@ -477,7 +478,7 @@ def _best_wanted(fields: list[Field]) -> BeanKind | None:
     best_gain = 0.0
     for kind, beans in fields:
         if kind is not None:
-            gain = potential(kind, beans + 1) - potential(kind, beans)
+            gain = growth(kind, beans, 1)
             if gain > best_gain:
                 best, best_gain = kind, gain
     return best
@@ -491,7 +492,7 @@ def hand_value(fields: list[Field], hand_kinds: list[BeanKind], position: int) -
     index = matching_field(fields, kind)
     if index is not None:
         beans = fields[index][1]
-        gain = potential(kind, beans + 1) - potential(kind, beans)
+        gain = growth(kind, beans, 1)
         weight = 1.0 - 0.1 * position
         return gain * (weight if weight > 0.3 else 0.3)
     # Plain loops (no slice, no generator): compiled, each would be an object a call.

@@ -159,6 +159,7 @@ class HeuristicBot(Bot):
         # command's dataclass hash and equality are interpreted Python).
         self._tried: set[_Terms] = set()
         self._proposed = False
+        self._holdings: _Holdings | None = None
 
     # -- dispatch ------------------------------------------------------------------
 
@@ -168,6 +169,7 @@ class HeuristicBot(Bot):
             self._turn = view.turn
             self._tried = set()
             self._proposed = False
+            self._holdings = None
         fields = farm(view, seat)
         for index, (kind, beans) in enumerate(fields):
             if kind is not None and at_top(kind, beans) and view.may_harvest(seat, index):
@@ -354,10 +356,10 @@ class HeuristicBot(Bot):
             return self._plant(view, fields, area, optional=False)
         mine = [o for o in view.offers if self._may_answer(view, o)]
         if mine:
-            return self._answer(_Holdings(self, view, fields), mine)
+            return self._answer(self._holdings_now(view, fields), mine)
         if seat == view.active:
             if len(self._tried) < OFFERS_PER_TURN:
-                for said in self._offers(_Holdings(self, view, fields)):
+                for said in self._offers(self._holdings_now(view, fields)):
                     if said not in self._tried:
                         self._tried.add(said)
                         gives, wants, to = said
@@ -365,8 +367,25 @@ class HeuristicBot(Bot):
             return EndTrading(seat=seat)
         if not self._proposed and seat not in view.awaiting:
             self._proposed = True
-            return self._proposal(_Holdings(self, view, fields))
+            return self._proposal(self._holdings_now(view, fields))
         return None
+
+    def _holdings_now(self, view: SeatView, fields: list[Field]) -> _Holdings:
+        """This player's side of a trade now: the last decision's holdings again while
+        nothing they are made of has changed this turn (fields, hand, trade area, the
+        turned-over cards), since a trading phase asks a player many times (every offer
+        to answer, every offer to make) and most asks find them as they were."""
+        seat = self.seat
+        hand = view.hand()
+        face_up = view.face_up if seat == view.active else ()
+        area = view.trade_area(seat)
+        last = self._holdings
+        if (last is not None and last.hand == hand and last.face_up == face_up
+                and last.area == area and last.fields == fields):
+            last.view = view
+            return last
+        self._holdings = _Holdings(view, fields, hand, face_up, area)
+        return self._holdings
 
     def _may_answer(self, view: SeatView, offer: Offer) -> bool:
         seat = self.seat
@@ -511,24 +530,28 @@ def hand_value(fields: list[Field], hand_kinds: list[BeanKind], position: int) -
 
 
 class _Holdings:
-    """One player's side of a trade, read once per decision: its fields, hand, the
-    turned-over cards if it is the active player, and what it must plant in phase 3.
+    """One player's side of a trade: its fields, hand, the turned-over cards if it is
+    the active player, its trade area, and so what it must plant in phase 3.
 
     A decision weighs several candidate trades against the same holdings, so what
     does not depend on the candidate is worked out once, when first needed, and
     kept: the value of the load as it stands, each hand card's value, what shedding
-    one turned-over bean of a kind spares."""
+    one turned-over bean of a kind spares. All of it follows from the holdings alone,
+    so the next decision of the turn keeps it too while they are unchanged
+    (:meth:`HeuristicBot._holdings_now`)."""
 
-    __slots__ = ("_base", "_hand_values", "_shed_gains", "face_up", "fields", "hand",
-                 "hand_kinds", "load", "view")
+    __slots__ = ("_base", "_hand_values", "_shed_gains", "area", "face_up", "fields",
+                 "hand", "hand_kinds", "load", "view")
 
-    def __init__(self, bot: HeuristicBot, view: SeatView, fields: list[Field]) -> None:
+    def __init__(self, view: SeatView, fields: list[Field], hand: tuple[Card, ...],
+                 face_up: tuple[Card, ...], area: tuple[Card, ...]) -> None:
         self.view = view
         self.fields = fields
-        self.hand = view.hand()
-        self.hand_kinds = [view.kind(card) for card in self.hand]
-        self.face_up = view.face_up if bot.seat == view.active else ()
-        self.load = [view.kind(card) for card in view.trade_area(bot.seat) + self.face_up]
+        self.hand = hand
+        self.hand_kinds = [view.kind(card) for card in hand]
+        self.face_up = face_up
+        self.area = area
+        self.load = [view.kind(card) for card in area + face_up]
         self._base: float | None = None
         self._hand_values: list[float | None] = [None] * len(self.hand)
         self._shed_gains: dict[BeanKind, float] = {}

@@ -446,19 +446,11 @@ class HeuristicBot(Bot):
         grows, paying with awkward hand cards the active player can use."""
         seat, view, fields = self.seat, mine.view, mine.fields
         active = view.active
-        # The turned-over kinds it grows, in the order they lie, and how many of each.
-        grown: list[BeanKind] = []
-        counts: list[int] = []
+        grown: list[BeanKind] = []  # the turned-over beans of kinds it grows, in order
         for card in view.face_up:
             kind = view.kind(card)
             if matching_field(fields, kind) is not None:
-                for group in range(len(grown)):
-                    if grown[group] is kind:
-                        counts[group] += 1
-                        break
-                else:
-                    grown.append(kind)
-                    counts.append(1)
+                grown.append(kind)
         awkward = mine.awkward()
         if not grown and not awkward:
             return None
@@ -467,8 +459,11 @@ class HeuristicBot(Bot):
             mine.hand[p] for p in awkward if field_for(theirs, mine.hand_kinds[p]) is not None
         )
         best: tuple[float, tuple[tuple[BeanKind, int], ...]] | None = None
-        for group in range(len(grown)):
-            kind, count = grown[group], counts[group]
+        for first in range(len(grown)):
+            count = group_size(grown, first)
+            if not count:
+                continue
+            kind = grown[first]
             gain = mine.gain(gives, [kind] * count)
             if gain > ACCEPT_MARGIN and (best is None or gain > best[0]):
                 best = (gain, ((kind, count),))

@@ -6,13 +6,17 @@ so a bot never needs more than it may see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from typing import Final
 
 from bohnanza_core.cards import BEANOMETER, BeanKind, Card, coins_for
 from bohnanza_core.seatview import SeatView
 
 Field = tuple[BeanKind | None, int]
-"""A field as a bot weighs it: its kind (None: empty) and how many beans it holds."""
+"""A field as a bot weighs it: its kind (None: empty) and how many beans it holds.
+A player's fields come as a ``list[Field]`` (:func:`farm`), and the helpers below take
+that list: compiled, a list is indexed in C, where a ``Sequence`` goes through a
+generic item lookup with a boxed index for every field."""
 
 
 def farm(view: SeatView, seat: int) -> list[Field]:
@@ -37,9 +41,12 @@ def _potentials(kind: BeanKind) -> tuple[float, ...]:
     return tuple(table)
 
 
-# Precomputed: bots read these on every decision.
-_POTENTIAL: dict[BeanKind, tuple[float, ...]] = {kind: _potentials(kind) for kind in BeanKind}
-_LOSS: dict[BeanKind, tuple[float, ...]] = {
+# Precomputed: bots read these on every decision. ``Final``: compiled, a module-level
+# name that may be rebound is looked up in the module's dictionary at every read.
+_POTENTIAL: Final[dict[BeanKind, tuple[float, ...]]] = {
+    kind: _potentials(kind) for kind in BeanKind
+}
+_LOSS: Final[dict[BeanKind, tuple[float, ...]]] = {
     kind: tuple(p - coins_for(kind, beans) for beans, p in enumerate(table))
     for kind, table in _POTENTIAL.items()
 }
@@ -53,13 +60,23 @@ def potential(kind: BeanKind, beans: int) -> float:
     return table[beans] if beans < len(table) else table[-1]
 
 
+def growth(kind: BeanKind, beans: int, more: int) -> float:
+    """What ``more`` beans add to a field of ``beans`` beans of ``kind``:
+    ``potential(kind, beans + more) - potential(kind, beans)``, with one table lookup."""
+    table = _POTENTIAL[kind]
+    top = len(table) - 1
+    before = table[beans] if beans < top else table[top]
+    after = table[beans + more] if beans + more < top else table[top]
+    return after - before
+
+
 def harvest_loss(kind: BeanKind, beans: int) -> float:
     """What harvesting now throws away: the progress toward the next step."""
     table = _LOSS[kind]
     return table[beans] if beans < len(table) else 0.0
 
 
-_TOP: dict[BeanKind, int] = {kind: len(table) - 1 for kind, table in _POTENTIAL.items()}
+_TOP: Final[dict[BeanKind, int]] = {kind: len(table) - 1 for kind, table in _POTENTIAL.items()}
 
 
 def at_top(kind: BeanKind, beans: int) -> bool:
@@ -67,37 +84,64 @@ def at_top(kind: BeanKind, beans: int) -> bool:
     return beans >= _TOP[kind]
 
 
-def field_for(fields: Sequence[Field], kind: BeanKind) -> int | None:
+def field_for(fields: list[Field], kind: BeanKind) -> int | None:
     """Where a bean of ``kind`` goes without harvesting: the fullest field of its
     kind, else an empty field, else None."""
-    best: int | None = None
+    best = empty = -1
     best_beans = -1
-    empty: int | None = None
-    for index, (field_kind, beans) in enumerate(fields):
+    for index in range(len(fields)):  # not enumerate: no tuple per field when compiled
+        field_kind, beans = fields[index]
         if field_kind is kind and beans > best_beans:
             best, best_beans = index, beans
-        elif field_kind is None and empty is None:
+        elif field_kind is None and empty < 0:
             empty = index
-    return best if best is not None else empty
+    if best >= 0:
+        return best
+    return empty if empty >= 0 else None
 
 
-def matching_field(fields: Sequence[Field], kind: BeanKind) -> int | None:
-    """The fullest field already growing ``kind``, or None."""
-    index = field_for(fields, kind)
-    return index if index is not None and fields[index][0] is kind else None
+def matching_field(fields: list[Field], kind: BeanKind) -> int | None:
+    """The fullest field already growing ``kind`` (the first among equals), or None."""
+    best, best_beans = -1, -1
+    for index in range(len(fields)):
+        field_kind, beans = fields[index]
+        if field_kind is kind and beans > best_beans:
+            best, best_beans = index, beans
+    return best if best >= 0 else None
 
 
-def misfits(fields: Sequence[Field], kinds: Iterable[BeanKind]) -> int:
+def group_size(kinds: list[BeanKind], position: int) -> int:
+    """How many of ``kinds`` are of the kind at ``position`` if that is where the kind
+    first comes, else 0: walking the positions with it meets each kind once, in the
+    order it first comes, with its count (compiled, a dictionary or lists of groups
+    made on every call cost more than rescanning the handful of beans of a trade)."""
+    kind = kinds[position]
+    count = 0
+    for index in range(len(kinds)):
+        if kinds[index] is kind:
+            if index < position:
+                return 0
+            count += 1
+    return count
+
+
+def misfits(fields: list[Field], kinds: list[BeanKind]) -> int:
     """How many of these beans could not be planted without harvesting: beans of a
     kind already growing fit; other kinds take the empty fields, largest groups first."""
-    growing = {kind for kind, _ in fields if kind is not None}
-    empty = sum(1 for kind, _ in fields if kind is None)
-    groups: dict[BeanKind, int] = {}
-    for kind in kinds:
-        if kind not in growing:
-            groups[kind] = groups.get(kind, 0) + 1
+    empty = 0
+    for field_kind, _ in fields:
+        if field_kind is None:
+            empty += 1
+    # The beans of each kind not growing yet, a count a kind.
+    counts: list[int] = []
+    for first in range(len(kinds)):
+        count = group_size(kinds, first)
+        if count and matching_field(fields, kinds[first]) is None:
+            counts.append(count)
+    if len(counts) > 1:
+        counts.sort(reverse=True)
     left = 0
-    for count in sorted(groups.values(), reverse=True):
+    for count in counts:
         if empty:
             empty -= 1
         else:

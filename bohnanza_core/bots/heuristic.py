@@ -23,7 +23,7 @@ that it
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -33,6 +33,8 @@ from bohnanza_core.bots.fields import (
     at_top,
     farm,
     field_for,
+    group_size,
+    growth,
     harvest_loss,
     harvestable,
     matching_field,
@@ -76,30 +78,36 @@ BUY_PAYBACK = 2.0
 LEAVE_HARVEST_LOSS = 0.35
 """Duel: harvest to plant a face-up bean the opponent grows if it throws away no more."""
 
+_Terms = tuple[tuple[Card, ...], tuple[tuple[BeanKind, int], ...], int | None]
+"""What an offer says: the cards given, the beans wanted, to whom (None: anyone)."""
 
-def load_value(fields: Sequence[Field], kinds: Sequence[BeanKind]) -> float:
+
+def load_value(fields: list[Field], kinds: list[BeanKind]) -> float:
     """What planting ``kinds`` (all of them, as phase 3 demands) adds to ``fields``:
     growth of fields of their kind, new fields in empty ones (largest groups first),
     and forced harvests for the rest."""
-    counts: dict[BeanKind, int] = {}
-    for kind in kinds:
-        counts[kind] = counts.get(kind, 0) + 1
-    if not counts:
+    if not kinds:
         return 0.0
     plot = list(fields)
     value = 0.0
     rest: list[tuple[int, BeanKind]] = []
-    for kind, count in counts.items():
+    # Each kind once, in the order it first comes (the order the value is summed in).
+    for first in range(len(kinds)):
+        count = group_size(kinds, first)
+        if not count:
+            continue
+        kind = kinds[first]
         index = matching_field(plot, kind)
         if index is None:
             rest.append((count, kind))
             continue
         beans = plot[index][1]
-        value += potential(kind, beans + count) - potential(kind, beans)
+        value += growth(kind, beans, count)
         plot[index] = (kind, beans + count)
-    rest.sort(reverse=True)
+    if len(rest) > 1:
+        rest.sort(reverse=True)
     for count, kind in rest:
-        target = next((i for i, (k, _) in enumerate(plot) if k is None), None)
+        target = _empty_field(plot)
         if target is not None:
             value += potential(kind, count) - NEW_FIELD_COST
         else:
@@ -109,9 +117,23 @@ def load_value(fields: Sequence[Field], kinds: Sequence[BeanKind]) -> float:
     return value
 
 
-def _cheapest_harvest(plot: Sequence[Field]) -> tuple[int, float]:
-    best, best_loss = 0, float("inf")
-    for index, (kind, beans) in enumerate(plot):
+def _empty_field(plot: list[Field]) -> int | None:
+    """The first empty field, or None."""
+    for index in range(len(plot)):
+        if plot[index][0] is None:
+            return index
+    return None
+
+
+_NO_HARVEST: Final = float("inf")
+"""Worse than any harvest (a constant: compiled, ``float("inf")`` parses the string
+at every call)."""
+
+
+def _cheapest_harvest(plot: list[Field]) -> tuple[int, float]:
+    best, best_loss = 0, _NO_HARVEST
+    for index in range(len(plot)):
+        kind, beans = plot[index]
         if kind is not None:
             loss = harvest_loss(kind, beans)
             if loss < best_loss:
@@ -119,10 +141,10 @@ def _cheapest_harvest(plot: Sequence[Field]) -> tuple[int, float]:
     return best, best_loss
 
 
-def _remove(kinds: list[BeanKind], gone: Sequence[BeanKind]) -> list[BeanKind]:
+def _without(kinds: list[BeanKind], kind: BeanKind) -> list[BeanKind]:
+    """``kinds`` less one bean of ``kind``."""
     rest = list(kinds)
-    for kind in gone:
-        rest.remove(kind)
+    rest.remove(kind)
     return rest
 
 
@@ -135,8 +157,9 @@ class HeuristicBot(Bot):
         self._turn = -1
         # The offers made this turn, by what they say (a tuple hashes in C; the
         # command's dataclass hash and equality are interpreted Python).
-        self._tried: set[tuple[object, object, object]] = set()
+        self._tried: set[_Terms] = set()
         self._proposed = False
+        self._holdings: _Holdings | None = None
 
     # -- dispatch ------------------------------------------------------------------
 
@@ -146,6 +169,7 @@ class HeuristicBot(Bot):
             self._turn = view.turn
             self._tried = set()
             self._proposed = False
+            self._holdings = None
         fields = farm(view, seat)
         for index, (kind, beans) in enumerate(fields):
             if kind is not None and at_top(kind, beans) and view.may_harvest(seat, index):
@@ -203,7 +227,7 @@ class HeuristicBot(Bot):
                  among: list[int] | None = None) -> Command:
         """Harvest the field (of ``among``, default: any allowed) that throws away
         least, sparing kinds about to be planted."""
-        best, best_score = 0, float("inf")
+        best, best_score = 0, _NO_HARVEST
         for index in harvestable(view, self.seat, fields) if among is None else among:
             kind, beans = fields[index]
             assert kind is not None
@@ -265,7 +289,7 @@ class HeuristicBot(Bot):
             index = matching_field(fields, kind)
             if index is not None:
                 return PlantCard(seat=seat, card=cards[position], field=index)
-        empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
+        empty = _empty_field(fields)
         if empty is not None:
             card = _most_common(cards, kinds)
             if not optional or self._worth_a_field(view, fields, view.kind(card), kinds):
@@ -316,7 +340,7 @@ class HeuristicBot(Bot):
             index = matching_field(fields, kind)
             if index is not None:
                 return PlantCard(seat=seat, card=face_up[position], field=index)
-        empty = next((i for i, (k, _) in enumerate(fields) if k is None), None)
+        empty = _empty_field(fields)
         if empty is not None:
             card = _most_common(face_up, kinds)
             if self._worth_a_field(view, fields, view.kind(card), kinds):
@@ -332,19 +356,36 @@ class HeuristicBot(Bot):
             return self._plant(view, fields, area, optional=False)
         mine = [o for o in view.offers if self._may_answer(view, o)]
         if mine:
-            return self._answer(_Holdings(self, view, fields), mine)
+            return self._answer(self._holdings_now(view, fields), mine)
         if seat == view.active:
             if len(self._tried) < OFFERS_PER_TURN:
-                for offer in self._offers(_Holdings(self, view, fields)):
-                    said = (offer.gives, offer.wants, offer.to)
+                for said in self._offers(self._holdings_now(view, fields)):
                     if said not in self._tried:
                         self._tried.add(said)
-                        return offer
+                        gives, wants, to = said
+                        return MakeOffer(seat=seat, gives=gives, wants=wants, to=to)
             return EndTrading(seat=seat)
         if not self._proposed and seat not in view.awaiting:
             self._proposed = True
-            return self._proposal(_Holdings(self, view, fields))
+            return self._proposal(self._holdings_now(view, fields))
         return None
+
+    def _holdings_now(self, view: SeatView, fields: list[Field]) -> _Holdings:
+        """This player's side of a trade now: the last decision's holdings again while
+        nothing they are made of has changed this turn (fields, hand, trade area, the
+        turned-over cards), since a trading phase asks a player many times (every offer
+        to answer, every offer to make) and most asks find them as they were."""
+        seat = self.seat
+        hand = view.hand()
+        face_up = view.face_up if seat == view.active else ()
+        area = view.trade_area(seat)
+        last = self._holdings
+        if (last is not None and last.hand == hand and last.face_up == face_up
+                and last.area == area and last.fields == fields):
+            last.view = view
+            return last
+        self._holdings = _Holdings(view, fields, hand, face_up, area)
+        return self._holdings
 
     def _may_answer(self, view: SeatView, offer: Offer) -> bool:
         seat = self.seat
@@ -369,9 +410,10 @@ class HeuristicBot(Bot):
             return best[1]
         return DeclineOffer(seat=self.seat, offer=offers[0].number)
 
-    def _offers(self, mine: _Holdings) -> Iterator[MakeOffer]:
+    def _offers(self, mine: _Holdings) -> Iterator[_Terms]:
         """The active player's offers, most promising first: unwanted cards to a
-        player growing them for a bean it grows, then as a gift, then open gifts."""
+        player growing them for a bean it grows, then as a gift, then open gifts.
+        Their terms only: the one command made is for the first offer not yet tried."""
         seat, view, fields = self.seat, mine.view, mine.fields
         shed: list[tuple[float, Card]] = []
         for card in mine.face_up:
@@ -392,32 +434,36 @@ class HeuristicBot(Bot):
             if not useful:
                 continue
             if wanted is not None:
-                yield MakeOffer(seat=seat, gives=useful, wants=((wanted, 1),), to=other)
+                yield useful, ((wanted, 1),), other
             gift = tuple(c for c in useful if c in giftable)
             if gift:
-                yield MakeOffer(seat=seat, gives=gift, wants=(), to=other)
+                yield gift, (), other
         if giftable:
-            yield MakeOffer(seat=seat, gives=tuple(sorted(giftable)), wants=(), to=None)
+            yield tuple(sorted(giftable)), (), None
 
     def _proposal(self, mine: _Holdings) -> MakeOffer | None:
         """Another player's one proposal per turn: ask for turned-over beans it
         grows, paying with awkward hand cards the active player can use."""
         seat, view, fields = self.seat, mine.view, mine.fields
         active = view.active
-        counts: dict[BeanKind, int] = {}
+        grown: list[BeanKind] = []  # the turned-over beans of kinds it grows, in order
         for card in view.face_up:
             kind = view.kind(card)
             if matching_field(fields, kind) is not None:
-                counts[kind] = counts.get(kind, 0) + 1
+                grown.append(kind)
         awkward = mine.awkward()
-        if not counts and not awkward:
+        if not grown and not awkward:
             return None
         theirs = farm(view, active)
         gives = tuple(
             mine.hand[p] for p in awkward if field_for(theirs, mine.hand_kinds[p]) is not None
         )
         best: tuple[float, tuple[tuple[BeanKind, int], ...]] | None = None
-        for kind, count in counts.items():
+        for first in range(len(grown)):
+            count = group_size(grown, first)
+            if not count:
+                continue
+            kind = grown[first]
             gain = mine.gain(gives, [kind] * count)
             if gain > ACCEPT_MARGIN and (best is None or gain > best[0]):
                 best = (gain, ((kind, count),))
@@ -446,13 +492,13 @@ def _best_wanted(fields: list[Field]) -> BeanKind | None:
     best_gain = 0.0
     for kind, beans in fields:
         if kind is not None:
-            gain = potential(kind, beans + 1) - potential(kind, beans)
+            gain = growth(kind, beans, 1)
             if gain > best_gain:
                 best, best_gain = kind, gain
     return best
 
 
-def hand_value(fields: Sequence[Field], hand_kinds: Sequence[BeanKind], position: int) -> float:
+def hand_value(fields: list[Field], hand_kinds: list[BeanKind], position: int) -> float:
     """What keeping one hand card is worth: a bean for a field it grows (less the
     further back it sits), a pair in the making, or a nuisance near the front that
     will force a harvest when its turn to be planted comes."""
@@ -460,66 +506,108 @@ def hand_value(fields: Sequence[Field], hand_kinds: Sequence[BeanKind], position
     index = matching_field(fields, kind)
     if index is not None:
         beans = fields[index][1]
-        gain = potential(kind, beans + 1) - potential(kind, beans)
-        return gain * max(0.3, 1.0 - 0.1 * position)
-    if hand_kinds[: position + 3].count(kind) > 1:
+        gain = growth(kind, beans, 1)
+        weight = 1.0 - 0.1 * position
+        return gain * (weight if weight > 0.3 else 0.3)
+    # Plain loops (no slice, no generator): compiled, each would be an object a call.
+    alike = 0
+    for near in range(min(position + 3, len(hand_kinds))):
+        if hand_kinds[near] is kind:
+            alike += 1
+    if alike > 1:
         return 0.3
-    if position <= 1 and all(k is not None for k, _ in fields):
+    if position <= 1:
+        for field_kind, _ in fields:
+            if field_kind is None:
+                return 0.05
         return -0.4
     return 0.05
 
 
 class _Holdings:
-    """One player's side of a trade, read once per decision: its fields, hand, the
-    turned-over cards if it is the active player, and what it must plant in phase 3."""
+    """One player's side of a trade: its fields, hand, the turned-over cards if it is
+    the active player, its trade area, and so what it must plant in phase 3.
 
-    __slots__ = ("base", "face_up", "fields", "hand", "hand_kinds", "load", "view")
+    A decision weighs several candidate trades against the same holdings, so what
+    does not depend on the candidate is worked out once, when first needed, and
+    kept: the value of the load as it stands, each hand card's value, what shedding
+    one turned-over bean of a kind spares. All of it follows from the holdings alone,
+    so the next decision of the turn keeps it too while they are unchanged
+    (:meth:`HeuristicBot._holdings_now`)."""
 
-    def __init__(self, bot: HeuristicBot, view: SeatView, fields: list[Field]) -> None:
+    __slots__ = ("_base", "_hand_values", "_shed_gains", "area", "face_up", "fields",
+                 "hand", "hand_kinds", "load", "view")
+
+    def __init__(self, view: SeatView, fields: list[Field], hand: tuple[Card, ...],
+                 face_up: tuple[Card, ...], area: tuple[Card, ...]) -> None:
         self.view = view
         self.fields = fields
-        self.hand = view.hand()
-        self.hand_kinds = [view.kind(card) for card in self.hand]
-        self.face_up = view.face_up if bot.seat == view.active else ()
-        self.load = [view.kind(card) for card in view.trade_area(bot.seat) + self.face_up]
-        self.base = load_value(fields, self.load)
+        self.hand = hand
+        self.hand_kinds = [view.kind(card) for card in hand]
+        self.face_up = face_up
+        self.area = area
+        self.load = [view.kind(card) for card in area + face_up]
+        self._base: float | None = None
+        self._hand_values: list[float | None] = [None] * len(self.hand)
+        self._shed_gains: dict[BeanKind, float] = {}
+
+    @property
+    def base(self) -> float:
+        """What planting the load as it stands adds to the fields."""
+        if self._base is None:
+            self._base = load_value(self.fields, self.load)
+        return self._base
+
+    def hand_value(self, position: int) -> float:
+        """:func:`hand_value` of the hand card at ``position``."""
+        value = self._hand_values[position]
+        if value is None:
+            value = hand_value(self.fields, self.hand_kinds, position)
+            self._hand_values[position] = value
+        return value
 
     def awkward(self) -> list[int]:
         """Positions of front hand cards this player would rather be rid of."""
-        return [p for p in range(min(2, len(self.hand)))
-                if hand_value(self.fields, self.hand_kinds, p) < 0]
+        return [p for p in range(min(2, len(self.hand))) if self.hand_value(p) < 0]
 
     def shed_gain(self, kind: BeanKind) -> float:
         """What giving away one turned-over bean of ``kind`` spares."""
-        return load_value(self.fields, _remove(self.load, [kind])) - self.base
+        gain = self._shed_gains.get(kind)
+        if gain is None:
+            gain = load_value(self.fields, _without(self.load, kind)) - self.base
+            self._shed_gains[kind] = gain
+        return gain
 
-    def gain(self, give: Sequence[Card], get: Sequence[BeanKind]) -> float:
+    def gain(self, give: Sequence[Card], get: list[BeanKind]) -> float:
         """How much better off giving ``give`` for ``get`` leaves this player."""
-        face_up, kind = self.face_up, self.view.kind
-        shed = [kind(card) for card in give if card in face_up]
-        gain = load_value(self.fields, _remove(self.load, shed) + list(get)) - self.base
+        face_up, view = self.face_up, self.view
+        load = list(self.load)
+        for card in give:
+            if card in face_up:
+                load.remove(view.kind(card))
+        load += get
+        gain = load_value(self.fields, load) - self.base
         for card in give:
             if card not in face_up:
-                gain -= hand_value(self.fields, self.hand_kinds, self.hand.index(card))
+                gain -= self.hand_value(self.hand.index(card))
         return gain
 
     def payment(self, wants: Sequence[tuple[BeanKind, int]]) -> tuple[Card, ...] | None:
         """The cheapest cards that satisfy ``wants``, or None if this player lacks them."""
-        kind_of = self.view.kind
+        view = self.view
         chosen: list[Card] = []
         for kind, count in wants:
             costs: list[tuple[float, Card]] = []
-            shed: float | None = None
             for card in self.face_up:
-                if kind_of(card) is kind:
-                    if shed is None:
-                        shed = -self.shed_gain(kind)
-                    costs.append((shed, card))
-            for position, card in enumerate(self.hand):
+                if view.kind(card) is kind:
+                    costs.append((-self.shed_gain(kind), card))
+            for position in range(len(self.hand)):
                 if self.hand_kinds[position] is kind:
-                    costs.append((hand_value(self.fields, self.hand_kinds, position), card))
+                    costs.append((self.hand_value(position), self.hand[position]))
             if len(costs) < count:
                 return None
             costs.sort()
-            chosen.extend(card for _, card in costs[:count])
+            for _, card in costs[:count]:
+                chosen.append(card)
         return tuple(chosen)
+

@@ -4,7 +4,9 @@
 
 Production's shape (README, "Running in production"): two ``daphne`` processes with
 ``DJANGO_DEBUG=0``, the store on PostgreSQL (a database of its own on 127.0.0.1:5432,
-dropped at the end) and the Redis channel layer (127.0.0.1:6379, database 11, flushed).
+dropped at the end) and the Redis channel layer (127.0.0.1:6379, database 11, flushed):
+the settings' default, channels_redis's pub/sub layer (``BOHNANZA_CHANNEL_LAYER=core``
+for its core layer).
 ``--tables`` tables of four websocket clients (people by session cookie, bot accounts by
 API token, seats split between the two servers) play short games through the protocol
 (docs/protocol.md), each client seeing only its seat's frames; each table moves at a
@@ -288,6 +290,13 @@ async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
     await bench.run_stages()
     await asyncio.gather(*pings)
     await look_at_idle(bench, seated)
+    # The clients stop by their sockets closing (``play`` returns), not by cancelling
+    # them alone: on Python 3.11 ``asyncio.wait_for`` swallows a cancellation that
+    # comes as its awaitable completes (fixed in 3.12), and such a client went on
+    # waiting an hour for a frame at tables nobody plays any more. That is what looked
+    # like every table of a pub/sub run stalling at once (docs/serving.md): the servers
+    # were idle and healthy, the bench hung at its end before printing anything.
+    await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
     for task in playing:
         task.cancel()
     await asyncio.gather(*playing, return_exceptions=True)

@@ -197,41 +197,49 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Production: any number of ASGI servers share one Redis channel layer.
     # Needs the channels-redis package, which Channels imports only here.
-    # Every message for a process's consumers waits in one Redis key per process, and
-    # channels_redis drops a message, logging it only at INFO, once that key holds
-    # ``capacity`` (100 by default): a process serving 200 seats, five group sends a
-    # command, reached it under load and seats silently missed updates (bench/live.py:
-    # half the tables stalled). Messages still expire after a minute.
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
-            # channels_redis blocks for in BZPOPMIN while a consumer waits: the read then
-            # races the server's empty answer and an idle consumer dies with "Timeout
-            # reading from ..." (redis/redis-py#4091, django/channels_redis#422). A
-            # timeout well above the blocking one keeps dead connections detectable.
-            # A socket_timeout in REDIS_URL's query string still wins.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                       "capacity": env_int("BOHNANZA_CHANNEL_CAPACITY", default=5000,
-                                           minimum=100)},
-        }
-    }
-    if os.environ.get("BOHNANZA_CHANNEL_LAYER", "") == "pubsub":
-        # Redis pub/sub instead (channels_redis's RedisPubSubChannelLayer): a group
-        # send is one PUBLISH, not several round trips and a Lua script, and there is
-        # no per-process queue to fill. bench/live.py, 100 tables at one command a
-        # second, in turns under the same load: the daphnes' CPU a command 15 ms
-        # against 33-38 ms, Redis's 0.4 ms against 2-3 ms (docs/serving.md). Messages
-        # are delivered at most once: a seat that misses one (Redis restarting) sees
-        # the gap in versions and asks for its view again (docs/protocol.md).
+    _layer = os.environ.get("BOHNANZA_CHANNEL_LAYER", "") or "pubsub"
+    if _layer == "pubsub":
+        # channels_redis's pub/sub layer (RedisPubSubChannelLayer): a group send is one
+        # PUBLISH, not several round trips and a Lua script, and no message waits in a
+        # per-process queue. bench/live.py, 100 tables at one command a second, in
+        # turns under the same load: the daphnes' CPU a command 15 ms against 33-38 ms,
+        # Redis's 0.4 ms against 2-3 ms (docs/serving.md). Messages are delivered at
+        # most once: a seat that misses one (Redis restarting) sees the gap in
+        # versions, or hears nothing after its command, and asks for its view again
+        # (docs/protocol.md). The "stall" that kept it opt-in was the bench's own
+        # clients hanging at its end (bench/live.py, ``load``), not the layer.
+        # redis-py 8 reads with a 5 s socket timeout by default; 15 s as the core
+        # layer's below (the pub/sub layer polls every 0.1 s itself).
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                 "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
             }
         }
-    elif os.environ.get("BOHNANZA_CHANNEL_LAYER", "") not in ("", "core"):
-        raise ImproperlyConfigured("BOHNANZA_CHANNEL_LAYER: core (the default) or pubsub")
+    elif _layer == "core":
+        # channels_redis's default layer: every message for a process's consumers
+        # waits in one Redis key per process (up to a minute), and channels_redis
+        # drops a message, logging it only at INFO, once that key holds ``capacity``
+        # (100 by default): a process serving 200 seats, five group sends a command,
+        # reached it under load and seats silently missed updates (bench/live.py: half
+        # the tables stalled).
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s
+                # that channels_redis blocks for in BZPOPMIN while a consumer waits: the
+                # read then races the server's empty answer and an idle consumer dies
+                # with "Timeout reading from ..." (redis/redis-py#4091,
+                # django/channels_redis#422). A timeout well above the blocking one
+                # keeps dead connections detectable. A socket_timeout in REDIS_URL's
+                # query string still wins.
+                "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                           "capacity": env_int("BOHNANZA_CHANNEL_CAPACITY", default=5000,
+                                               minimum=100)},
+            }
+        }
+    else:
+        raise ImproperlyConfigured("BOHNANZA_CHANNEL_LAYER: pubsub (the default) or core")
 else:
     # Embedded default: one process, no server.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

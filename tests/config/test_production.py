@@ -398,23 +398,28 @@ def test_daphne_stops_receiving_a_chunked_body_past_the_limit(daphne: Daphne) ->
 
 def test_the_channel_layer_is_in_memory_alone_and_redis_with_redis_url(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Redis's layer keeps up to BOHNANZA_CHANNEL_CAPACITY messages for a process (not
-    channels_redis's 100, past which it dropped seats' updates under load); its pub/sub
-    layer is chosen by name, and a name it does not know stops the settings."""
+    """With REDIS_URL, channels_redis's pub/sub layer; its default ("core") layer by
+    name, keeping up to BOHNANZA_CHANNEL_CAPACITY messages for a process (not
+    channels_redis's 100, past which it dropped seats' updates under load); a name it
+    does not know stops the settings."""
     alone = read_settings(monkeypatch)["CHANNEL_LAYERS"]["default"]
     assert alone["BACKEND"] == "channels.layers.InMemoryChannelLayer"
     url = "redis://layer.example:6379/3"
-    core = read_settings(monkeypatch, REDIS_URL=url)["CHANNEL_LAYERS"]["default"]
+    layer = read_settings(monkeypatch, REDIS_URL=url)["CHANNEL_LAYERS"]["default"]
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["CONFIG"]["hosts"][0]["address"] == url
+    named = read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="pubsub")
+    assert named["CHANNEL_LAYERS"]["default"] == layer
+    core = read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="core"
+                         )["CHANNEL_LAYERS"]["default"]
     assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert core["CONFIG"]["capacity"] == 5000
     assert core["CONFIG"]["hosts"][0]["address"] == url
-    roomy = read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_CAPACITY="200")
+    roomy = read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="core",
+                          BOHNANZA_CHANNEL_CAPACITY="200")
     assert roomy["CHANNEL_LAYERS"]["default"]["CONFIG"]["capacity"] == 200
-    pubsub = read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="pubsub")
-    layer = pubsub["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert layer["CONFIG"]["hosts"][0]["address"] == url
-    with pytest.raises(ImproperlyConfigured, match="BOHNANZA_CHANNEL_LAYER: core"):
+    with pytest.raises(ImproperlyConfigured, match="BOHNANZA_CHANNEL_LAYER: pubsub"):
         read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="rabbit")
     with pytest.raises(ImproperlyConfigured, match="BOHNANZA_CHANNEL_CAPACITY"):
-        read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_CAPACITY="10")
+        read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="core",
+                      BOHNANZA_CHANNEL_CAPACITY="10")

@@ -1,4 +1,5 @@
-"""The production channel layer: channels_redis at REDIS_URL (Redis at 127.0.0.1:6379)."""
+"""The production channel layers: channels_redis at REDIS_URL (Redis at 127.0.0.1:6379),
+its pub/sub layer (the default) and its core layer (``BOHNANZA_CHANNEL_LAYER=core``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings as django_settings
 
 from tests.services.conftest import require_service
@@ -13,10 +15,11 @@ from tests.services.conftest import require_service
 REDIS = "redis://127.0.0.1:6379/13"
 
 
-def with_the_settings(code: str) -> list[str]:
-    """What ``code`` prints, run in a process whose settings have REDIS_URL set (the
-    layer is built from the settings at start-up)."""
-    env = {**os.environ, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "config.settings"}
+def with_the_settings(code: str, layer: str = "core") -> list[str]:
+    """What ``code`` prints, run in a process whose settings have REDIS_URL set and
+    ``layer`` chosen (the layer is built from the settings at start-up)."""
+    env = {**os.environ, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "config.settings",
+           "BOHNANZA_CHANNEL_LAYER": layer}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=False, cwd=django_settings.BASE_DIR)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -44,12 +47,13 @@ def test_a_waiting_consumer_outlives_the_layers_blocking_read() -> None:
     assert with_the_settings(code) == ["True", "probe"]
 
 
-def test_a_busy_process_receives_every_group_message() -> None:
-    """Every message for one process's consumers waits in one Redis key, and
-    channels_redis dropped what came past 100 of them (logging it at INFO only): a
+@pytest.mark.parametrize("layer", ["pubsub", "core"])
+def test_a_busy_process_receives_every_group_message(layer: str) -> None:
+    """The core layer keeps every message for one process's consumers in one Redis key,
+    and channels_redis dropped what came past 100 of them (logging it at INFO only): a
     process serving 200 seats fell that far behind under load and seats silently missed
     updates. 250 messages to five groups sent before the process reads any: every one
-    arrives."""
+    arrives, on either layer."""
     require_service("Redis", "127.0.0.1", 6379)
     code = (
         "import asyncio, django; django.setup()\n"
@@ -71,4 +75,4 @@ def test_a_busy_process_receives_every_group_message() -> None:
         "    await layer.flush()\n"
         "asyncio.run(main())\n"
     )
-    assert with_the_settings(code) == ["250", "True"]
+    assert with_the_settings(code, layer) == ["250", "True"]

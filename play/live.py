@@ -139,22 +139,53 @@ FRAMES_KEPT = 256
 spectators, a seat open in two tabs) who are sent the same update in the same language."""
 
 
-@dataclass
 class Drawn:
     """An update drawn for one perspective in one language: the ``state`` frame with the
     whole drawing in its answer, and the drawing's regions
     (``replays.drawing.draw_regions``) from which a connection is sent what changed
-    (:func:`frame_text`)."""
+    (:func:`frame_text`).
 
-    frame: dict[str, Any]
-    regions: list[tuple[str, str]]
-    _whole: str | None = None
+    Kept as JSON text, not as the frame's dictionaries: a process keeps the last
+    :data:`FRAMES_KEPT`, a few new ones a command, and as dictionaries and lists (the
+    view's data, the legal moves, the log) they were tens of thousands of objects that
+    lived long enough for the garbage collector to walk them again and again: its
+    middle generation took 65-78 ms at a time in bench/live.py, holding the event loop.
+    Text is not walked."""
+
+    __slots__ = ("_whole", "answer_head", "head", "html", "regions")
+
+    def __init__(self, frame: dict[str, Any], regions: list[tuple[str, str]]) -> None:
+        # The frame's JSON without its answer (the last key) and closing brace, and the
+        # answer's without its HTML (the last key): a frame sent is spliced from them,
+        # the same text as the frame encoded whole.
+        answer = frame["answer"]
+        assert list(frame)[-1] == "answer" and list(answer)[-1] == "html"
+        self.head = _json({k: v for k, v in frame.items() if k != "answer"})[:-1]
+        self.answer_head = _json({k: v for k, v in answer.items() if k != "html"})[:-1]
+        self.html: str = answer["html"]
+        self.regions = tuple(regions)
+        self._whole: str | None = None
+
+    @property
+    def frame(self) -> dict[str, Any]:
+        """The frame as a client reads it (tests, the bench; never the hot path)."""
+        decoded: dict[str, Any] = json.loads(self.whole())
+        return decoded
 
     def whole(self) -> str:
         """The frame as JSON text, encoded once for every client sent it whole."""
         if self._whole is None:
-            self._whole = json.dumps(self.frame, separators=(",", ":"))
+            self._whole = f'{self.head},"answer":{self.answer_head},"html":{_json(self.html)}}}}}'
         return self._whole
+
+    def with_parts(self, parts: list[list[str]]) -> str:
+        """The frame as JSON text with the regions ``parts`` in its answer instead of
+        the whole drawing."""
+        return f'{self.head},"answer":{self.answer_head},"parts":{_json(parts)}}}}}'
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def frame_text(drawn: Drawn, shown: dict[str, str]) -> str:
@@ -169,10 +200,7 @@ def frame_text(drawn: Drawn, shown: dict[str, str]) -> str:
     client that drops a frame (a gap in versions) asks for the whole view again."""
     regions = drawn.regions
     if len(shown) == len(regions) and all(key in shown for key, _ in regions):
-        parts = [[key, html] for key, html in regions if shown[key] != html]
-        answer = {k: v for k, v in drawn.frame["answer"].items() if k != "html"}
-        answer["parts"] = parts
-        text = json.dumps({**drawn.frame, "answer": answer}, separators=(",", ":"))
+        text = drawn.with_parts([[key, html] for key, html in regions if shown[key] != html])
     else:
         text = drawn.whole()
     shown.clear()

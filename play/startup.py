@@ -26,7 +26,7 @@ from play import driver
 
 logger = logging.getLogger(__name__)
 
-SERVING_GC_THRESHOLDS = (10_000, 10, 10)
+SERVING_GC_THRESHOLDS = (700, 10, 100)
 """The garbage collector's thresholds in a serving process (Python's: 700, 10, 10)."""
 
 _started: set[int] = set()
@@ -52,18 +52,20 @@ async def pick_up_tables() -> None:
 def settle_the_heap() -> None:
     """Keep the cyclic garbage collector from stopping a serving process for long.
 
-    A full collection walks every tracked object and holds the event loop meanwhile:
-    in bench/live.py (100 tables at one command a second, two daphnes) each daphne ran
+    A full collection walks every tracked object and holds the event loop meanwhile.
+    In bench/live.py (100 tables at one command a second, two daphnes) each daphne ran
     one every 10-15 s, taking 150-435 ms of wall time (110-180 ms of CPU) over about
     200,000 objects, more than half of them Django's, the apps' and the libraries'
-    modules, functions and classes, which live as long as the process. Those are moved
-    out of the collector's sight once started (``gc.freeze``), and a collection of the
-    youngest objects waits for 10,000 new ones instead of 700 (almost all of a
-    command's objects die by reference counting before then): in the same run no full
-    collection came during the 20 s stage, and the young ones took 0.7 ms (at most
-    4.6 ms for the middle generation) instead of 0.7 ms and 6.9-8 ms, 60 times fewer
-    of them. Garbage in reference cycles (an exception and its traceback) lives longer
-    before it is freed; that is the price."""
+    modules, functions and classes, which live as long as the process; the commands
+    caught in one waited that long (the slow ones of a run came in clusters at the
+    collections). Those objects are moved out of the collector's sight once started
+    (``gc.freeze``), which halves a full collection (65-80 ms), and a full collection
+    waits for 100 collections of the middle generation instead of 10: one in a 30 s
+    stage instead of three, each process. The young generations keep Python's
+    thresholds: with 10,000 instead of 700 new objects between collections, a young
+    collection took up to 53 ms and the middle one 81 ms (at most 9.7 ms with 700).
+    Garbage in reference cycles that reached the old generation (an exception and its
+    traceback) lives longer before it is freed; that is the price."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*SERVING_GC_THRESHOLDS)

@@ -730,6 +730,27 @@ def test_a_connection_is_sent_the_regions_that_changed_and_they_make_the_whole()
     assert again["answer"]["html"] == drawn.frame["answer"]["html"]
 
 
+def test_a_drawn_frame_is_kept_as_text_and_sent_as_the_frame_encoded() -> None:
+    """A process keeps its drawn frames as JSON text, not dictionaries the garbage
+    collector walks; what it sends is the frame as encoded whole, or with the regions
+    that changed in place of the drawing, to the byte."""
+    import gc
+
+    people = _people(4)
+    table = _table(people, ["open"] * 4)
+    update = live.current(table, 2)
+    drawn = live.answer_for(update, table)
+    frame = live._draw_answer(update, table).frame  # decoded from the text it keeps
+    assert drawn.whole() == json.dumps(frame, separators=(",", ":"))
+    parts = [[key, html] for key, html in drawn.regions[:2]]
+    answer = {k: v for k, v in frame["answer"].items() if k != "html"}
+    assert drawn.with_parts(parts) == json.dumps({**frame, "answer": {**answer, "parts": parts}},
+                                                 separators=(",", ":"))
+    gc.collect()
+    gc.collect()  # a tuple of untracked tuples is untracked once they are
+    assert [name for name in drawn.__slots__ if gc.is_tracked(getattr(drawn, name))] == []
+
+
 def test_a_held_game_behind_another_process_is_caught_up_to_the_store() -> None:
     """A game this process holds, moved on by another process (here: another object
     of the same game), is brought up to the store's by the events stored since: the

@@ -412,8 +412,12 @@ async def drive(table_id: UUID, layer: Any) -> None:
                 continue
             assert step.at is not None
             delay = max(0.0, (step.at - timezone.now()).total_seconds())
+            # ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` swallows
+            # a cancellation that comes as the wake fires (``stop_all`` would leave
+            # this driver running; bench/live.py's clients hung so).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=delay + 0.05)
+                async with asyncio.timeout(delay + 0.05):
+                    await wake.wait()
     except asyncio.CancelledError:
         raise
     except Exception:

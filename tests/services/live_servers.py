@@ -159,7 +159,10 @@ class SeatClient:
         frames = self.connections[-1]
         while True:
             try:
-                text = await asyncio.wait_for(socket.recv(), timeout=quiet)
+                # Not ``wait_for``: on Python 3.11 it swallows a cancellation that comes
+                # as a frame arrives, and the client then waited on (bench/live.py).
+                async with asyncio.timeout(quiet):
+                    text = await socket.recv()
             except TimeoutError:
                 try:
                     await socket.send('{"type": "sync"}')

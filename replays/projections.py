@@ -519,16 +519,23 @@ class GameListRunner:
         """Block until ``timeout`` passes, or the runner stops; raise the error that
         stopped it. Every ``report_every`` seconds, log the rate and lag."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            wait = (left if report_every is None
-                    else report_every if left is None else min(report_every, left))
-            if self._done.wait(wait):
-                break
-            if report_every is not None:
+        try:
+            while True:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                wait = (left if report_every is None
+                        else report_every if left is None else min(report_every, left))
+                if self._done.wait(wait):
+                    break
+                if report_every is not None:
+                    self.log_report()
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+        finally:
+            # The stretch since the last report as well, when it saw events: a stop
+            # (Ctrl-C, an error) comes between reports, and a short run would otherwise
+            # say nothing of what it did.
+            if report_every is not None and self._report.events:
                 self.log_report()
-            if deadline is not None and time.monotonic() >= deadline:
-                break
         self._raise_error()
 
     def wait(self, notification_id: int | None, timeout: float = 1.0) -> None:

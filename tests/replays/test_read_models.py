@@ -448,6 +448,28 @@ def test_run_projections_logs_its_rate_and_lag(committed_store: Games,
     assert GameSummary.objects.get(pk=game.id).events == game.version
 
 
+def test_a_runner_stopped_between_reports_reports_its_last_stretch(
+        committed_store: Games, caplog: pytest.LogCaptureFixture) -> None:
+    """A stop comes between two reports: what the runner did since the last one is
+    still reported (a short run used to say nothing of its events)."""
+    import threading
+
+    bot_game("rm-last-stretch")
+    end = stored_events(committed_store)
+    with caplog.at_level(logging.INFO, logger="replays.projections"), \
+            projection_runner() as runner:
+        def stop_once_followed() -> None:
+            deadline = time.monotonic() + 60
+            while (runner.position or 0) < end and time.monotonic() < deadline:
+                time.sleep(0.01)
+            runner.stop()
+
+        threading.Thread(target=stop_once_followed, daemon=True).start()
+        runner.run_forever(timeout=120, report_every=600)
+    assert runner.position == end
+    assert [m for m in (r.getMessage() for r in caplog.records) if "events/s" in m]
+
+
 def test_run_projections_refuses_bad_options(store: Games) -> None:
     from django.core.management.base import CommandError
     for option, value in [("--report-every", "0"), ("--batch-size", "0")]:

@@ -290,12 +290,10 @@ async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
     await bench.run_stages()
     await asyncio.gather(*pings)
     await look_at_idle(bench, seated)
-    # The clients stop by their sockets closing (``play`` returns), not by cancelling
-    # them alone: on Python 3.11 ``asyncio.wait_for`` swallows a cancellation that
-    # comes as its awaitable completes (fixed in 3.12), and such a client went on
-    # waiting an hour for a frame at tables nobody plays any more. That is what looked
-    # like every table of a pub/sub run stalling at once (docs/serving.md): the servers
-    # were idle and healthy, the bench hung at its end before printing anything.
+    # The clients stop by their sockets closing (``play`` returns), the cancellation
+    # after it only a backstop: a client whose cancellation was swallowed (Python
+    # 3.11's ``wait_for``, which it used then) once waited an hour for a frame, and
+    # that looked like every table of a pub/sub run stalling at once (docs/serving.md).
     await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
     for task in playing:
         task.cancel()

@@ -74,6 +74,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import io
 import json
 import os
@@ -257,8 +258,13 @@ def latencies(tables: list[list[SeatClient]]) -> list[tuple[float, float]]:
 
 async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
                ) -> list[list[SeatClient]]:
-    seated = [[SeatClient(daphnes[n % 2].port, t["table"], credential)
-               for n, credential in enumerate(t["seats"])] for t in tables]
+    # Each table's seats alternate between the servers, the first seat's server
+    # alternating from table to table: every game starts with seat 0 to play, and the
+    # tables' turns keep in step, so with seat 0 always on one server the store writes
+    # and updates of nearly every table swung from one server to the other and back
+    # every few seconds (85% of a core against 36%, in 2 s samples).
+    seated = [[SeatClient(daphnes[(n + i) % 2].port, t["table"], credential, keep=2)
+               for n, credential in enumerate(t["seats"])] for i, t in enumerate(tables)]
     # Connecting is not what is measured: 16 handshakes at a time (400 at once
     # exhaust the servers' database pools, and daphne drops the rest).
     gate = asyncio.Semaphore(16)
@@ -287,7 +293,18 @@ async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
         playing += [asyncio.create_task(c.play(s, quiet=3600, pace=pace))
                     for c, s in zip(seats, table_sockets, strict=True)]
     pings = [asyncio.create_task(bench.ping(d.port, tables[0]["table"])) for d in daphnes]
-    await bench.run_stages()
+    # The clients' own garbage collector must not stand in the figures: what is set up
+    # is frozen out of its sight, and it does not run during the stages (what the
+    # clients leave in cycles meanwhile is a few megabytes). A full collection of this
+    # process, every 4 s or so, had held all 400 clients for 180-520 ms, the slowest
+    # commands of a run (docs/serving.md).
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        await bench.run_stages()
+    finally:
+        gc.enable()
     await asyncio.gather(*pings)
     await look_at_idle(bench, seated)
     # The clients stop by their sockets closing (``play`` returns), the cancellation
@@ -322,6 +339,21 @@ async def look_at_idle(bench: Bench, seated: list[list[SeatClient]]) -> None:
             print(f"an idle table through port {port}: {error!r}", flush=True)
 
 
+def timeline(bench: Bench, seated: list[list[SeatClient]], window: float) -> None:
+    """p50, p99 and the slowest command per ``window`` seconds of each stage: whether
+    the slow commands are spread out (a queue) or come together (a pause)."""
+    samples = latencies(seated)
+    for rate, start, end in bench.stages:
+        print(f"stage {rate:g}/s, per {window:g} s: commands, p50, p99, slowest (ms)")
+        at = start
+        while at < end:
+            got = sorted(d * 1000 for sent, d in samples if at <= sent < at + window)
+            if got:
+                print(f"  {at - start:6.1f} s {len(got):5d} {pct(got, 0.5):7.1f} "
+                      f"{pct(got, 0.99):7.1f} {got[-1]:7.1f}")
+            at += window
+
+
 def report(bench: Bench, seated: list[list[SeatClient]]) -> None:
     samples = latencies(seated)
     best = None
@@ -337,15 +369,12 @@ def report(bench: Bench, seated: list[list[SeatClient]]) -> None:
               f"{p99:>7.1f} {pct(pings, 0.5):>8.1f} {pct(pings, 0.99):>8.1f} {active:>9}")
         if p99 <= TARGET_MS and (best is None or rate > best):
             best = rate
-    finished = sum(1 for seats in seated if any(f.get("finished") for c in seats
-                                                for f in c.frames if f["type"] == "state"))
+    finished = sum(1 for seats in seated if any(c.finished for c in seats))
     refused: dict[str, int] = {}
     for seats in seated:
         for c in seats:
-            for f in c.frames:
-                if f["type"] == "error":
-                    reason = str(f.get("reason"))[:60]
-                    refused[reason] = refused.get(reason, 0) + 1
+            for reason, n in c.refused.items():
+                refused[reason] = refused.get(reason, 0) + n
     print(f"tables whose game ended: {finished}; commands refused: "
           f"{sum(refused.values())} "
           + ", ".join(f"{n}x {r!r}" for r, n in sorted(refused.items(), key=lambda x: -x[1])[:3]))
@@ -358,7 +387,7 @@ def report(bench: Bench, seated: list[list[SeatClient]]) -> None:
             for c in idle[0]:
                 last = next((f for f in reversed(c.frames) if f["type"] == "state"), None)
                 print(f"  seat {c.credential[0] if c.credential else '-'}: "
-                      f"{len(c.connections)} connection(s), {len(c.frames)} frames, last "
+                      f"{len(c.connections)} connection(s), last "
                       + ("none" if last is None else
                          f"v{last['since']}->v{last['version']} awaiting "
                          f"{last['answer']['table']['awaiting']} seat {last['seat']}")
@@ -479,6 +508,9 @@ def main() -> int:
     parser.add_argument("--rates", default="0.5,1,2")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--decompose", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--timeline", type=float, default=0.0, metavar="SECONDS",
+                        help="also print p50, p99 and the slowest command per window of "
+                        "SECONDS in each stage")
     parser.add_argument("--no-decompose", action="store_true",
                         help="skip the per-stage decomposition in one process")
     args = parser.parse_args()
@@ -510,6 +542,8 @@ def main() -> int:
         seated = asyncio.run(load(daphnes, tables, bench))
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         report(bench, seated)
+        if args.timeline > 0:
+            timeline(bench, seated, args.timeline)
         for f in files:
             f.flush()
         errors = sum(sum(1 for line in (logs / f"daphne{n}.log").open()

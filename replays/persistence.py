@@ -584,6 +584,29 @@ class DjangoDatastore:
         if on_commit is not None:
             on_commit()
 
+    def in_transaction(self) -> bool:
+        """Whether this thread's connection is in a transaction (a caller's ``atomic()``
+        block, or autocommit off), which a write of ours then joins."""
+        wrapper = self.connection
+        return bool(wrapper.in_atomic_block or not wrapper.autocommit)
+
+    @contextlib.contextmanager
+    def autocommitted(self) -> Iterator[Any]:
+        """A cursor outside any transaction (check :meth:`in_transaction` first): each
+        statement is a transaction of its own, committed by the server as it completes.
+        For a write that is one statement (:meth:`DjangoApplicationRecorder.
+        insert_events`): its locks are then held only while the server runs it, not
+        also while the client, after its answer, sends the COMMIT."""
+        wrapper = self.connection
+        with _translated_errors(wrapper, _Attempt(committing=True)):
+            wrapper.ensure_connection()
+            cursor = self._cursor(wrapper)
+            try:
+                yield cursor
+            finally:
+                with contextlib.suppress(*_DRIVER_ERRORS):
+                    cursor.close()
+
     def insert_chunks(self, n: int, columns: int) -> list[tuple[int, int]]:
         """:func:`insert_chunks` for ``n`` rows of ``columns`` values each, within the
         vendor's limit on bound parameters."""
@@ -933,6 +956,14 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
+        if self._one_statement(stored_events, kwargs):
+            def alone() -> list[int]:
+                with self.datastore.autocommitted() as cursor:
+                    return self._insert_events(cursor, stored_events, whole=True)
+
+            return cast("list[int]",
+                        self._insert_once(lambda: self._values(stored_events), alone))
+
         def insert() -> list[int]:
             with self.datastore.transaction(on_commit=self._after_commit) as cursor:
                 return self._insert_events(cursor, stored_events, **kwargs)
@@ -940,9 +971,32 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         return cast("list[int]",
                     self._insert_once(lambda: self._values(stored_events), insert))
 
+    def _one_statement(self, stored_events: Sequence[StoredEvent],
+                       kwargs: dict[str, Any]) -> bool:
+        """Whether these events are stored by one statement in a transaction of its own:
+        on PostgreSQL, one aggregate's few events (a game's command), outside any
+        caller's transaction.
+
+        The statement takes the counter row, which every other writer of the store
+        waits for until the commit. Inside BEGIN ... COMMIT the row stayed held while
+        the answer went back to the client and its COMMIT came: two round trips more,
+        and in a busy server process, where the writing thread waits for the GIL after
+        each, several milliseconds. bench/live.py (100 tables, two daphnes): every few
+        seconds up to ten writers queued on the row behind one whose backend sat "idle
+        in transaction", waiting for its COMMIT, and commands took 50-300 ms to store."""
+        if (not self.datastore.is_postgres or kwargs.get("tracking") is not None
+                or not 0 < len(stored_events) < PG_COPY_FROM):
+            return False
+        first = stored_events[0].originator_id
+        return (all(e.originator_id == first for e in stored_events)
+                and not self.datastore.in_transaction())
+
     def _insert_events(
-        self, cursor: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+        self, cursor: Any, stored_events: Sequence[StoredEvent], *, whole: bool = False,
+        **kwargs: Any,
     ) -> list[int]:
+        """The events inserted, numbered from the counter; ``whole``: by one statement
+        (one aggregate's events, fewer than :data:`PG_COPY_FROM`, on PostgreSQL)."""
         if not stored_events:
             return []
         values = self._values(stored_events)
@@ -970,7 +1024,11 @@ class DjangoApplicationRecorder(DjangoAggregateRecorder, ApplicationRecorder):
         rows = list(zip(*[iter(values)] * 4, strict=True))
         if n >= PG_COPY_FROM:
             return self._copy_events(cursor, rows, follows, firsts)
-        (_, size), *rest = self.datastore.insert_chunks(n, COLUMNS_PER_EVENT)
+        # A statement per size from 1 to PG_COPY_FROM - 1 when whole (a few dozen, each
+        # small: the driver's parsing of them costs nothing like a 650-row one's).
+        (_, size), *rest = ([(0, n)] if whole
+                            else self.datastore.insert_chunks(n, COLUMNS_PER_EVENT))
+        assert follows is not None or not whole
         # One round trip: the counter update (which also queues the NOTIFY, sent at commit)
         # and the first chunk's insert share a statement. Ids are base + 1 .. base + n.
         cursor.execute(self._pg_insert_sql(size, with_counter=True, follows=follows is not None),

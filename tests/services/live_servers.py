@@ -130,6 +130,14 @@ class SeatClient:
     """When this client was told the game moved on from each version (by a command)."""
     milestone: tuple[int, asyncio.Event] | None = None
     """(a version, an event set once this client has seen it)."""
+    keep: int | None = None
+    """How many of its latest frames each connection keeps (None: every one). The bench
+    keeps a few: 400 clients keeping every frame they parsed held millions of objects,
+    which its garbage collector walked for up to half a second at a time."""
+    finished: bool = False
+    """Whether this client was told the game ended."""
+    refused: dict[str, int] = field(default_factory=dict)
+    """The reasons of the error frames this client was sent, and how often each."""
 
     @property
     def frames(self) -> list[dict[str, Any]]:
@@ -174,6 +182,11 @@ class SeatClient:
             now = time.perf_counter()
             frame = json.loads(text)
             frames.append(frame)
+            if self.keep is not None and len(frames) > self.keep:
+                del frames[:-self.keep]
+            if frame["type"] == "error":
+                reason = str(frame.get("reason"))[:60]
+                self.refused[reason] = self.refused.get(reason, 0) + 1
             if frame["type"] != "state":
                 continue
             self.received.setdefault(frame["version"], now)
@@ -182,6 +195,7 @@ class SeatClient:
             if self.milestone is not None and frame["version"] >= self.milestone[0]:
                 self.milestone[1].set()
             if frame["finished"]:
+                self.finished = True
                 await socket.close()
                 return True
             command = move(frame)

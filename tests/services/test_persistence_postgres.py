@@ -18,6 +18,8 @@ import psycopg
 import pytest
 from django.core.management import call_command
 from django.db import connections, transaction
+from django.test.utils import CaptureQueriesContext
+from eventsourcing.persistence import IntegrityError
 from eventsourcing.tests import persistence as conformance
 
 from tests.replays import persistence_cases as cases
@@ -115,6 +117,47 @@ class TestPostgresOnly(Postgres, cases.StoreCase, unittest.TestCase):
             release.set()
             thread.join()
         assert [n.id for n in games.select_notifications(None, 10)] == [1, 2]
+
+    def test_a_commands_events_are_one_statement_committed_alone(self) -> None:
+        """One aggregate's few events, outside any transaction (a live command's save):
+        one statement and no BEGIN or COMMIT, so the counter row is held only while
+        the server runs it. Three events took two INSERTs inside BEGIN ... COMMIT."""
+        recorder = self.application_recorder()
+        game = uuid4()
+        with CaptureQueriesContext(connections[self.alias]) as queries:
+            ids = recorder.insert_events([cases.stored(game, v) for v in (1, 2, 3)])
+        assert ids == [1, 2, 3]
+        statements = [q["sql"] for q in queries.captured_queries]
+        assert len(statements) == 1, statements
+        assert "UPDATE" in statements[0] and "INSERT" in statements[0]
+        # Committed by then: another connection sees the rows.
+        schema = connections[self.alias].settings_dict["OPTIONS"]["application_name"]
+        with psycopg.connect(host=HOST, port=PORT, dbname=DBNAME, user=USER) as conn:
+            conn.execute(f'SET search_path TO "{schema}"')
+            row = conn.execute(f"SELECT count(*) FROM {recorder.events_table}").fetchone()
+        assert row == (3,)
+
+    def test_a_refused_statement_alone_stores_nothing(self) -> None:
+        """Events that do not follow the stored ones are refused in the one statement,
+        which then stores nothing and leaves the counter where it was."""
+        recorder = self.application_recorder()
+        game = uuid4()
+        recorder.insert_events([cases.stored(game, 1), cases.stored(game, 2)])
+        for versions in ((2, 3), (4, 5)):
+            with pytest.raises(IntegrityError):
+                recorder.insert_events([cases.stored(game, v) for v in versions])
+        assert recorder.insert_events([cases.stored(game, 3)]) == [3]
+        assert [n.id for n in recorder.select_notifications(None, 10)] == [1, 2, 3]
+
+    def test_inside_a_callers_transaction_the_events_go_with_it(self) -> None:
+        """In a caller's ``atomic()`` block the events join its transaction (not one of
+        their own): rolled back with it."""
+        recorder, game = self.application_recorder(), uuid4()
+        with pytest.raises(RuntimeError), transaction.atomic(using=self.alias):
+            recorder.insert_events([cases.stored(game, v) for v in (1, 2, 3)])
+            raise RuntimeError("the caller changes its mind")
+        assert recorder.select_notifications(None, 10) == []
+        assert recorder.insert_events([cases.stored(uuid4(), 1)]) == [1]
 
     def test_worker_threads_give_their_connections_back(self) -> None:
         recorder = self.application_recorder()

@@ -109,10 +109,33 @@ def _beans(step: dict[str, int | None]) -> str:
     return str(step["beans"]) if step["beans"] else "·"
 
 
+DRAWN_KEPT = 20_000
+"""How many drawn cards and fields a process keeps (:func:`card`, :func:`_field`): a
+game has 154 cards at most, a few marks and notes each, and a field is a kind, a count
+and a mark; a bound all the same (past it they are drawn afresh)."""
+
+_cards: dict[tuple[Any, ...], str] = {}
+_fields: dict[tuple[Any, ...], str] = {}
+
+
 def card(c: dict[str, Any], extra: str = "", note: str = "") -> str:
     """One card (``c``: :func:`replays.table._card`), its trailing newline included
     (between inline cards it is the space the stylesheet expects). ``extra``: more
-    classes (with a leading space); ``note``: said after its name in the title."""
+    classes (with a leading space); ``note``: said after its name in the title.
+
+    Drawn once per process for what it shows (the beanometer is the kind's): a live
+    table draws every seat's frame after every command, and the same cards again and
+    again (a third of a frame's drawing)."""
+    key = (c["id"], c["kind"], c["name"], c["initials"], c["changed"], c["now"], extra, note)
+    html = _cards.get(key)
+    if html is None:
+        if len(_cards) >= DRAWN_KEPT:
+            _cards.clear()
+        html = _cards[key] = _card(c, extra, note)
+    return html
+
+
+def _card(c: dict[str, Any], extra: str, note: str) -> str:
     mark = (" chg chg-now" if c["now"] else " chg") if c["changed"] else ""
     meter = c["beanometer"]
     steps = "".join(f"{b['beans']}→{b['coins']} " for b in meter if b["beans"])
@@ -224,6 +247,19 @@ def _middle(t: dict[str, Any], w: Words) -> str:
 
 
 def _field(f: dict[str, Any], w: Words) -> str:
+    """One field (``f``: from :func:`replays.table.table_context`), drawn once per
+    process and language for its number, kind, count and mark, from which everything
+    else it shows follows."""
+    key = (w.language, f["number"], f["kind"], f["count"], f["mark"])
+    html = _fields.get(key)
+    if html is None:
+        if len(_fields) >= DRAWN_KEPT:
+            _fields.clear()
+        html = _fields[key] = _draw_field(f, w)
+    return html
+
+
+def _draw_field(f: dict[str, Any], w: Words) -> str:
     number = _e(f["number"])
     if not f["kind"]:
         empty = w.gettext("Field %(number)s: empty") % {"number": number}

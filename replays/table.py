@@ -253,6 +253,38 @@ def _card(card: int, kinds: Sequence[str], changed: Changes, now: Changes,
             "now": card in now.cards}
 
 
+_fields: dict[tuple[str, int, str | None, int, str], dict[str, Any]] = {}
+
+
+def _field(language: str, number: int, kind: str | None, count: int, mark: str
+           ) -> dict[str, Any]:
+    """A field's part of the context (``number`` as players count them: the first field
+    is 1), made once per process for each language, number, kind, count and mark: a
+    live table's every frame shows a dozen fields, nearly all as they were. Shared, so
+    read only."""
+    key = (language, number, kind, count, mark)
+    found = _fields.get(key)
+    if found is None:
+        if len(_fields) > 5000:  # counts are small; bound it anyway
+            _fields.clear()
+        name, letters, title = _words(language, kind, count or 1) if kind else (
+            None, None, "")
+        found = _fields[key] = {
+            "number": number,
+            "kind": kind,
+            "name": name,
+            "initials": letters,
+            "count": count,
+            "layers": range(min(count, STACK_LAYERS) - 1, 0, -1),
+            "worth": coins_for(BeanKind(kind), count) if kind else 0,
+            "next": next_coin(kind, count) if kind else None,
+            "beanometer": _METERS[kind] if kind else [],
+            "beanometer_text": title,
+            "mark": mark,
+        }
+    return found
+
+
 def _mark(flag: bool, now: bool) -> str:
     """The class a changed element carries: ``chg`` for the step (a decision and what
     followed it), ``chg chg-now`` for the very last event; the script's mode picks
@@ -283,24 +315,9 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
     for index, seat in enumerate(data["seats"]):
         fields = []
         for number, fld in enumerate(seat["fields"]):
-            count = len(fld["cards"])
-            kind = fld["kind"]
             key = (index, number)
-            name, letters, title = _words(language, kind, count or 1) if kind else (
-                None, None, "")
-            fields.append({
-                "number": number + 1,  # as players count them: the first field is 1
-                "kind": kind,
-                "name": name,
-                "initials": letters,
-                "count": count,
-                "layers": range(min(count, STACK_LAYERS) - 1, 0, -1),
-                "worth": coins_for(BeanKind(kind), count) if kind else 0,
-                "next": next_coin(kind, count) if kind else None,
-                "beanometer": _METERS[kind] if kind else [],
-                "beanometer_text": title,
-                "mark": _mark(key in changed.fields, key in now.fields),
-            })
+            fields.append(_field(language, number + 1, fld["kind"], len(fld["cards"]),
+                                 _mark(key in changed.fields, key in now.fields)))
         hand = seat.get("hand")
         player = players[index] if index < len(players) else ""
         shown_player = display_player(player) if player else ""

@@ -78,11 +78,28 @@ def group_for(table_id: UUID, perspective: Perspective) -> str:
 # -- what a perspective is sent -------------------------------------------------------
 
 
+_rules: dict[int, tuple[Ruleset, str]] = {}
+
+
+def rules_text(ruleset: Ruleset) -> str:
+    """The rules' parameters as JSON text, worked out once per ruleset object (a game
+    keeps its own): every update carried them as a dictionary of some 25 entries, five
+    times a command, packed into the channel layer's messages, unpacked and encoded
+    again into every frame, the same each time."""
+    found = _rules.get(id(ruleset))
+    if found is None or found[0] is not ruleset:
+        if len(_rules) > 1000:
+            _rules.clear()
+        found = _rules[id(ruleset)] = (ruleset, _json(ruleset.parameters()))
+    return found[1]
+
+
 def seat_update(game: Game, perspective: Perspective, events: list[Event],
                 since: int) -> dict[str, Any]:
     """What ``perspective`` may know after ``events`` (the game moved from version
     ``since`` to ``game.version``): its view, the events redacted for it, and (a seat)
-    its legal moves. Plain JSON, for the channel layer."""
+    its legal moves. Plain JSON, for the channel layer; the rules (a frame's
+    ``facts.rules``) as JSON text (:func:`rules_text`)."""
     state = game.table
     shown = [redact(event, perspective) for event in events]
     seat = perspective if perspective >= 0 else None
@@ -100,8 +117,8 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
         "finished": state.finished,
         # What a program playing the seat needs beside the table (bohnanza_core.wire.
         # WireView): the rules, and facts every seat may know.
+        "rules": rules_text(state.ruleset),
         "facts": {
-            "rules": state.ruleset.parameters(),
             "planted": seen.planted_this_turn,
             "ending": seen.ending,
             "harvestable": [[seen.may_harvest(s, f) for f in range(seen.field_count(s))]
@@ -154,13 +171,25 @@ class Drawn:
 
     __slots__ = ("_whole", "answer_head", "head", "html", "regions")
 
-    def __init__(self, frame: dict[str, Any], regions: list[tuple[str, str]]) -> None:
+    def __init__(self, frame: dict[str, Any], regions: list[tuple[str, str]],
+                 rules: str) -> None:
         # The frame's JSON without its answer (the last key) and closing brace, and the
         # answer's without its HTML (the last key): a frame sent is spliced from them,
-        # the same text as the frame encoded whole.
+        # the same text as the frame encoded whole. ``rules``: the text of the rules,
+        # the first of the frame's facts (:func:`rules_text`).
         answer = frame["answer"]
         assert list(frame)[-1] == "answer" and list(answer)[-1] == "html"
-        self.head = _json({k: v for k, v in frame.items() if k != "answer"})[:-1]
+        head = []
+        for key, value in frame.items():
+            if key == "facts":
+                facts = _json(value)
+                text = f'{{"rules":{rules}{"," if len(facts) > 2 else ""}{facts[1:]}'
+            elif key != "answer":
+                text = _json(value)
+            else:
+                continue
+            head.append(f"{_json(key)}:{text}")
+        self.head = "{" + ",".join(head)
         self.answer_head = _json({k: v for k, v in answer.items() if k != "html"})[:-1]
         self.html: str = answer["html"]
         self.regions = tuple(regions)
@@ -258,7 +287,7 @@ def _draw_answer(update: dict[str, Any], table: Table) -> Drawn:
         "facts": update["facts"],
         "log": [narrator.describe(event) for event in events],
         "answer": answer,
-    }, regions)
+    }, regions, update["rules"])
 
 
 def error_frame(reason: str, *, ref: object = None, version: int | None = None,

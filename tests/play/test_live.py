@@ -742,6 +742,9 @@ def test_a_drawn_frame_is_kept_as_text_and_sent_as_the_frame_encoded() -> None:
     drawn = live.answer_for(update, table)
     frame = live._draw_answer(update, table).frame  # decoded from the text it keeps
     assert drawn.whole() == json.dumps(frame, separators=(",", ":"))
+    # The rules come as text (live.rules_text), first of the facts, as they were.
+    assert isinstance(update["rules"], str) and "rules" not in update["facts"]
+    assert frame["facts"] == {"rules": table.ruleset().parameters(), **update["facts"]}
     parts = [[key, html] for key, html in drawn.regions[:2]]
     answer = {k: v for k, v in frame["answer"].items() if k != "html"}
     assert drawn.with_parts(parts) == json.dumps({**frame, "answer": {**answer, "parts": parts}},

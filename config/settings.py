@@ -209,10 +209,11 @@ if REDIS_URL:
         # (docs/protocol.md). The "stall" that kept it opt-in was the bench's own
         # clients hanging at its end (bench/live.py, ``load``), not the layer.
         # redis-py 8 reads with a 5 s socket timeout by default; 15 s as the core
-        # layer's below (the pub/sub layer polls every 0.1 s itself).
+        # layer's below (the pub/sub layer polls every 0.1 s itself). Ours sends a
+        # command's updates in one round trip (play/layers.py).
         CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "BACKEND": "play.layers.PubSubChannelLayer",
                 "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
             }
         }

@@ -93,15 +93,23 @@ def _sending() -> asyncio.Semaphore:
 
 async def broadcast(layer: Any, played: live.Played) -> None:
     """Send every group its own update (built per perspective in ``live.updates``), all
-    at once: each ``group_send`` through Redis is several round trips, and one after
-    the other they added up to the five groups' sum before the last seat was told.
-    At most :data:`SENDING` at once in a process (:func:`_sending`)."""
-    gate = _sending()
+    at once: in one pipeline where the layer can (``group_send_many``, the production
+    layer), else side by side, at most :data:`SENDING` at once in a process
+    (:func:`_sending`): each ``group_send`` through Redis is a round trip or more, and
+    one after the other they added up to the five groups' sum before the last seat was
+    told."""
+    messages = [(group, {"type": "table.update", "update": update})
+                for group, update in played.updates.items()]
+    many = getattr(layer, "group_send_many", None)
+    if many is not None:  # the production layer: in one round trip (play/layers.py)
+        await many(messages)
+    else:
+        gate = _sending()
 
-    async def send(group: str, update: dict[str, Any]) -> None:
-        async with gate:
-            await layer.group_send(group, {"type": "table.update", "update": update})
-    await asyncio.gather(*(send(group, update) for group, update in played.updates.items()))
+        async def send(group: str, message: dict[str, Any]) -> None:
+            async with gate:
+                await layer.group_send(group, message)
+        await asyncio.gather(*(send(group, message) for group, message in messages))
     if played.game.finished:
         await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
 

@@ -406,7 +406,7 @@ def test_the_channel_layer_is_in_memory_alone_and_redis_with_redis_url(
     assert alone["BACKEND"] == "channels.layers.InMemoryChannelLayer"
     url = "redis://layer.example:6379/3"
     layer = read_settings(monkeypatch, REDIS_URL=url)["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["BACKEND"] == "play.layers.PubSubChannelLayer"
     assert layer["CONFIG"]["hosts"][0]["address"] == url
     named = read_settings(monkeypatch, REDIS_URL=url, BOHNANZA_CHANNEL_LAYER="pubsub")
     assert named["CHANNEL_LAYERS"]["default"] == layer

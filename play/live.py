@@ -179,17 +179,12 @@ class Drawn:
         # the first of the frame's facts (:func:`rules_text`).
         answer = frame["answer"]
         assert list(frame)[-1] == "answer" and list(answer)[-1] == "html"
-        head = []
-        for key, value in frame.items():
-            if key == "facts":
-                facts = _json(value)
-                text = f'{{"rules":{rules}{"," if len(facts) > 2 else ""}{facts[1:]}'
-            elif key != "answer":
-                text = _json(value)
-            else:
-                continue
-            head.append(f"{_json(key)}:{text}")
-        self.head = "{" + ",".join(head)
+        keys = list(frame)
+        assert keys[-3:] == ["facts", "log", "answer"]
+        facts = _json(frame["facts"])
+        self.head = (f'{_json({k: frame[k] for k in keys[:-3]})[:-1]},"facts":{{"rules":'
+                     f'{rules}{"," if len(facts) > 2 else ""}{facts[1:]},"log":'
+                     f'{_json(frame["log"])}')
         self.answer_head = _json({k: v for k, v in answer.items() if k != "html"})[:-1]
         self.html: str = answer["html"]
         self.regions = tuple(regions)
@@ -213,8 +208,9 @@ class Drawn:
         return f'{self.head},"answer":{self.answer_head},"parts":{_json(parts)}}}}}'
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_json = json.JSONEncoder(separators=(",", ":")).encode
+"""Compact JSON text (``json.dumps`` with these separators makes a new encoder for
+every call: a frame is a few calls)."""
 
 
 def frame_text(drawn: Drawn, shown: dict[str, str]) -> str:

@@ -787,3 +787,27 @@ def test_a_held_game_behind_another_process_is_caught_up_to_the_store() -> None:
                                   if not isinstance(m, OfferShape)),
                              f"user:{people[seat].username}", caught.version)
         assert played.game.version == games().game(table.game_id).version
+
+
+def test_a_frame_for_a_client_that_has_gone_is_dropped() -> None:
+    """An update that crosses a client's close: daphne (autobahn) raises on the send,
+    which ended the consumer with an error in the server's log. The frame is dropped
+    instead; any other failure of a send still raises."""
+    from autobahn.exception import Disconnected
+
+    from play.consumers import TableConsumer
+
+    consumer = TableConsumer()
+
+    async def gone(message: dict[str, Any]) -> None:
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    async def broken(message: dict[str, Any]) -> None:
+        raise ValueError("not a frame")
+
+    consumer.base_send = gone
+    async_to_sync(consumer.send)(text_data="{}")
+    async_to_sync(consumer.send_json)({"type": "pong"})
+    consumer.base_send = broken
+    with pytest.raises(ValueError, match="not a frame"):
+        async_to_sync(consumer.send)(text_data="{}")

@@ -64,8 +64,8 @@ counter"; the idle machine): the slow seconds every 4 s were this process's own 
 collections (180-520 ms, its clients keeping every frame), now kept out of the stages;
 with the store's counter no longer held across a client's COMMIT, the drawing and the
 updates cheaper and a command's updates sent to Redis in one pipeline, ``--rates
-0.5,1,2 --seconds 20``: p99 at 1/s 63.7, 45.9 and 47.9 ms, the daphnes 8.0-8.7 ms a
-command; ``--rates 1`` alone, straight after connecting: 113-133 ms.
+0.5,1,2 --seconds 20``: p99 at 1/s 63.7, 45.9, 47.9, 84.8 and 63.7 ms, the daphnes
+8.0-10.6 ms a command; ``--rates 1`` alone, straight after connecting: 113-133 ms.
 
 2026-12-02, later (docs/serving.md, "The daphnes' CPU per command"; pub/sub layer, in
 turns with 8f915b1 under the same load, load average 3.9-9.7): the daphnes' CPU a

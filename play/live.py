@@ -178,9 +178,8 @@ class Drawn:
         # the same text as the frame encoded whole. ``rules``: the text of the rules,
         # the first of the frame's facts (:func:`rules_text`).
         answer = frame["answer"]
-        assert list(frame)[-1] == "answer" and list(answer)[-1] == "html"
         keys = list(frame)
-        assert keys[-3:] == ["facts", "log", "answer"]
+        assert keys[-3:] == ["facts", "log", "answer"] and list(answer)[-1] == "html"
         facts = _json(frame["facts"])
         self.head = (f'{_json({k: frame[k] for k in keys[:-3]})[:-1]},"facts":{{"rules":'
                      f'{rules}{"," if len(facts) > 2 else ""}{facts[1:]},"log":'

@@ -264,14 +264,17 @@ def latencies(tables: list[list[SeatClient]]) -> list[tuple[float, float]]:
     return out
 
 
-async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
-               ) -> list[list[SeatClient]]:
+async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench,
+               bots_draw: bool = False) -> list[list[SeatClient]]:
     # Each table's seats alternate between the servers, the first seat's server
     # alternating from table to table: every game starts with seat 0 to play, and the
     # tables' turns keep in step, so with seat 0 always on one server the store writes
     # and updates of nearly every table swung from one server to the other and back
     # every few seconds (85% of a core against 36%, in 2 s samples).
-    seated = [[SeatClient(daphnes[(n + i) % 2].port, t["table"], credential, keep=2)
+    # The bot accounts' clients ask for frames without the drawing, as
+    # examples/remote_bot.py does (``?html=0``), unless ``bots_draw``.
+    seated = [[SeatClient(daphnes[(n + i) % 2].port, t["table"], credential, keep=2,
+                          html=True if bots_draw else None)
                for n, credential in enumerate(t["seats"])] for i, t in enumerate(tables)]
     # Connecting is not what is measured: 16 handshakes at a time (400 at once
     # exhaust the servers' database pools, and daphne drops the rest).
@@ -521,6 +524,10 @@ def main() -> int:
                         "SECONDS in each stage")
     parser.add_argument("--no-decompose", action="store_true",
                         help="skip the per-stage decomposition in one process")
+    parser.add_argument("--bots-draw", action="store_true",
+                        help="the bot accounts' clients ask for the table's drawing too "
+                        "(every run before 2026-12-02's fourth session: the same load "
+                        "as then)")
     args = parser.parse_args()
     if args.decompose:
         decompose()
@@ -547,7 +554,7 @@ def main() -> int:
               f"2 daphne processes; stages of {args.seconds:.0f} s", flush=True)
         bench = Bench([float(r) for r in args.rates.split(",")], args.seconds,
                       Cpu(daphnes, name))
-        seated = asyncio.run(load(daphnes, tables, bench))
+        seated = asyncio.run(load(daphnes, tables, bench, args.bots_draw))
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         report(bench, seated)
         if args.timeline > 0:

@@ -10,7 +10,8 @@ frame. The server decides whether it is legal, as for anyone.
     python examples/remote_bot.py ws://127.0.0.1:8000/ws/tables/<table id>/ TOKEN
 
 TOKEN is the bot account's API token (``manage.py bot_token NAME`` prints a new one); the
-account must sit at the table. The socket client is autobahn's, which the platform's
+account must sit at the table. It asks for its frames without the table's drawing
+(``?html=0``): the HTML is for people. The socket client is autobahn's, which the platform's
 server (daphne) already installs.
 """
 
@@ -85,6 +86,8 @@ def main(url: str, token: str) -> None:
             if not done.done():
                 done.set_result(code)
 
+    # ``html=0``: the frames without the table's drawing, which a program never reads.
+    url += ("&" if "?" in url else "?") + "html=0"
     where = urlparse(url)
     factory = WebSocketClientFactory(url, headers={"Authorization": f"Bearer {token}"},
                                      origin=f"http://{where.hostname}")

@@ -263,9 +263,13 @@ class TableConsumer(NoHopConsumer):
     """The drawing's regions this client was last sent (play.live.frame_text)."""
     sent_version: int = -1
     """The game's version in the last ``state`` frame this client was sent."""
+    html: bool = True
+    """Whether this client is sent the table's drawing (``?html=0``: a program playing
+    a seat reads the table's data and legal moves, never the drawing)."""
 
     async def connect(self) -> None:
         self.shown = {}
+        self.html = _query(self.scope, "html") != "0"
         self.language = _language(self.scope)
         self.allowance = Allowance()
         self.syncs = Allowance(capacity=float(SYNC_BURST), rate=SYNC_PER_SECOND)
@@ -343,7 +347,7 @@ class TableConsumer(NoHopConsumer):
                     live.room_group(self.table_id), {"type": "table.look"})
 
     async def send_json(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=live.json_text(frame))
 
     async def _send_current(self) -> None:
         update = await database_sync_to_async(live.current)(self.table, self.perspective)
@@ -359,7 +363,7 @@ class TableConsumer(NoHopConsumer):
         # or nothing once drawn for another client of the group), where in the worker
         # thread it queued behind every store write and read of the process.
         with translation.override(self.language):
-            drawn = live.answer_for(update, self.table)
+            drawn = live.answer_for(update, self.table, html=self.html)
         self.sent_version = update["version"]
         await self.send(text_data=live.frame_text(drawn, self.shown))
 

@@ -296,7 +296,36 @@ def _draw_field(f: dict[str, Any], w: Words) -> str:
             '</div>\n')
 
 
+_seats: dict[tuple[Any, ...], str] = {}
+
+
+def _cards_shown(cards: list[dict[str, Any]] | None) -> tuple[Any, ...] | None:
+    """What a row of cards shows (:func:`card`: its name and look follow from its kind
+    and the language)."""
+    return None if cards is None else tuple((c["id"], c["kind"], c["changed"], c["now"])
+                                            for c in cards)
+
+
 def _seat(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:
+    """One seat (``s``: from :func:`replays.table.table_context`), drawn once per
+    process for what it shows. A live table draws every perspective's frame after
+    every command, and a command changes one or two seats: the others are drawn as
+    they were, for this perspective's last frame and for the other seats' frames (a
+    seat not your own looks the same to every other seat)."""
+    key = (w.language, t["third_field_cost"], s["index"], s["name"], s["player"],
+           s.get("bot"), s["you"], s["active"], s["awaiting"], s["rank"], s["winner"],
+           s["coins"], s["coins_mark"], s["hand_mark"], s["trade_mark"], s["locked_field"],
+           s["hand_size"], _cards_shown(s["hand"]), _cards_shown(s["trade_area"]),
+           tuple((f["number"], f["kind"], f["count"], f["mark"]) for f in s["fields"]))
+    html = _seats.get(key)
+    if html is None:
+        if len(_seats) >= DRAWN_KEPT:
+            _seats.clear()
+        html = _seats[key] = _draw_seat(s, t, w)
+    return html
+
+
+def _draw_seat(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:
     name = _e(s["name"])
     classes = ((" is-active" if s["active"] else "") + (" is-you" if s["you"] else "")
                + (" is-winner" if s["winner"] else ""))

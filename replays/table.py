@@ -425,13 +425,21 @@ def table_answer_regions(data: dict[str, Any], players: Sequence[str], ruleset: 
     context = table_context(data, players, ruleset, step=step, head_hash=head_hash, changed=changed,
                             now=now, summary=summary)
     regions = draw_regions(context, request)
+    answer = table_answer_undrawn(data, step=step, steps=steps, head_hash=head_hash)
+    answer["html"] = join_regions(context, regions)
+    return answer, regions
+
+
+def table_answer_undrawn(data: dict[str, Any], *, step: int, steps: int, head_hash: str
+                         ) -> dict[str, Any]:
+    """:func:`table_answer` without its drawing: what a program playing a seat reads
+    (docs/protocol.md, ``?html=0``)."""
     return {
         "step": step,
         "steps": steps,
         "turn": data["turn"],
         "phase": data["phase"],
-        "finished": context["finished"],
+        "finished": data.get("result") is not None,
         "head_hash": head_hash,
         "table": data,
-        "html": join_regions(context, regions),
-    }, regions
+    }

@@ -218,6 +218,9 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
                     check_frame(live.frame_text(live.answer_for(update, table),
                                                 shown.setdefault(group, {})),
                                 truth, perspective, seeds)
+                    # and a program's, which asked for no drawing (``?html=0``)
+                    check_frame(live.frame_text(live.answer_for(update, table, html=False),
+                                                {}), truth, perspective, seeds)
                 checked += 1
             if truth.phase is not Phase.TRADING:
                 break

@@ -477,7 +477,9 @@ def test_spectators_of_a_private_table_need_its_invitation() -> None:
 @in_loop
 async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() -> None:
     """examples/remote_bot.py's logic (the heuristic bot on what the seat is sent) plays
-    a whole game against a built-in bot; a wrong token is refused."""
+    a whole game against a built-in bot; a wrong token is refused. The bot asks for its
+    frames without the drawing (``?html=0``), as the example does: it is sent none,
+    while the person at the table is."""
     import importlib.util
     from pathlib import Path
 
@@ -506,7 +508,7 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
     refused = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/",
                                     headers=[(b"authorization", b"Bearer nope")])
     assert not (await refused.connect(timeout=TIMEOUT))[0]
-    bot = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/",
+    bot = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/?html=0",
                                 headers=[(b"authorization", f"Bearer {token}".encode())])
     assert (await bot.connect(timeout=TIMEOUT))[0]
     ann = await _client(table, await sync_to_async(User.objects.get)(username="ann"))
@@ -514,7 +516,13 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
     frame = await _frame(bot)
     assert frame["seat"] == 0
     ann_frame = await _frame(ann)
+    assert "html" in ann_frame["answer"]
+    undrawn = 0
     for _ in range(5000):
+        if frame["type"] == "state":
+            assert not {"html", "parts"} & set(frame["answer"]), frame["answer"].keys()
+            assert frame["answer"]["table"]["perspective"] == 0 and "legal" in frame
+            undrawn += 1
         if frame["type"] == "state" and frame["finished"]:
             break
         reply = seat.answer(frame)
@@ -536,7 +544,9 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
         if await bot.receive_nothing(timeout=0.05):
             await bot.send_to(text_data='{"type": "sync"}')
         frame = await _frame(bot)
-    assert frame["finished"]
+    assert frame["finished"] and undrawn > 10
+    if ann_frame["type"] == "state":
+        assert {"html", "parts"} & set(ann_frame["answer"])
     actors = {e.actor for e in await sync_to_async(games().record)(table.game_id)}
     assert {"user:robo", "user:ann", "bot:random"} <= actors
     await bot.disconnect()

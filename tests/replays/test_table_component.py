@@ -143,3 +143,31 @@ def test_everything_shows_the_seed_only_in_the_audit_details(client: Client, sto
     assert finished.table.seed in details
     assert finished.table.seed not in html.replace(details, "")
     assert EVERYTHING == -2
+
+
+def test_a_kept_drawing_is_the_one_drawn_afresh(store: Games, finished: Game) -> None:
+    """The drawing keeps the cards, fields and seats it has drawn, for what they show
+    (replays/drawing.py): at every step of a game, for every perspective, with each
+    step's marks, what it draws with everything kept is what it draws afresh."""
+    from bohnanza_core.engine import evolve
+    from bohnanza_core.views import SPECTATOR, view
+    from replays import drawing
+    from replays.table import changes_of, table_context
+
+    entries = store.record(finished.id)
+    state = None
+    contexts = []
+    for entry in entries:
+        state = evolve(state, entry.event)
+        for perspective in (*range(state.players), SPECTATOR, EVERYTHING):
+            events = [entry.event]
+            contexts.append(table_context(
+                view(state, perspective).as_dict(), finished.players, state.ruleset,
+                step=entry.seq, head_hash="h", changed=changes_of(events),
+                now=changes_of(events)))
+    kept = [drawing.draw_regions(context) for context in contexts]
+    assert len({html for regions in kept for _, html in regions}) > 100
+    for context, regions in zip(contexts, kept, strict=True):
+        for memo in (drawing._cards, drawing._fields, drawing._seats):
+            memo.clear()
+        assert drawing.draw_regions(context) == regions

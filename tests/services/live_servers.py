@@ -138,6 +138,10 @@ class SeatClient:
     """Whether this client was told the game ended."""
     refused: dict[str, int] = field(default_factory=dict)
     """The reasons of the error frames this client was sent, and how often each."""
+    html: bool | None = None
+    """Whether it asks for the table's drawing; None: a person (by cookie) and a
+    spectator do, a bot account (by token) does not, as examples/remote_bot.py
+    (``?html=0``, docs/protocol.md)."""
 
     @property
     def frames(self) -> list[dict[str, Any]]:
@@ -151,7 +155,10 @@ class SeatClient:
 
     async def open(self) -> ClientConnection:
         self.connections.append([])
-        return await connect(f"ws://127.0.0.1:{self.port}/ws/tables/{self.table}/",
+        html = self.html if self.html is not None else (
+            self.credential is None or self.credential[0] == "cookie")
+        query = "" if html else "?html=0"
+        return await connect(f"ws://127.0.0.1:{self.port}/ws/tables/{self.table}/{query}",
                              additional_headers=self.headers(),
                              origin=f"http://127.0.0.1:{self.port}",  # type: ignore[arg-type]
                              open_timeout=30, max_size=2**22)

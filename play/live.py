@@ -108,7 +108,12 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
     """What ``perspective`` may know after ``events`` (the game moved from version
     ``since`` to ``game.version``): its view, the events redacted for it, and (a seat)
     its legal moves. Plain JSON, for the channel layer; the rules (a frame's
-    ``facts.rules``) as JSON text (:func:`rules_text`)."""
+    ``facts.rules``, :func:`rules_text`) and the view (``table_json``, a frame's
+    ``answer.table``) as JSON text: the view is most of an update, dozens of lists and
+    dictionaries and the kind of each of the game's cards, and packing and unpacking
+    them in the channel layer's messages was 8.5% of a daphne's CPU in bench/live.py,
+    five updates a command; as text it is one string each way, and spliced into the
+    frames as it is."""
     state = game.table
     shown = [redact(event, perspective) for event in events]
     seat = perspective if perspective >= 0 else None
@@ -118,7 +123,7 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
         "version": game.version,
         "head_hash": game.head_hash,
         "seat": seat,
-        "table": seen.as_dict(),
+        "table_json": json_text(seen.as_dict()),
         "events": [event_to_json(event) for event in shown],
         "legal": ([move_to_json(m) for m in legal_commands(state, seat)]
                   if seat is not None else []),
@@ -181,20 +186,23 @@ class Drawn:
     __slots__ = ("_whole", "answer_head", "head", "html", "regions")
 
     def __init__(self, frame: dict[str, Any], regions: list[tuple[str, str]],
-                 rules: str) -> None:
+                 rules: str, table: str) -> None:
         # The frame's JSON without its answer (the last key) and closing brace, and the
         # answer's without its HTML (the last key): a frame sent is spliced from them,
         # the same text as the frame encoded whole. ``rules``: the text of the rules,
-        # the first of the frame's facts (:func:`rules_text`).
+        # the first of the frame's facts (:func:`rules_text`); ``table``: the text of
+        # the answer's table, the key before its HTML (:func:`seat_update`).
         answer = frame["answer"]
         keys = list(frame)
         assert keys[-3:] == ["facts", "log", "answer"]
-        assert list(answer)[-1] == "html" or "html" not in answer
+        assert list(answer)[-2:] == ["table", "html"] or list(answer)[-1] == "table"
         facts = json_text(frame["facts"])
         self.head = (f'{json_text({k: frame[k] for k in keys[:-3]})[:-1]},"facts":{{"rules":'
                      f'{rules}{"," if len(facts) > 2 else ""}{facts[1:]},"log":'
                      f'{json_text(frame["log"])}')
-        self.answer_head = json_text({k: v for k, v in answer.items() if k != "html"})[:-1]
+        self.answer_head = (json_text({k: v for k, v in answer.items()
+                                       if k not in ("table", "html")})[:-1]
+                            + ',"table":' + table)
         self.html: str | None = answer.get("html")
         self.regions = tuple(regions)
         self._whole: str | None = None
@@ -294,7 +302,7 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
     redacted events narrated, the legal moves."""
     ruleset = _ruleset(table)
     events = [event_from_json(e) for e in update["events"]]
-    data = update["table"]
+    data = orjson.loads(update["table_json"])
     regions: list[tuple[str, str]] = []
     if html:
         changed = changes_of(events) if events else Changes()
@@ -321,7 +329,7 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
         "facts": update["facts"],
         "log": [narrator.describe(event) for event in events],
         "answer": answer,
-    }, regions, update["rules"])
+    }, regions, update["rules"], update["table_json"])
 
 
 def error_frame(reason: str, *, ref: object = None, version: int | None = None,

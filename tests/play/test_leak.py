@@ -148,6 +148,13 @@ def check_frame(text: str, state: GameState, perspective: int, seeds: tuple[str,
         assert not drawn & _secret_cards(state, perspective), "a hidden card drawn"
 
 
+def _update_text(update: dict[str, Any]) -> str:
+    """An update (``live.seat_update``) as JSON, its view (``table_json``, text in the
+    update) decoded in place, for :func:`check_frame` to search it as a frame's."""
+    return json.dumps({**{k: v for k, v in update.items() if k != "table_json"},
+                       "table": json.loads(update["table_json"])})
+
+
 def play_one(games: Games, preset: str, players: int, number: int) -> int:
     """Play one game of bots through the live code; check every frame. Returns the
     frames checked."""
@@ -181,7 +188,7 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
             for group, update in played.updates.items():
                 perspective = (SPECTATOR if group.endswith("spectators")
                                else int(group.rsplit("-", 1)[1]))
-                check_frame(json.dumps(update), played.game.table, perspective, seeds)
+                check_frame(_update_text(update), played.game.table, perspective, seeds)
                 check_frame(live.frame_text(live.answer_for(update, table),
                                             shown.setdefault(group, {})),
                             played.game.table, perspective, seeds)
@@ -213,7 +220,7 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
             for group, update in played.updates.items():
                 perspective = (SPECTATOR if group.endswith("spectators")
                                else int(group.rsplit("-", 1)[1]))
-                check_frame(json.dumps(update), truth, perspective, seeds)
+                check_frame(_update_text(update), truth, perspective, seeds)
                 if draw:  # the text one connection of the group is sent
                     check_frame(live.frame_text(live.answer_for(update, table),
                                                 shown.setdefault(group, {})),

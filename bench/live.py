@@ -69,10 +69,11 @@ updates cheaper and a command's updates sent to Redis in one pipeline, ``--rates
 
 2026-12-02, fourth session (docs/serving.md, "A slower machine, less drawing"): on a
 machine 1.6 times slower, ``--rates 0.5,1 --seconds 20`` in turns: the daphnes' CPU a
-command at 1/s 12.5-14.4 ms before, 11.5-12.7 ms after (frames encoded by orjson where
+command at 1/s 12.5-14.4 ms before, 10.6-11.4 ms after (frames encoded by orjson where
 it gives the same text, regions and seats kept once drawn, the bot accounts' clients
-asking for no drawing, ``?html=0``; ``--bots-draw`` for the load as before), p99 at
-1/s 383-1,520 ms before, 241-636 ms after: the target is not reached on such a machine.
+asking for no drawing, ``?html=0``, ``--bots-draw`` for the load as before; the view
+sent between the processes as JSON text), p99 at 1/s 383-1,520 ms before, 112-206 ms
+after: the target is not reached on such a machine.
 
 2026-12-02, later (docs/serving.md, "The daphnes' CPU per command"; pub/sub layer, in
 turns with 8f915b1 under the same load, load average 3.9-9.7): the daphnes' CPU a

@@ -20,6 +20,7 @@ before they are.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -110,9 +111,10 @@ def _beans(step: dict[str, int | None]) -> str:
 
 
 DRAWN_KEPT = 20_000
-"""How many drawn cards and fields a process keeps (:func:`card`, :func:`_field`): a
-game has 154 cards at most, a few marks and notes each, and a field is a kind, a count
-and a mark; a bound all the same (past it they are drawn afresh)."""
+"""How many drawn cards, fields and seats a process keeps (:func:`card`, :func:`_field`,
+:func:`_seat`), of each: a game has 154 cards at most, a few marks and notes each, and a
+field is a kind, a count and a mark; a bound all the same (past it they are drawn
+afresh)."""
 
 _cards: dict[tuple[Any, ...], str] = {}
 _fields: dict[tuple[Any, ...], str] = {}
@@ -127,11 +129,18 @@ def card(c: dict[str, Any], extra: str = "", note: str = "") -> str:
     table draws every seat's frame after every command, and the same cards again and
     again (a third of a frame's drawing)."""
     key = (c["id"], c["kind"], c["name"], c["initials"], c["changed"], c["now"], extra, note)
-    html = _cards.get(key)
+    return _kept(_cards, key, lambda: _card(c, extra, note))
+
+
+def _kept(memo: dict[tuple[Any, ...], str], key: tuple[Any, ...], draw: Callable[[], str]
+          ) -> str:
+    """What ``draw`` draws, kept in ``memo`` under ``key`` (emptied once it holds
+    :data:`DRAWN_KEPT`)."""
+    html = memo.get(key)
     if html is None:
-        if len(_cards) >= DRAWN_KEPT:
-            _cards.clear()
-        html = _cards[key] = _card(c, extra, note)
+        if len(memo) >= DRAWN_KEPT:
+            memo.clear()
+        html = memo[key] = draw()
     return html
 
 
@@ -251,12 +260,7 @@ def _field(f: dict[str, Any], w: Words) -> str:
     process and language for its number, kind, count and mark, from which everything
     else it shows follows."""
     key = (w.language, f["number"], f["kind"], f["count"], f["mark"])
-    html = _fields.get(key)
-    if html is None:
-        if len(_fields) >= DRAWN_KEPT:
-            _fields.clear()
-        html = _fields[key] = _draw_field(f, w)
-    return html
+    return _kept(_fields, key, lambda: _draw_field(f, w))
 
 
 def _draw_field(f: dict[str, Any], w: Words) -> str:
@@ -317,12 +321,7 @@ def _seat(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:
            s["coins"], s["coins_mark"], s["hand_mark"], s["trade_mark"], s["locked_field"],
            s["hand_size"], _cards_shown(s["hand"]), _cards_shown(s["trade_area"]),
            tuple((f["number"], f["kind"], f["count"], f["mark"]) for f in s["fields"]))
-    html = _seats.get(key)
-    if html is None:
-        if len(_seats) >= DRAWN_KEPT:
-            _seats.clear()
-        html = _seats[key] = _draw_seat(s, t, w)
-    return html
+    return _kept(_seats, key, lambda: _draw_seat(s, t, w))
 
 
 def _draw_seat(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:

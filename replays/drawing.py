@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -129,19 +129,23 @@ def card(c: dict[str, Any], extra: str = "", note: str = "") -> str:
     table draws every seat's frame after every command, and the same cards again and
     again (a third of a frame's drawing)."""
     key = (c["id"], c["kind"], c["name"], c["initials"], c["changed"], c["now"], extra, note)
-    return _kept(_cards, key, lambda: _card(c, extra, note))
+    return kept(_cards, key, lambda: _card(c, extra, note))
 
 
-def _kept(memo: dict[tuple[Any, ...], str], key: tuple[Any, ...], draw: Callable[[], str]
-          ) -> str:
-    """What ``draw`` draws, kept in ``memo`` under ``key`` (emptied once it holds
-    :data:`DRAWN_KEPT`)."""
-    html = memo.get(key)
-    if html is None:
-        if len(memo) >= DRAWN_KEPT:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def kept(memo: dict[K, V], key: K, make: Callable[[], V], bound: int = DRAWN_KEPT) -> V:
+    """What ``make`` makes, kept in ``memo`` under ``key`` (emptied once it holds
+    ``bound``): the drawing's cards, fields and seats, and the parts of the table's
+    context made once per process (replays/table.py)."""
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= bound:
             memo.clear()
-        html = memo[key] = draw()
-    return html
+        found = memo[key] = make()
+    return found
 
 
 def _card(c: dict[str, Any], extra: str, note: str) -> str:
@@ -259,8 +263,13 @@ def _field(f: dict[str, Any], w: Words) -> str:
     """One field (``f``: from :func:`replays.table.table_context`), drawn once per
     process and language for its number, kind, count and mark, from which everything
     else it shows follows."""
-    key = (w.language, f["number"], f["kind"], f["count"], f["mark"])
-    return _kept(_fields, key, lambda: _draw_field(f, w))
+    return kept(_fields, (w.language, *_field_shown(f)), lambda: _draw_field(f, w))
+
+
+def _field_shown(f: dict[str, Any]) -> tuple[Any, ...]:
+    """What a field shows: everything else follows from its number, kind, count and
+    mark (and the language)."""
+    return f["number"], f["kind"], f["count"], f["mark"]
 
 
 def _draw_field(f: dict[str, Any], w: Words) -> str:
@@ -320,8 +329,8 @@ def _seat(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:
            s.get("bot"), s["you"], s["active"], s["awaiting"], s["rank"], s["winner"],
            s["coins"], s["coins_mark"], s["hand_mark"], s["trade_mark"], s["locked_field"],
            s["hand_size"], _cards_shown(s["hand"]), _cards_shown(s["trade_area"]),
-           tuple((f["number"], f["kind"], f["count"], f["mark"]) for f in s["fields"]))
-    return _kept(_seats, key, lambda: _draw_seat(s, t, w))
+           tuple(_field_shown(f) for f in s["fields"]))
+    return kept(_seats, key, lambda: _draw_seat(s, t, w))
 
 
 def _draw_seat(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:

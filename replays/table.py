@@ -46,7 +46,7 @@ from bohnanza_core.narrate import bean_name, beans, phase_name
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import Phase
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective
-from replays.drawing import draw_regions, draw_table, join_regions
+from replays.drawing import draw_regions, draw_table, join_regions, kept
 from replays.store import perspective_name
 
 STACK_LAYERS = 6
@@ -227,6 +227,9 @@ def changes_of(events: Iterable[Event]) -> Changes:
 _METERS = {kind.value: beanometer(kind) for kind in BeanKind}
 """Every kind's beanometer (the same in every language)."""
 
+CONTEXT_KEPT = 5000
+"""How many kinds' words and fields a process keeps (:func:`_words`, :func:`_field`)."""
+
 _kind_words: dict[tuple[str, str, int], tuple[str, str, str]] = {}
 
 
@@ -234,14 +237,8 @@ def _words(language: str, kind: str, count: int = 1) -> tuple[str, str, str]:
     """The kind's name after ``count``, its initials and its beanometer's title in
     ``language`` (the active one), looked up once per process: a table shows dozens of
     cards, and each lookup in the catalogue finds the active language again."""
-    key = (language, kind, count)
-    found = _kind_words.get(key)
-    if found is None:
-        if len(_kind_words) > 5000:  # counts are small; bound it anyway
-            _kind_words.clear()
-        found = _kind_words[key] = (bean(kind, count), initials(BeanKind(kind)),
-                                    beanometer_text(kind))
-    return found
+    return kept(_kind_words, (language, kind, count), lambda: (
+        bean(kind, count), initials(BeanKind(kind)), beanometer_text(kind)), CONTEXT_KEPT)
 
 
 def _card(card: int, kinds: Sequence[str], changed: Changes, now: Changes,
@@ -262,27 +259,26 @@ def _field(language: str, number: int, kind: str | None, count: int, mark: str
     is 1), made once per process for each language, number, kind, count and mark: a
     live table's every frame shows a dozen fields, nearly all as they were. Shared, so
     read only."""
-    key = (language, number, kind, count, mark)
-    found = _fields.get(key)
-    if found is None:
-        if len(_fields) > 5000:  # counts are small; bound it anyway
-            _fields.clear()
-        name, letters, title = _words(language, kind, count or 1) if kind else (
-            None, None, "")
-        found = _fields[key] = {
-            "number": number,
-            "kind": kind,
-            "name": name,
-            "initials": letters,
-            "count": count,
-            "layers": range(min(count, STACK_LAYERS) - 1, 0, -1),
-            "worth": coins_for(BeanKind(kind), count) if kind else 0,
-            "next": next_coin(kind, count) if kind else None,
-            "beanometer": _METERS[kind] if kind else [],
-            "beanometer_text": title,
-            "mark": mark,
-        }
-    return found
+    return kept(_fields, (language, number, kind, count, mark),
+                lambda: _make_field(language, number, kind, count, mark), CONTEXT_KEPT)
+
+
+def _make_field(language: str, number: int, kind: str | None, count: int, mark: str
+                ) -> dict[str, Any]:
+    name, letters, title = _words(language, kind, count or 1) if kind else (None, None, "")
+    return {
+        "number": number,
+        "kind": kind,
+        "name": name,
+        "initials": letters,
+        "count": count,
+        "layers": range(min(count, STACK_LAYERS) - 1, 0, -1),
+        "worth": coins_for(BeanKind(kind), count) if kind else 0,
+        "next": next_coin(kind, count) if kind else None,
+        "beanometer": _METERS[kind] if kind else [],
+        "beanometer_text": title,
+        "mark": mark,
+    }
 
 
 def _mark(flag: bool, now: bool) -> str:

@@ -75,6 +75,12 @@ asking for no drawing, ``?html=0``, ``--bots-draw`` for the load as before; the 
 sent between the processes as JSON text), p99 at 1/s 383-1,520 ms before, 112-206 ms
 after: the target is not reached on such a machine.
 
+2026-12-02, fifth session (docs/serving.md, "The target reached"; main at d87f715 on a
+machine twice as fast as the fourth session's, nothing else running): at 1/s p99 18.7-
+23.3 ms after a 0.5/s stage (three runs) and 32.3-47.2 ms straight after connecting
+(six runs, ``--bots-draw`` and 60 s stages among them), the daphnes 5.1-6.6 ms of CPU a
+command, a floor of 225-290 commands/s; at 2/s p99 98.8 ms. **The target is reached.**
+
 2026-12-02, later (docs/serving.md, "The daphnes' CPU per command"; pub/sub layer, in
 turns with 8f915b1 under the same load, load average 3.9-9.7): the daphnes' CPU a
 command 11.3 -> 9.4 ms (mean of four pairs), the bench's clients 2.30 -> 1.97 ms, a

@@ -355,9 +355,12 @@ class TableConsumer(NoHopConsumer):
         await self._send_update(update)
 
     async def _send_update(self, update: dict[str, Any]) -> None:
-        if update["version"] < self.sent_version:
-            # Older than what this client holds (an update that crossed a sync): the
-            # client would drop it, and what it holds must stay what ``shown`` says.
+        if update["version"] < self.sent_version or (
+                update["version"] == self.sent_version != update["since"]):
+            # Older than what this client holds, or the move that brought it there
+            # when it holds that already (an update that crossed a sync or a refusal's
+            # whole frame): the client would drop it or log its lines twice, and what it
+            # holds must stay what ``shown`` says.
             return
         # Drawn here, on the event loop: it reads nothing from the store (about 1 ms,
         # or nothing once drawn for another client of the group), where in the worker

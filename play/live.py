@@ -48,11 +48,18 @@ from replays.table import (
 
 logger = logging.getLogger(__name__)
 
-PROTOCOL = 2
+PROTOCOL = 3
 """The protocol's version (docs/protocol.md); every server frame carries it. 2: a
 ``state`` frame's table answer carries only the regions of the drawing that changed
 since the connection's previous frame (``parts``), the whole drawing (``html``) on
-connecting, on ``sync`` and when the regions themselves change."""
+connecting, on ``sync`` and when the regions themselves change. 3: a whole frame
+(connecting, ``sync``) carries the game's log so far (its last :data:`LOG_LINES` lines),
+which replaces the client's."""
+
+LOG_LINES = 300
+"""The most lines of the log a whole frame carries: the latest, one per event. A
+person who reloads the page or comes back after a lost connection sees what happened
+(the whole game is the replay's); a game's whole log can be thousands of lines."""
 
 RACE_RETRIES = 5
 """How often a command that lost a race in the store is decided again."""
@@ -315,6 +322,8 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
                                       head_hash=update["head_hash"])
     narrator = Narrator(ruleset, tuple(short_name(s["name"]) for s in data["seats"]),
                         words())
+    told = ([event_from_json(e) for e in update["history"]] if "history" in update
+            else events)
     return Drawn({
         "type": "state",
         "protocol": PROTOCOL,
@@ -327,7 +336,7 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
         "finished": update["finished"],
         "legal": update["legal"],
         "facts": update["facts"],
-        "log": [narrator.describe(event) for event in events],
+        "log": [narrator.describe(event) for event in told],
         "answer": answer,
     }, regions, update["rules"], update["table_json"])
 
@@ -412,10 +421,17 @@ def caught_up(game_id: UUID) -> Game:
 
 def current(table: Table, perspective: Perspective) -> dict[str, Any]:
     """The perspective's whole view, rebuilt from the store (a client that connects,
-    reconnects or saw a gap)."""
+    reconnects or saw a gap), with the game's last :data:`LOG_LINES` events redacted
+    for it (``history``: the frame's log, not a change to show)."""
     assert table.game_id is not None
     game = load(table.game_id, fresh=True)
-    return seat_update(game, perspective, [], game.version)
+    update = seat_update(game, perspective, [], game.version)
+    store = games()
+    rows = store.recorder.select_events(game.id, gt=max(0, game.version - LOG_LINES),
+                                        lte=game.version)
+    update["history"] = [event_to_json(redact(store.mapper.to_entry(row).event, perspective))
+                         for row in rows]
+    return update
 
 
 @dataclass

@@ -56,7 +56,8 @@
         send({ type: "sync" });
         return;
       }
-      if (version !== null && frame.version < version) return;
+      // Older than ours, or the move to the version we hold (from a whole frame) again.
+      if (version !== null && (frame.version < version || (frame.version === version && frame.since !== version))) return;
       if (!table.show(frame.answer)) {  // regions this page does not have: start again
         send({ type: "sync" });
         return;
@@ -64,11 +65,15 @@
       version = frame.version;
       table.setMoves(frame.legal);
       error.hidden = true;
+      // One line per event, numbered by the event's version, newest first. A whole frame
+      // (connecting, sync: since = version) carries the log so far, which replaces ours.
+      if (frame.since === frame.version) log.replaceChildren();
       for (const line of frame.log) {
         const li = document.createElement("li");
         li.textContent = line;
         log.prepend(li);
       }
+      log.start = frame.version;
       if (frame.finished) {
         end.hidden = false;
         const moves = root.querySelector(".live-moves");

@@ -70,6 +70,14 @@ class LiveTableTest(ChannelsLiveServerTestCase):
                 page.wait_for_selector(".live-table .rt")
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             traded = self._trade(pages)
+            # Reloaded mid-game, bob's page shows the log so far, his accept among it,
+            # one line per event numbered by it.
+            bob = pages[1]
+            bob.reload()
+            bob.wait_for_selector(".live-table .rt")
+            bob.wait_for_function(LOG_WHOLE, timeout=10_000)
+            assert bob.locator(".live-log li", has_text="accepts").count() == 1
+            bob.screenshot(path=str(SCREENSHOTS / "live-reloaded.png"), full_page=True)
             browser.close()
         game = games().game(Table.objects.get(pk=table.pk).game_id)
         assert traded
@@ -121,6 +129,13 @@ class LiveTableTest(ChannelsLiveServerTestCase):
         return False
 
 
+LOG_WHOLE = """() => {
+  const root = document.querySelector('[data-socket]');
+  const log = root.querySelector('.live-log');
+  const version = Number(root.dataset.version || 0);
+  return version > 0 && log.start === version && log.children.length === Math.min(version, 300);
+}"""
+"""The page holds the log so far: a line for each of the last 300 events, newest first."""
 VERSION_MOVED = """([before]) => {
   const root = document.querySelector('[data-socket]');
   return root.dataset.version !== before || !root.querySelector('.live-error').hidden;

@@ -305,6 +305,27 @@ async def test_a_gap_is_healed_by_asking_again() -> None:
     await ann.disconnect()
 
 
+@pytest.fixture
+def short_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "LOG_LINES", 40)
+
+
+def _log_kept(log: list[str], frame: dict[str, Any]) -> list[str]:
+    """The game's log as a page keeps it (static/js/live.js) after ``frame``, checked
+    against what it held: one line per event, a whole frame's the last events up to its
+    version, any other's the events after ``since``, each line the same every time."""
+    lines, version = frame["log"], frame["version"]
+    first = version - len(lines)  # the lines are events first + 1 .. version
+    if frame["since"] == version:
+        assert len(lines) == min(version, live.LOG_LINES)
+    else:
+        assert first == frame["since"] == len(log)
+    assert first <= len(log), "a gap"
+    assert log[first:version] == lines[:len(log) - first]
+    return log[:first] + lines
+
+
+@pytest.mark.usefixtures("short_log")
 @in_loop
 async def test_bots_play_their_seats_and_the_game_ends() -> None:
     people = await sync_to_async(_people)(1)
@@ -312,6 +333,8 @@ async def test_bots_play_their_seats_and_the_game_ends() -> None:
                                         overrides=SHORT)
     ann = await _client(table, people[0])
     frame = await _frame(ann)
+    # The log as the page shows it: the whole frame's, then each frame's new lines.
+    log = _log_kept([], frame)
     for _ in range(2000):
         if frame["finished"]:
             break
@@ -322,7 +345,20 @@ async def test_bots_play_their_seats_and_the_game_ends() -> None:
         frame = await _frame(ann)
         while frame["type"] != "state":
             frame = await _frame(ann)
+        log = _log_kept(log, frame)
     assert frame["finished"]
+    # Reloaded at the end, the page is sent the log so far: its last LOG_LINES lines
+    # (40 here: the game is longer), the same lines, one per event.
+    assert len(log) == frame["version"] > live.LOG_LINES
+    again = await _client(table, people[0])
+    whole = await _frame(again)
+    assert whole["since"] == whole["version"] == frame["version"]
+    assert whole["log"] == log[-live.LOG_LINES:]
+    await again.disconnect()
+    watcher = await _client(table, None)
+    public = (await _frame(watcher))["log"]
+    assert len(public) == min(len(log), live.LOG_LINES)
+    await watcher.disconnect()
     record = await sync_to_async(games().record)(table.game_id)
     actors = {e.actor for e in record}
     assert {"user:ann", "bot:heuristic", "bot:random"} <= actors

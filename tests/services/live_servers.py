@@ -247,3 +247,18 @@ def gaps(frames: list[dict[str, Any]]) -> list[tuple[int, int]]:
             missed.append((held, frame["version"]))
         held = frame["version"]
     return missed
+
+
+def told(frames: list[dict[str, Any]]) -> dict[int, str]:
+    """The game's log as one connection was told it, by event version (docs/protocol.md,
+    ``log``: one line per event; a whole frame's, since = version, the last events up to
+    its version; any other's the events after ``since``). A line told twice is the same."""
+    lines: dict[int, str] = {}
+    for frame in frames:
+        if frame["type"] != "state":
+            continue
+        first = frame["version"] - len(frame["log"])
+        assert frame["since"] in (first, frame["version"]), frame["log"]
+        for version, line in enumerate(frame["log"], start=first + 1):
+            assert lines.setdefault(version, line) == line, (version, line, lines[version])
+    return lines

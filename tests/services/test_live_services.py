@@ -36,6 +36,7 @@ from tests.services.live_servers import (
     migrate,
     seat_tables,
     server_env,
+    told,
 )
 
 REDIS_URL = "redis://127.0.0.1:6379/12"
@@ -195,13 +196,12 @@ def test_a_seat_gone_from_one_server_is_handed_to_its_bot_and_the_game_ends(
     assert goer.frames[0]["seat"] == 1
     for client in stayers:
         frames = [f for f in client.frames if f["type"] == "state"]
-        # Told once as a move (a whole frame, after a `sync`, tells the log so far).
-        handed = [n for n, f in enumerate(frames) if f["since"] != f["version"]
-                  and any("stayed away too long" in line for line in f["log"])]
-        assert len(handed) == 1, [f["log"] for f in frames if f["log"]][:5]
+        log = told(frames)
+        handed = [v for v, line in log.items() if "stayed away too long" in line]
+        assert len(handed) == 1, list(log.values())[-5:]
         # Every view of the table at a step before the event shows a person in the
         # seat, every later one the bot (a view asked for by `sync` may come first).
-        at = frames[handed[0]]["since"]
+        at = handed[0] - 1
         seats = [(f["version"], f["answer"]["table"]["seats"][1]["bot"]) for f in frames]
         assert {bot for version, bot in seats if version <= at} == {None}
         assert {bot for version, bot in seats if version > at} == {"heuristic"}

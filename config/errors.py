@@ -4,7 +4,8 @@ Views answer their own refusals (``replays.views.viewer.answers_refusals``); thi
 module answers what escapes them: Django's 400/403/404 for exceptions and unmatched
 URLs and the 500 for unhandled exceptions (the ``handler*`` views in config/urls.py),
 any other HTML error to a JSON client (:class:`JsonErrorsMiddleware`: 405 from a
-method check, the CSRF failure's 403, a 503), the 413 of config/limits.py, and a 503
+method check, the CSRF failure's 403, a 503) and a page for a method check's empty
+405 to a person, the 413 of config/limits.py, and a 503
 when the database is unavailable (:class:`DatabaseUnavailableMiddleware`).
 
 A JSON client is a request for a ``.json`` path, or one whose Accept header prefers
@@ -166,8 +167,15 @@ class JsonErrorsMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if (response.status_code < 400 or response.streaming
-                or response.get("Content-Type", "").startswith(JSON)
-                or not wants_json(request)):
+                or response.get("Content-Type", "").startswith(JSON)):
+            return response
+        if not wants_json(request):
+            if response.status_code == 405 and not response.content:
+                # A form's address opened in the browser (a view's method check answers
+                # with an empty body, which browsers show as their own error).
+                page = html_error(request, 405, "405.html", {})
+                page["Allow"] = response.get("Allow", "")
+                return page
             return response
         answer = json_error(request, response.status_code)
         for header in KEPT_HEADERS:

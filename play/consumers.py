@@ -34,7 +34,7 @@ from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import CommandFormatError, command_from_json
 from play import driver, live, presence
 from play.models import Table
-from play.tables import TableError, bot_user_for, hand_to_bot
+from play.tables import TableError, bot_user_for, hand_to_bot, seats_digest
 
 logger = logging.getLogger(__name__)
 
@@ -313,8 +313,17 @@ class TableConsumer(NoHopConsumer):
         self.room = live.room_group(self.table_id)
         await self.channel_layer.group_add(self.room, self.channel_name)
         if self.table.game_id is None:
+            # Read again now that the room's messages reach this connection: a seat
+            # taken, the table started or closed in between would be told to nobody.
+            try:
+                self.table = await database_sync_to_async(live.running_table)(self.table_id)
+            except Table.DoesNotExist:
+                await self._closed()
+                return
+        if self.table.game_id is None:
             await self.send_json({"type": "waiting", "protocol": live.PROTOCOL,
-                                  "table_id": str(self.table_id)})
+                                  "table_id": str(self.table_id),
+                                  "seats": seats_digest(self.table.seats.all())})
             return
         await self._join_game()
 
@@ -476,7 +485,8 @@ class TableConsumer(NoHopConsumer):
             self.perspective = SPECTATOR
             self.group = live.group_for(self.table_id, SPECTATOR)
             await self.channel_layer.group_add(self.group, self.channel_name)
-            await self.send_json({"type": "left", "protocol": live.PROTOCOL, "seat": seat})
+            await self.send_json({"type": "left", "protocol": live.PROTOCOL, "seat": seat,
+                                  "reason": message.get("reason", "left")})
             await self._send_current()
         driver.kick(self.table_id, self.channel_layer)
 
@@ -490,6 +500,25 @@ class TableConsumer(NoHopConsumer):
         self.table = await database_sync_to_async(live.running_table)(self.table_id)
         if self.group is None and self.table.game_id is not None:
             await self._join_game()
+
+    async def room_changed(self, message: dict[str, Any]) -> None:
+        """A seat of the waiting table was taken or left (play.tables, once stored):
+        the client draws the room again (the room page reloads itself, drawn by the
+        server with its reader's permissions: the frame says nothing more)."""
+        if self.group is None:
+            await self.send_json({"type": "room", "protocol": live.PROTOCOL,
+                                  "table_id": str(self.table_id)})
+
+    async def table_closed(self, message: dict[str, Any]) -> None:
+        """The waiting table was deleted (its creator left it)."""
+        if self.group is None:
+            await self._closed()
+
+    async def _closed(self) -> None:
+        """Say the table is gone, and close: there is nothing left to hear of it."""
+        await self.send_json({"type": "closed", "protocol": live.PROTOCOL,
+                              "table_id": str(self.table_id)})
+        await self.close(code=CLOSE_NO_TABLE)
 
 
 class LobbyConsumer(NoHopConsumer):

@@ -120,7 +120,11 @@ async def announce_handover(layer: Any, table_id: UUID, played: live.Played, sea
     to the table (in any process) is told, so that the person's own connections become
     a spectator's and each process drives the table on; the lobby lists change."""
     await broadcast(layer, played)
-    await layer.group_send(live.room_group(table_id), {"type": "seat.handed", "seat": seat})
+    public = played.updates[live.spectator_group(table_id)]["events"]
+    reason = next((e["reason"] for e in public
+                   if e["type"] == "SeatHandedToBot" and e["seat"] == seat), "left")
+    await layer.group_send(live.room_group(table_id),
+                           {"type": "seat.handed", "seat": seat, "reason": reason})
     await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
 
 

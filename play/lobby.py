@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 from uuid import UUID
 
 from asgiref.sync import async_to_sync
@@ -16,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -38,10 +39,11 @@ from play.tables import (
     hand_to_bot,
     join,
     leave,
+    seats_digest,
     start,
 )
 from replays.models import GameSummary
-from replays.store import token_matches
+from replays.store import games, token_matches
 from replays.table import bean, display_player
 
 LIST_LIMIT = 50
@@ -55,8 +57,14 @@ def lobby_lists(user: Any = None) -> dict[str, Any]:
     tables only), and ``user``'s own tables waiting or being played (:func:`tables_of`;
     empty for a visitor)."""
     tables = Table.objects.filter(public=True).prefetch_related("seats__user")
+    # Open to join: a table waiting with a seat nobody took (a full one waits for its
+    # creator to start it, listed among its players' own tables).
+    joinable = (tables.filter(status=Table.Status.OPEN)
+                .annotate(free_seats=Count("seats", filter=Q(seats__bot="",
+                                                             seats__user__isnull=True)))
+                .filter(free_seats__gt=0))
     return {
-        "open": [describe(t) for t in tables.filter(status=Table.Status.OPEN)[:LIST_LIMIT]],
+        "open": [describe(t) for t in joinable[:LIST_LIMIT]],
         "running": [describe(t) for t in
                     tables.filter(status=Table.Status.RUNNING)[:LIST_LIMIT]],
         "mine": [describe(t) for t in tables_of(user)] if user is not None else [],
@@ -231,9 +239,20 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
             reverse("play:table", kwargs={"table_id": table.id})
             + f"?invite={table.invite_token}") if seated else None,
         "free": any(not s.taken for s in seats),
+        "game_query": "",
     }
     if table.game_id is None:
+        # Who sits where as drawn: the room's socket says if it changed meanwhile.
+        context["seats_digest"] = seats_digest(seats)
         return render(request, "play/room.html", context)
+    user = request.user
+    if (not table.public and not seated and context["left"] is None
+            and not getattr(user, "is_staff", False)):
+        # Here by the invitation link: the game's replay and audit are private too, and
+        # open with the game's share token, which the links carry (the invitation lets
+        # its holder watch this game, and so see its record).
+        share = games().game(table.game_id).share_token
+        context["game_query"] = "?" + urlencode({"token": share})
     return render(request, "play/table.html", {**context, "words": move_words()})
 
 
@@ -263,6 +282,7 @@ def move_words() -> dict[str, Any]:
         "reconnecting": _("Connection lost: reconnecting…"),
         "copied": _("Copied"),
         "left": _("You left this game: a bot plays your seat. You are watching."),
+        "absent": _("You stayed away too long: a bot plays your seat. You are watching."),
         "beans": {kind.value: bean(kind) for kind in BeanKind},
     }
 

@@ -6,13 +6,17 @@ a player can read. Starting a table starts its game in the event store
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
@@ -26,6 +30,8 @@ from bohnanza_core.rulesets import PRESETS, customize, ruleset_for
 from play import live, presence
 from play.models import BotAccount, Presence, Seat, Table
 from replays.store import games
+
+logger = logging.getLogger(__name__)
 
 MAX_CLOCK_SECONDS = 24 * 3600
 """The longest per-move or per-game allowance (a day)."""
@@ -107,7 +113,8 @@ def create_table(user: AbstractBaseUser, preset: str, players: int, *,
 
 
 def join(table: Table, user: AbstractBaseUser, seat: int | None = None) -> Seat:
-    """Sit ``user`` at an open seat (the first, or ``seat``)."""
+    """Sit ``user`` at an open seat (the first, or ``seat``). The table's room is told
+    once it is stored (:func:`_tell_room`)."""
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.status != Table.Status.OPEN:
@@ -120,21 +127,56 @@ def join(table: Table, user: AbstractBaseUser, seat: int | None = None) -> Seat:
             raise TableError("no open seat here")
         free[0].user = user  # type: ignore[assignment]
         free[0].save(update_fields=["user"])
+        _tell_room(locked.pk, "room.changed")
         return free[0]
 
 
 def leave(table: Table, user: AbstractBaseUser) -> None:
-    """Stand up from a table that has not started (its creator closes it by leaving)."""
+    """Stand up from a table that has not started (its creator closes it by leaving).
+    The table's room is told once it is stored (:func:`_tell_room`): its seats changed,
+    or the table is closed."""
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.status != Table.Status.OPEN:
             raise TableError("the game has started: you can no longer leave the table")
         if locked.created_by_id == user.pk:
             locked.delete()
+            _tell_room(table.pk, "table.closed")
             return
         updated = locked.seats.filter(user=user).update(user=None)
         if not updated:
             raise TableError("you do not sit at this table")
+        _tell_room(locked.pk, "room.changed")
+
+
+def seats_digest(seats: Iterable[Seat]) -> str:
+    """A short digest of who sits where at a table: the waiting room page is drawn with
+    it (``data-seats``) and its socket's ``waiting`` frame carries it (``seats``). A
+    page drawn before a change it could not be told of (made before its socket joined
+    the room's group) sees that they differ and draws the room again."""
+    text = ";".join(f"{s.number}:{s.user_id or ''}:{s.bot}"
+                    for s in sorted(seats, key=lambda s: s.number))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _tell_room(table_id: UUID, message: str) -> None:
+    """Once the transaction commits, tell every connection to the waiting table
+    (``live.room_group``, through the channel layer: every server process's) that its
+    seats changed (``room.changed``: the room pages draw them again) or that it is
+    gone (``table.closed``). Outside a transaction, at once."""
+    transaction.on_commit(functools.partial(_send_room, table_id, message))
+
+
+def _send_room(table_id: UUID, message: str) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(live.room_group(table_id),
+                                        {"type": message, "table_id": str(table_id)})
+    except Exception:  # the change is stored; a page shows it when next loaded
+        logger.warning("table %s: its room could not be told (%s)", table_id, message,
+                       exc_info=True)
 
 
 def start(table: Table, user: AbstractBaseUser) -> Table:

@@ -8,7 +8,10 @@
  * again (`sync`), and so it does when nothing came back for QUIET_MS after it sent a
  * command (a frame lost on the way, or a server that restarted between). A dropped
  * connection is opened again, and the server rebuilds the view from the store. An `error` frame (a move refused, with the engine's reason) is
- * shown to this player only. The waiting room (data-room) reloads when the game starts.
+ * shown to this player only. The waiting room (data-room) reloads when the game starts,
+ * when its seats change (a `room` frame, or a `waiting` frame whose `seats` digest is not
+ * the one the page was drawn with: a change made before the socket connected), and
+ * shows its closed notice, connecting no more, on a `closed` frame (the table is gone).
  * A `left` frame (this player left the game, or stayed away too long: a bot plays the
  * seat) ends this page's moves; the state frames that follow are a spectator's.
  */
@@ -31,6 +34,21 @@
     let retry = 500;
     let ref = 0;
     let quiet = null;  // the timer started by a command sent, stopped by any answer
+    let closed = false;  // the table is gone: nothing to connect to again
+    let submitting = false;  // a form of the page was sent: its answer is on the way
+    if (room) root.addEventListener("submit", () => { submitting = true; });
+
+    function again() {  // the room drawn again by the server, unless the page is leaving
+      if (!submitting) location.reload();
+    }
+
+    function onClosed() {
+      closed = true;
+      const notice = root.querySelector(".room-closed");
+      if (!notice || submitting) return;
+      for (const child of root.children) child.hidden = child !== notice;
+      notice.hidden = false;
+    }
     const table = box ? window.BohnanzaTable.mount(box, { words }) : null;
 
     function send(frame) {
@@ -76,8 +94,8 @@
       log.start = frame.version;
       if (frame.finished) {
         end.hidden = false;
-        const moves = root.querySelector(".live-moves");
-        if (moves) moves.hidden = true;  // not "waiting for the others": nothing is left
+        // Not "waiting for the others", nor a game to leave: nothing is left.
+        for (const gone of root.querySelectorAll(".live-moves, .live-leave")) gone.hidden = true;
       }
       root.dataset.version = String(version);
     }
@@ -89,18 +107,28 @@
         const frame = JSON.parse(message.data);
         if (frame.type === "state" || frame.type === "error") { clearTimeout(quiet); quiet = null; }
         if (frame.type === "state") {
-          if (room) { location.reload(); return; }
+          if (room) { again(); return; }
           onState(frame);
+        } else if (frame.type === "room" && room) {
+          again();
+        } else if (frame.type === "waiting" && room) {
+          if (frame.seats && root.dataset.seats && frame.seats !== root.dataset.seats) again();
+        } else if (frame.type === "closed") {
+          onClosed();
         } else if (frame.type === "left") {
           for (const gone of root.querySelectorAll(".live-moves, .live-leave")) gone.hidden = true;
           const note = root.querySelector(".live-left");
-          if (note && note.hidden) { note.textContent = words.left || ""; note.hidden = false; }
+          if (note && note.hidden) {
+            note.textContent = (frame.reason === "absent" ? words.absent : words.left) || "";
+            note.hidden = false;
+          }
         } else if (frame.type === "error" && error) {
           error.textContent = frame.reason;
           error.hidden = false;
         }
       });
       socket.addEventListener("close", () => {
+        if (closed) return;
         if (status) status.textContent = words.reconnecting || "";
         setTimeout(connect, retry);
         retry = Math.min(retry * 2, 8000);

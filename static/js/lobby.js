@@ -25,7 +25,26 @@
     }
   }
 
+  // The new-table form offers a seat picker for each seat the player count allows: the
+  // others are hidden (the server ignores them anyway).
+  function seatsFollowPlayers() {
+    const form = document.querySelector(".table-form");
+    const players = form && form.querySelector("[name=players]");
+    if (!players) return;
+    const show = () => {
+      const count = Number(players.value) || Infinity;  // not a number yet: all
+      for (const seat of form.querySelectorAll("[name^=seat_]")) {
+        const row = seat.closest("p") || seat;
+        row.hidden = Number(seat.name.slice(5)) >= count;
+      }
+    };
+    players.addEventListener("change", show);
+    players.addEventListener("input", show);
+    show();
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    seatsFollowPlayers();
     const root = document.querySelector(".lobby[data-socket]");
     if (!root) return;
     const open = root.querySelector(".lobby-open");
@@ -36,7 +55,8 @@
       socket.addEventListener("message", (message) => {
         const frame = JSON.parse(message.data);
         if (frame.type !== "lobby") return;
-        fill(open, frame.open, (t) => " — " + t.free + " " + open.dataset.free);
+        fill(open, frame.open, (t) => " — " + t.free + " "
+          + (t.free === 1 ? open.dataset.freeOne : open.dataset.free));
         fill(running, frame.running, (t) => " (" + running.dataset.watch + ")"
           + (t.left || []).map((name) => " · " + running.dataset.left.replace("{name}", name)).join(""));
         if (mine && frame.mine) {

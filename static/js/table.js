@@ -171,6 +171,7 @@
         const c = document.createElement("input");
         c.type = "checkbox";
         c.value = card;
+        c.name = "give-" + card;
         l.appendChild(c);
         l.appendChild(document.createTextNode(" " + cardPlace(card) + " "));
         gives.appendChild(l);
@@ -187,6 +188,7 @@
         n.max = "9";
         n.value = "0";
         n.dataset.kind = kind;
+        n.name = "want-" + kind;
         n.className = "offer-want";
         l.appendChild(document.createTextNode((w.beans[kind] || kind) + " "));
         l.appendChild(n);
@@ -195,6 +197,7 @@
       form.appendChild(wants);
       const to = document.createElement("select");
       to.className = "offer-to";
+      to.name = "to";
       to.setAttribute("aria-label", w.to);
       for (const seat of shape.to) {
         const o = document.createElement("option");
@@ -210,13 +213,42 @@
           .filter((n) => Number(n.value) > 0).map((n) => [n.dataset.kind, Number(n.value)]);
         interactive.send({ kind: "make_offer", gives: given, wants: wanted,
                            to: to.value === "" ? null : Number(to.value) });
+        form.replaceWith(offerForm(shape));  // sent: the next offer starts empty
       }, "move move-offer"));
       return form;
+    }
+
+    // Every frame redraws the moves, several a second while bots play: the offer the
+    // reader is composing is kept across it, each choice the new shape still allows
+    // (the form's controls are named by card, kind and "to").
+    function offerChoices(panel) {
+      const form = panel.querySelector(".offer-form");
+      if (!form) return null;
+      const values = {};
+      for (const e of form.elements) {
+        if (e.name) values[e.name] = e.type === "checkbox" ? e.checked : e.value;
+      }
+      const focused = form.contains(document.activeElement) ? document.activeElement.name : "";
+      return { values, focused };
+    }
+
+    function keepChoices(form, kept) {
+      if (!kept) return;
+      for (const e of form.elements) {
+        if (!(e.name in kept.values)) continue;
+        const value = kept.values[e.name];
+        if (e.type === "checkbox") e.checked = value;
+        else e.value = value;
+        if (e.selectedIndex === -1) e.selectedIndex = 0;  // a seat no longer offered
+      }
+      const focused = kept.focused && form.elements.namedItem(kept.focused);
+      if (focused) focused.focus();
     }
 
     function setMoves(legal) {
       if (!interactive) return;
       const panel = interactive.moves;
+      const kept = offerChoices(panel);
       panel.innerHTML = "";
       interactive.legal = legal || [];
       const list = document.createElement("div");
@@ -232,7 +264,7 @@
       }
       panel.appendChild(list);
       const shape = interactive.legal.find((m) => m.kind === "offer_shape");
-      if (shape) panel.appendChild(offerForm(shape));
+      if (shape) keepChoices(panel.appendChild(offerForm(shape)), kept);
       if (!interactive.legal.length) {
         const p = document.createElement("p");
         p.className = "rt-none";

@@ -85,6 +85,12 @@ def test_json_client_gets_json_404_and_browser_the_page(client: Client) -> None:
         assert "This page does not exist" in response.content.decode()
 
 
+def test_a_forms_address_opened_in_the_browser_answers_a_page(client: Client) -> None:
+    response = client.get("/play/tables/new/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert "<h1>Not a page</h1>" in response.content.decode()
+
+
 def test_wrong_method_on_json_path_answers_json_405(client: Client) -> None:
     response = client.post("/replays/games/some-game/log.json")
 

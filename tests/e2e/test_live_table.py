@@ -1,6 +1,7 @@
 """The live table in a real Chromium, over a real daphne (Channels' live server): two
 people in two browser contexts and bots play by clicks: a gift offered by one person and
-accepted by the other, and a whole 4-player classic game with a trade to the end."""
+accepted by the other, an offer being composed kept while frames redraw the moves, and a
+whole 4-player classic game with a trade to the end."""
 
 from __future__ import annotations
 
@@ -101,23 +102,13 @@ class LiveTableTest(ChannelsLiveServerTestCase):
             return False
         return True
 
-    def _trade(self, pages: list[Page]) -> bool:
-        """Play by clicks until ann may offer in her trading phase; she offers bob a
-        face-up card as a gift, bob accepts it on his page."""
+    def _until_ann_may_offer(self, pages: list[Page]) -> bool:
+        """Play by clicks until ann may offer in her trading phase."""
         ann, bob = pages
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if ann.query_selector(".offer-form") and ann.query_selector(
                     ".live-table .rt-seat.is-you.is-active"):
-                ann.screenshot(path=str(SCREENSHOTS / "live-trade-offer.png"), full_page=True)
-                ann.check(".offer-gives input >> nth=0")
-                ann.select_option(".offer-to", "1")
-                ann.click(".move-offer")
-                bob.wait_for_selector(".live-moves button.move:has-text('#')", timeout=10_000)
-                accept = bob.locator(".live-moves button.move", has_text="giving").first
-                bob.screenshot(path=str(SCREENSHOTS / "live-trade-accept.png"), full_page=True)
-                accept.click()
-                bob.wait_for_selector(".rt-seat.is-you .rt-trade", timeout=10_000)
                 return True
             before = _version(ann)  # ann's page hears every move, hers, bob's, the bot's
             self._click_first(bob)
@@ -127,6 +118,77 @@ class LiveTableTest(ChannelsLiveServerTestCase):
                 self._click_first(ann)  # answering the others' offers
             _wait_moved(ann, before)
         return False
+
+    def _trade(self, pages: list[Page]) -> bool:
+        """Play by clicks until ann may offer in her trading phase; she offers bob a
+        face-up card as a gift, bob accepts it on his page."""
+        ann, bob = pages
+        if not self._until_ann_may_offer(pages):
+            return False
+        ann.screenshot(path=str(SCREENSHOTS / "live-trade-offer.png"), full_page=True)
+        ann.check(".offer-gives input >> nth=0")
+        ann.select_option(".offer-to", "1")
+        ann.click(".move-offer")
+        bob.wait_for_selector(".live-moves button.move:has-text('#')", timeout=10_000)
+        accept = bob.locator(".live-moves button.move", has_text="giving").first
+        bob.screenshot(path=str(SCREENSHOTS / "live-trade-accept.png"), full_page=True)
+        accept.click()
+        bob.wait_for_selector(".rt-seat.is-you .rt-trade", timeout=10_000)
+        return True
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class LiveOfferFormTest(ChannelsLiveServerTestCase):
+    """ann (seat 1) and bob (seat 2) in two browser contexts, a bot in seat 3: the offer
+    bob composes outlives the frames that redraw his moves. (A class of its own, as each
+    test here: a second test on a class's live server found its people not signed in.)"""
+
+    serve_static = True
+    _signed_in = LiveTableTest._signed_in
+    _click_first = LiveTableTest._click_first
+    _until_ann_may_offer = LiveTableTest._until_ann_may_offer
+
+    def test_an_offer_being_composed_outlives_the_frames(self) -> None:
+        """static/js/table.js redraws the moves on every frame: bob, composing an offer
+        to ann in her trading phase, keeps what he ticked and typed (and where he typed)
+        while her offer arrives; once he sends his, the form starts again empty."""
+        table = _ann_and_bob_at("classic", 3, ["open", "open", "heuristic"], SHORT)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            ann, bob = pages = [self._signed_in(browser, name) for name in ("ann", "bob")]
+            for page in pages:
+                page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+                page.wait_for_selector(".live-table .rt")
+            assert self._until_ann_may_offer(pages)
+            give = bob.locator(".offer-gives input[type=checkbox]").first
+            card = int(give.get_attribute("value"))
+            want = bob.locator("input.offer-want").first
+            kind = want.get_attribute("data-kind")
+            give.check()
+            want.fill("2")
+            before = _version(bob)
+            ann.check(".offer-gives input >> nth=0")  # a frame on bob's page: her offer
+            ann.select_option(".offer-to", "1")
+            ann.click(".move-offer")
+            bob.wait_for_function(VERSION_MOVED, arg=[before], timeout=10_000)
+            offered = bob.locator(".live-moves button.move", has_text="Accept offer")
+            expect(offered).not_to_have_count(0)
+            expect(give).to_be_checked()
+            expect(want).to_have_value("2")
+            assert bob.evaluate("document.activeElement.name") == f"want-{kind}"
+            before = _version(bob)
+            bob.click(".move-offer")
+            bob.wait_for_function(VERSION_MOVED, arg=[before], timeout=10_000)
+            expect(bob.locator(".offer-gives input:checked")).to_have_count(0)
+            expect(want).to_have_value("0")
+            browser.close()
+        record = games().record(Table.objects.get(pk=table.pk).game_id)
+        made = [e.event for e in record if isinstance(e.event, OfferMade)
+                and e.actor == "user:bob"]
+        assert len(made) == 1 and made[0].counterparty == 0
+        assert list(made[0].gives) == [card]
+        assert [(k.value, n) for k, n in made[0].wants] == [(kind, 2)]
 
 
 LOG_WHOLE = """() => {

@@ -591,15 +591,21 @@ async def test_the_lobby_lists_update_live() -> None:
     first = await _frame(lobby)
     assert first == {"type": "lobby", "protocol": live.PROTOCOL, "open": [], "running": [],
                      "mine": []}
-    ann = (await sync_to_async(_people)(1))[0]
+    ann, bob = await sync_to_async(_people)(2)
     client = Client()
     await sync_to_async(client.force_login)(ann)
     await sync_to_async(client.post)("/play/tables/new/", {
-        "preset": "duel", "players": "2", "move_seconds": "0", "game_seconds": "0",
-        "public": "on", "seat_0": "open", "seat_1": "random"})
+        "preset": "classic", "players": "3", "move_seconds": "0", "game_seconds": "0",
+        "public": "on", "seat_0": "open", "seat_1": "open", "seat_2": "random"})
     opened = await _frame(lobby)
-    assert [t["preset"] for t in opened["open"]] == ["duel"] and opened["running"] == []
+    assert [(t["preset"], t["free"]) for t in opened["open"]] == [("classic", 1)]
+    assert opened["running"] == []
     table_id = opened["open"][0]["id"]
+    joiner = Client()
+    await sync_to_async(joiner.force_login)(bob)
+    await sync_to_async(joiner.post)(f"/play/tables/{table_id}/join/")
+    full = await _frame(lobby)  # no seat left to join: waiting for ann to start it
+    assert full["open"] == [] and full["running"] == []
     await sync_to_async(client.post)(f"/play/tables/{table_id}/start/")
     started = await _frame(lobby)
     assert started["open"] == [] and [t["id"] for t in started["running"]] == [table_id]
@@ -850,3 +856,47 @@ def test_a_frame_for_a_client_that_has_gone_is_dropped() -> None:
     consumer.base_send = broken
     with pytest.raises(ValueError, match="not a frame"):
         async_to_sync(consumer.send)(text_data="{}")
+
+
+@in_loop
+async def test_a_waiting_room_is_told_when_its_seats_change_and_when_it_closes() -> None:
+    """Every connection to a waiting table (its players', a visitor's) is sent a
+    ``room`` frame once a seat is taken or left, after the change is committed, and a
+    ``closed`` frame (then the socket is closed) when its creator leaves and the table
+    is deleted. The ``waiting`` frame's digest of the seats follows them too."""
+    from django.db import transaction
+
+    from play.tables import leave, seats_digest
+
+    ann, bob = await sync_to_async(_people)(2)
+    table = await sync_to_async(create_table)(ann, "classic", 3,
+                                              seats=["open", "open", "random"])
+    anns, visitor = await _client(table, ann), await _client(table, None)
+    first = [await _frame(c) for c in (anns, visitor)]
+    drawn = await sync_to_async(lambda: seats_digest(table.seats.all()))()
+    assert first == [{"type": "waiting", "protocol": live.PROTOCOL,
+                      "table_id": str(table.id), "seats": drawn}] * 2
+
+    def join_uncommitted() -> bool:
+        with transaction.atomic():
+            join(table, bob)
+            return async_to_sync(anns.receive_nothing)(0.3)
+
+    assert await sync_to_async(join_uncommitted)(), "told before the join was committed"
+    room = {"type": "room", "protocol": live.PROTOCOL, "table_id": str(table.id)}
+    assert [await _frame(c) for c in (anns, visitor)] == [room, room]
+    bobs = await _client(table, bob)
+    seated = await _frame(bobs)
+    assert seated["type"] == "waiting" and seated["seats"] != drawn
+
+    await sync_to_async(leave)(table, bob)
+    assert [await _frame(c) for c in (anns, visitor, bobs)] == [room] * 3
+    assert (await _frame(await _client(table, None)))["seats"] == drawn  # as at first
+
+    await sync_to_async(leave)(table, ann)  # the creator: the table is deleted
+    closed = {"type": "closed", "protocol": live.PROTOCOL, "table_id": str(table.id)}
+    for c in (anns, visitor, bobs):
+        assert await _frame(c) == closed
+        assert await c.receive_output(timeout=TIMEOUT) == {"type": "websocket.close",
+                                                           "code": 4404}
+    assert not await sync_to_async(Table.objects.filter(pk=table.pk).exists)()

@@ -45,7 +45,7 @@ def test_a_table_is_created_joined_and_started_into_the_event_store() -> None:
     table = Table.objects.get()
     assert table.overrides == {"trading": False} and table.move_seconds == 30
     assert table.ruleset().house_rules == ("trading",)
-    assert "classic" in client.get("/play/").content.decode()
+    assert "classic · 3</a> — 1 open seat</li>" in client.get("/play/").content.decode()
     assert client.post(f"/play/tables/{table.id}/start/").status_code == 302
     assert Table.objects.get().status == "open"  # a seat is still open
     bob_client.post(f"/play/tables/{table.id}/join/")
@@ -112,6 +112,22 @@ def test_a_private_table_opens_only_for_its_players_and_invitation() -> None:
     assert page.status_code == 200
     assert table.invite_token not in Client().get("/play/").content.decode()
     assert str(table.id) not in Client().get("/play/").content.decode()
+
+
+def test_an_invited_watcher_of_a_private_game_is_linked_to_its_replay_and_audit() -> None:
+    ann, client = _signed_in("ann")
+    table = start(create_table(ann, "duel", 2, seats=["open", "random"], public=False), ann)
+    game = games().game(table.game_id)
+    watcher = Client()
+    page = watcher.get(f"/play/tables/{table.id}/?invite={table.invite_token}")
+    text = page.content.decode()
+    replay = f"/replays/games/{table.game_id}/?token={game.share_token}"
+    audit = f"/replays/games/{table.game_id}/audit/?token={game.share_token}"
+    assert replay in text and audit in text
+    assert watcher.get(replay).status_code == 200
+    assert watcher.get(f"/replays/games/{table.game_id}/").status_code == 403
+    # Its players are linked as before: the replay opens for them without a token.
+    assert game.share_token not in client.get(f"/play/tables/{table.id}/").content.decode()
 
 
 def test_sign_up_signs_in_and_the_profile_lists_games_with_their_replays() -> None:

@@ -69,7 +69,8 @@ async def test_a_player_leaves_and_the_tables_bot_plays_their_seat() -> None:
     await _frame(bob)
     assert first["seat"] == 0 and first["legal"]  # ann starts
     await ann.send_to(text_data=json.dumps({"type": "leave", "ref": 7}))
-    assert (await _until(ann, "left"))["seat"] == 0
+    assert (await _until(ann, "left")) == {"type": "left", "protocol": live.PROTOCOL,
+                                           "seat": 0, "reason": "left"}
     after = await _until(ann, "state")
     assert after["seat"] is None and after["legal"] == []  # a spectator's view now
     assert "hand" not in after["answer"]["table"]["seats"][0]
@@ -170,6 +171,12 @@ async def test_a_player_away_past_the_limit_is_replaced() -> None:
     assert "ann stayed away too long; the heuristic bot plays the seat" in seen["log"]
     seat = await sync_to_async(_seat)(table, 0)
     assert (seat.handover, seat.bot, seat.absence_deadline) == ("absent", "heuristic", None)
+    # Back on the table's page, ann is told why a bot plays her seat.
+    back = Client()
+    await sync_to_async(back.force_login)(people[0])
+    page = (await sync_to_async(back.get)(f"/play/tables/{table.id}/")).content.decode()
+    assert ('<p class="live-left">You stayed away too long: the heuristic bot plays your '
+            'seat.') in page
     # Bob, connected, is never due (his connection is fresh).
     bob_seat = await sync_to_async(_seat)(table, 1)
     assert bob_seat.absence_deadline is None

@@ -4,7 +4,10 @@ summary, no spoilers, and nothing a perspective may not see in any table answer.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -171,3 +174,18 @@ def test_a_kept_drawing_is_the_one_drawn_afresh(store: Games, finished: Game) ->
         for memo in (drawing._cards, drawing._fields, drawing._seats):
             memo.clear()
         assert drawing.draw_regions(context) == regions
+
+
+def test_every_message_asked_for_in_an_f_string_is_named_for_the_catalogues() -> None:
+    """xgettext does not look inside f-strings: a message the drawing asks for there and
+    leaves out of IN_F_STRINGS would be dropped from the catalogues by makemessages."""
+    from replays import drawing
+
+    source = Path(drawing.__file__).read_text(encoding="utf-8")
+    asked = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.STRING and token.string[:2].lower() in ("f'", 'f"'):
+            asked |= set(re.findall(r'w\.gettext\("((?:[^"\\]|\\.)*)"\)', token.string))
+            assert not re.search(r'w\.n?p?gettext\("[^"]*", ', token.string), (
+                "a plural or a context in an f-string: ask for it before the f-string")
+    assert asked and asked == set(drawing.IN_F_STRINGS)

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from bohnanza_core.bots import BOTS
 from bohnanza_core.commands import HandSeatToBot
@@ -68,10 +69,11 @@ def create_table(user: AbstractBaseUser, preset: str, players: int, *,
     away from the running game before ``replacement_bot`` plays their seat (0: never;
     None: the site's default, ``PLAY_ABSENCE_SECONDS``)."""
     if preset not in PRESETS:
-        raise TableError(f"no ruleset {preset[:40]!r}; rulesets: {', '.join(PRESETS)}")
+        raise TableError(_("no ruleset %(name)r; rulesets: %(known)s")
+                         % {"name": preset[:40], "known": ", ".join(PRESETS)})
     overrides = dict(overrides or {})
     if len(overrides) > MAX_OVERRIDES:
-        raise TableError(f"at most {MAX_OVERRIDES} house rules")
+        raise TableError(_("at most %(n)s house rules") % {"n": MAX_OVERRIDES})
     try:
         if overrides:
             ruleset = customize(preset, players, overrides)
@@ -81,23 +83,25 @@ def create_table(user: AbstractBaseUser, preset: str, players: int, *,
     except RulesetError as error:
         raise TableError(str(error)) from None
     if len(seats) != players:
-        raise TableError(f"give each of the {players} seats: open, or a bot")
+        raise TableError(_("give each of the %(n)s seats: open, or a bot") % {"n": players})
     unknown = [s for s in seats if s != OPEN and s not in BOTS]
     if unknown:
-        raise TableError(f"no bot {unknown[0][:40]!r}; bots: {', '.join(BOTS)}")
+        raise TableError(_("no bot %(name)r; bots: %(known)s")
+                         % {"name": unknown[0][:40], "known": ", ".join(BOTS)})
     if OPEN not in seats:
-        raise TableError("leave at least one seat open: yours")
+        raise TableError(_("leave at least one seat open: yours"))
     for seconds in (move_seconds, game_seconds):
         if not 0 <= seconds <= MAX_CLOCK_SECONDS:
-            raise TableError(f"a clock runs from 0 to {MAX_CLOCK_SECONDS} seconds")
+            raise TableError(_("a clock runs from 0 to %(n)s seconds") % {"n": MAX_CLOCK_SECONDS})
     if absence_seconds is None:
         absence_seconds = min(int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0)),
                               MAX_ABSENCE_SECONDS)
     if not 0 <= absence_seconds <= MAX_ABSENCE_SECONDS:
-        raise TableError(f"the absence limit runs from 0 (never) to {MAX_ABSENCE_SECONDS} "
-                         "seconds")
+        raise TableError(_("the absence limit runs from 0 (never) to %(n)s seconds")
+                         % {"n": MAX_ABSENCE_SECONDS})
     if replacement_bot not in BOTS:
-        raise TableError(f"no bot {replacement_bot[:40]!r}; bots: {', '.join(BOTS)}")
+        raise TableError(_("no bot %(name)r; bots: %(known)s")
+                         % {"name": replacement_bot[:40], "known": ", ".join(BOTS)})
     with transaction.atomic():
         table = Table.objects.create(created_by=user, preset=preset, players=players,
                                      overrides=overrides, public=public,
@@ -118,13 +122,13 @@ def join(table: Table, user: AbstractBaseUser, seat: int | None = None) -> Seat:
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.status != Table.Status.OPEN:
-            raise TableError("this table has started: watch it instead")
+            raise TableError(_("this table has started: watch it instead"))
         seats = list(locked.seats.select_for_update())
         if any(s.user_id == user.pk for s in seats):
-            raise TableError("you already sit at this table")
+            raise TableError(_("you already sit at this table"))
         free = [s for s in seats if not s.taken and (seat is None or s.number == seat)]
         if not free:
-            raise TableError("no open seat here")
+            raise TableError(_("no open seat here"))
         free[0].user = user  # type: ignore[assignment]
         free[0].save(update_fields=["user"])
         _tell_room(locked.pk, "room.changed")
@@ -138,14 +142,14 @@ def leave(table: Table, user: AbstractBaseUser) -> None:
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.status != Table.Status.OPEN:
-            raise TableError("the game has started: you can no longer leave the table")
+            raise TableError(_("the game has started: you can no longer leave the table"))
         if locked.created_by_id == user.pk:
             locked.delete()
             _tell_room(table.pk, "table.closed")
             return
         updated = locked.seats.filter(user=user).update(user=None)
         if not updated:
-            raise TableError("you do not sit at this table")
+            raise TableError(_("you do not sit at this table"))
         _tell_room(locked.pk, "room.changed")
 
 
@@ -184,12 +188,12 @@ def start(table: Table, user: AbstractBaseUser) -> Table:
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.created_by_id != user.pk:
-            raise TableError("only the table's creator starts the game")
+            raise TableError(_("only the table's creator starts the game"))
         if locked.status != Table.Status.OPEN:
-            raise TableError("this table has already started")
+            raise TableError(_("this table has already started"))
         seats = list(locked.seats.select_related("user"))
         if not all(s.taken for s in seats):
-            raise TableError("wait until every seat is taken")
+            raise TableError(_("wait until every seat is taken"))
         game = games().start(locked.ruleset(), [s.seat_name() for s in seats],
                              players=[s.player() for s in seats], private=not locked.public,
                              actor=f"user:{_username(user)}")
@@ -211,20 +215,20 @@ def hand_to_bot(table_id: UUID, number: int, reason: Handover, *,
     now = now or timezone.now()
     table = Table.objects.filter(pk=table_id).first()
     if table is None or table.status != Table.Status.RUNNING or table.game_id is None:
-        raise TableError("the game is not running")
+        raise TableError(_("the game is not running"))
     seat = Seat.objects.select_related("user").filter(table=table, number=number).first()
     if seat is None:
-        raise TableError(f"there is no seat {number} at this table")
+        raise TableError(_("there is no seat %(n)s at this table") % {"n": number})
     if user is not None and seat.user_id != user.pk:
-        raise TableError("you do not sit in this seat")
+        raise TableError(_("you do not sit in this seat"))
     if not seat.person:
-        raise TableError("a bot plays this seat already")
+        raise TableError(_("a bot plays this seat already"))
     if reason is Handover.LEFT:
         actor = f"user:{_username(seat.user)}" if seat.user is not None else ABSENCE
     else:
         if (seat.absence_deadline is None or seat.absence_deadline > now
                 or presence.fresh(table.id, number, now).exists()):
-            raise TableError(f"{seat.seat_name()} is not away past the limit")
+            raise TableError(_("%(seat)s is not away past the limit") % {"seat": seat.seat_name()})
         actor = ABSENCE
     command = HandSeatToBot(seat=number, bot=table.replacement_bot, reason=reason)
     try:

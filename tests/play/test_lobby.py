@@ -124,10 +124,13 @@ def test_an_invited_watcher_of_a_private_game_is_linked_to_its_replay_and_audit(
     replay = f"/replays/games/{table.game_id}/?token={game.share_token}"
     audit = f"/replays/games/{table.game_id}/audit/?token={game.share_token}"
     assert replay in text and audit in text
+    assert '<h1 class="live-title">Table: duel, 2 players</h1>' in text
+    assert "You are watching this game" in text
     assert watcher.get(replay).status_code == 200
     assert watcher.get(f"/replays/games/{table.game_id}/").status_code == 403
     # Its players are linked as before: the replay opens for them without a token.
-    assert game.share_token not in client.get(f"/play/tables/{table.id}/").content.decode()
+    mine = client.get(f"/play/tables/{table.id}/").content.decode()
+    assert game.share_token not in mine and "You are watching this game" not in mine
 
 
 def test_sign_up_signs_in_and_the_profile_lists_games_with_their_replays() -> None:

@@ -23,6 +23,8 @@ from typing import Any
 from uuid import UUID
 
 import orjson
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.utils import translation
 
 from bohnanza_core.commands import Command
@@ -95,6 +97,20 @@ def group_for(table_id: UUID, perspective: Perspective) -> str:
 
 
 _rules: dict[int, tuple[Ruleset, str]] = {}
+
+
+def tell(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to every connection in ``group`` from synchronous code (a view,
+    a task), through the channel layer: every server process's with a shared one
+    (Redis). What it tells of is stored already, so a layer that fails is logged, not
+    raised: the pages show the change when next loaded."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        logger.warning("%s could not be told (%s)", group, message.get("type"), exc_info=True)
 
 
 def rules_text(ruleset: Ruleset) -> str:
@@ -530,5 +546,6 @@ __all__ = [
     "seat_update",
     "spectator_group",
     "submit",
+    "tell",
     "updates",
 ]

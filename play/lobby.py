@@ -83,9 +83,7 @@ def tables_of(user: Any) -> list[Table]:
 
 
 def _lobby_changed() -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(live.LOBBY_GROUP, {"type": "lobby.changed"})
+    live.tell(live.LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def _seat_choices() -> list[tuple[str, Any]]:
@@ -310,10 +308,7 @@ def _act(request: HttpRequest, table_id: str, action: str) -> HttpResponse:
                 return redirect("play:lobby")
         else:
             started = start(table, request.user)
-            layer = get_channel_layer()
-            if layer is not None:
-                async_to_sync(layer.group_send)(live.room_group(started.id),
-                                                {"type": "table.started"})
+            live.tell(live.room_group(started.id), {"type": "table.started"})
     except TableError as error:
         messages.error(request, str(error))
     _lobby_changed()

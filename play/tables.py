@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import logging
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
@@ -31,8 +28,6 @@ from bohnanza_core.rulesets import PRESETS, customize, ruleset_for
 from play import live, presence
 from play.models import BotAccount, Presence, Seat, Table
 from replays.store import games
-
-logger = logging.getLogger(__name__)
 
 MAX_CLOCK_SECONDS = 24 * 3600
 """The longest per-move or per-game allowance (a day)."""
@@ -165,22 +160,11 @@ def seats_digest(seats: Iterable[Seat]) -> str:
 
 def _tell_room(table_id: UUID, message: str) -> None:
     """Once the transaction commits, tell every connection to the waiting table
-    (``live.room_group``, through the channel layer: every server process's) that its
-    seats changed (``room.changed``: the room pages draw them again) or that it is
-    gone (``table.closed``). Outside a transaction, at once."""
-    transaction.on_commit(functools.partial(_send_room, table_id, message))
-
-
-def _send_room(table_id: UUID, message: str) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(live.room_group(table_id),
-                                        {"type": message, "table_id": str(table_id)})
-    except Exception:  # the change is stored; a page shows it when next loaded
-        logger.warning("table %s: its room could not be told (%s)", table_id, message,
-                       exc_info=True)
+    (``live.room_group``, in every server process) that its seats changed
+    (``room.changed``: the room pages draw them again) or that it is gone
+    (``table.closed``). Outside a transaction, at once."""
+    transaction.on_commit(functools.partial(
+        live.tell, live.room_group(table_id), {"type": message, "table_id": str(table_id)}))
 
 
 def start(table: Table, user: AbstractBaseUser) -> Table:

@@ -21,8 +21,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError as DjangoIntegrityError
 from django.db import transaction
@@ -33,7 +31,7 @@ from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.games import Game
 from bohnanza_core.rulesets import customize, ruleset_for
-from play.live import LOBBY_GROUP
+from play.live import LOBBY_GROUP, tell
 from play.models import Seat, Table
 from replays.projections import catch_up_deferred
 from replays.store import games
@@ -139,13 +137,7 @@ def _lobby_changed() -> None:
     fixtures"): with a shared channel layer (Redis) every web process hears it; the
     embedded default's in-memory layer reaches no other process, whose sweep
     (``play.driver.sweep``) finds the new tables and tells them instead."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
-    except Exception:  # the tables are made; the lists catch up at the next change
-        log.warning("the lobby could not be told of new tables", exc_info=True)
+    tell(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def _seat_name(seat: Seat, entrant: str) -> str:

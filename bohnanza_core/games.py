@@ -149,6 +149,19 @@ class Game(Aggregate):
         game was rebuilt (a snapshot's JSON gives lists)."""
         return tuple(self._players)
 
+    def holder(self, seat: int) -> str:
+        """Who plays ``seat`` now, as the record names them: its player
+        (``user:ann``), or ``bot:<name>`` once the seat was handed to a bot
+        (``SeatHandedToBot``). Whoever else sat there once plays and sees it no more:
+        every seat's authority (a live command, a seat's view over a socket or a page)
+        is decided by this, at the game's version being played or shown."""
+        handed = self.table.seat_bots[seat]
+        return f"bot:{handed}" if handed else self.players[seat]
+
+    def seats_held_by(self, player: str) -> list[int]:
+        """The seats ``player`` (``user:ann``) plays now (:meth:`holder`)."""
+        return [seat for seat in range(len(self.players)) if self.holder(seat) == player]
+
     @property
     def table(self) -> GameState:
         assert self.state is not None

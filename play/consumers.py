@@ -18,12 +18,13 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.utils import translation
 from django.utils.translation import trans_real
 
@@ -32,7 +33,9 @@ from bohnanza_core.events import Handover
 from bohnanza_core.jsonlimits import JSONLimitError, loads_line
 from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import CommandFormatError, command_from_json
-from play import driver, live, presence
+from play import authority, driver, live, presence
+from play.authority import Credential, NotYourSeat
+from play.lobby import lobby_snapshot
 from play.models import Table
 from play.tables import TableError, bot_user_for, hand_to_bot, seats_digest
 
@@ -68,6 +71,16 @@ CONNECT_PER_SECOND = 1.0
 CONNECT_CLIENTS = 10_000
 """How many clients' connection allowances a process keeps (the least recently seen
 are forgotten first): the bound on what the limit itself holds."""
+
+LOBBY_BURST = 10
+"""How many frames a lobby socket may send in a row (``sync``, ``ping``): nothing a
+browser's lobby needs (it only listens), and a bound on what a client costs."""
+
+LOBBY_PER_SECOND = 1.0
+"""How fast that allowance comes back."""
+
+LOBBY_REFUSED_BEFORE_CLOSING = 20
+"""Frames refused in a row past the allowance before the lobby socket is closed."""
 
 CLOSE_NO_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
@@ -246,13 +259,19 @@ class NoHopConsumer(AsyncWebsocketConsumer):
 
 
 class TableConsumer(NoHopConsumer):
-    """One client at one table: a seat's player or a spectator."""
+    """One client at one table: a seat's player or a spectator.
+
+    Which seat it plays is decided when the game starts or the connection joins it,
+    from the seats as stored then, and checked again for every command and every
+    update it is sent (``play.authority``): a connection whose account no longer plays
+    the seat is told ``left`` and watches as a spectator."""
 
     table: Table
     table_id: UUID
-    perspective: int
+    perspective: int = SPECTATOR
     actor: str
     user: Any = None
+    credential: Credential
     group: str | None = None
     room: str | None = None
     language: str
@@ -297,18 +316,20 @@ class TableConsumer(NoHopConsumer):
             return
         opening.spend()
         name = user.get_username() if user is not None and user.is_authenticated else None
+        # Anyone who sat here (a seat they left included) may watch a private table.
         sat = [s for s in self.table.seats.all()
                if s.user is not None and s.user.get_username() == name]
-        # A seat its person left is played by a bot: they watch as a spectator.
-        seats = [s.number for s in sat if s.person]
         invited = _query(self.scope, "invite") == self.table.invite_token
         if not (self.table.public or sat or invited
                 or (user is not None and getattr(user, "is_staff", False))):
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.perspective = seats[0] if seats else SPECTATOR
+        # No seat yet: it is decided when the game is joined (_join_game), from the
+        # seats as they are then, not as they were when the connection opened.
+        self.perspective = SPECTATOR
         self.actor = f"user:{name}" if name else ""
         self.user = user if name else None
+        self.credential = authority.credential_of(self.scope, self.user, token)
         await self.accept()
         self.room = live.room_group(self.table_id)
         await self.channel_layer.group_add(self.room, self.channel_name)
@@ -328,6 +349,10 @@ class TableConsumer(NoHopConsumer):
         await self._join_game()
 
     async def _join_game(self) -> None:
+        """Join the running game: the seat its account plays now (the table was just
+        read), else as a spectator."""
+        seat = authority.seat_of(list(self.table.seats.all()), self.user)
+        self.perspective = SPECTATOR if seat is None else seat
         self.group = live.group_for(self.table_id, self.perspective)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.perspective != SPECTATOR:
@@ -342,18 +367,41 @@ class TableConsumer(NoHopConsumer):
             _present.pop(self.channel_name, None)
             self.beat = None
 
+    async def _lose_seat(self, reason: str) -> None:
+        """This connection's account no longer plays its seat (it left, was handed to a
+        bot, signed out): it is told ``left`` and watches as a spectator from now on,
+        sent the public view; its presence no longer keeps the seat's person there."""
+        seat = self.perspective
+        if seat == SPECTATOR or self.group is None:
+            return
+        await self._depart()
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        self.perspective = SPECTATOR
+        self.group = live.group_for(self.table_id, SPECTATOR)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_json({"type": "left", "protocol": live.PROTOCOL, "seat": seat,
+                              "reason": reason})
+        await self._send_current()
+
     async def disconnect(self, code: int) -> None:
         for group in (self.group, self.room):
             if group is not None:
                 await self.channel_layer.group_discard(group, self.channel_name)
-        if self.beat is not None:
-            await self._stop_renewing()
-            deadline = await database_sync_to_async(presence.depart)(
-                self.table_id, self.perspective, self.channel_name)
-            if deadline is not None:  # the seat's last connection: keep its deadline,
-                driver.kick(self.table_id, self.channel_layer)  # here and in every
-                await self.channel_layer.group_send(  # process serving the table
-                    live.room_group(self.table_id), {"type": "table.look"})
+        await self._depart()
+
+    async def _depart(self) -> None:
+        """This connection no longer keeps its seat's person there (closed, or it lost
+        the seat): if it was the seat's last one, the seat's absence deadline is set and
+        kept, here and in every process serving the table."""
+        if self.beat is None:
+            return
+        await self._stop_renewing()
+        deadline = await database_sync_to_async(presence.depart)(
+            self.table_id, self.perspective, self.channel_name)
+        if deadline is not None:
+            driver.kick(self.table_id, self.channel_layer)
+            await self.channel_layer.group_send(live.room_group(self.table_id),
+                                                {"type": "table.look"})
 
     async def send_json(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=live.json_text(frame))
@@ -364,6 +412,23 @@ class TableConsumer(NoHopConsumer):
         await self._send_update(update)
 
     async def _send_update(self, update: dict[str, Any]) -> None:
+        seat = None if self.perspective == SPECTATOR else self.perspective
+        if update["seat"] != seat:
+            # Built for a seat this connection no longer plays (queued for the group it
+            # has just left): never sent.
+            return
+        if seat is not None and update["holder"] != self.actor:
+            # The seat is someone else's at this version (handed to a bot, or never
+            # this account's): the spectator's view instead, and why.
+            await self._lose_seat(_handover_reason(update, seat))
+            return
+        if "history" not in update and update["since"] > self.sent_version:
+            # A gap: the moves between what this connection holds and this one were
+            # sent in another order (stored by another process) or not at all. Its
+            # log would miss their lines: the whole view from the store, which holds
+            # them (and this one: it was stored before it was sent).
+            await self._send_current()
+            return
         if update["version"] < self.sent_version or (
                 update["version"] == self.sent_version != update["since"]):
             # Older than what this client holds, or the move that brought it there
@@ -429,31 +494,48 @@ class TableConsumer(NoHopConsumer):
             await self._refuse(str(error), ref)
             return
         assert self.table.game_id is not None
-        try:
-            # Any worker thread (the table's game is played on under its lock), not
-            # the one thread every other store call of the process queues on: a store
-            # write mostly waits for the database, and other tables' go on meanwhile.
-            played = await database_sync_to_async(self._submit, thread_sensitive=False)(
-                command, version)
-        except IllegalMove as error:
+        refused: Exception | None = None
+        async with live.publishing(self.table_id):  # sent in the order stored
+            try:
+                # Any worker thread (the table's game is played on under its lock), not
+                # the one thread every other store call of the process queues on: a
+                # store write mostly waits for the database, and other tables' go on
+                # meanwhile.
+                played = await database_sync_to_async(self._submit, thread_sensitive=False)(
+                    command, version)
+            except (IllegalMove, live.StaleFrame) as error:
+                refused = error
+            else:
+                await driver.broadcast(self.channel_layer, played)
+        if isinstance(refused, NotYourSeat):
+            await self._refuse(refused.reason, ref)
+            await self._lose_seat(await self._why(refused))
+        elif isinstance(refused, IllegalMove):
             self.allowance.spend()
-            await self._refuse(error.reason, ref)
-            return
-        except live.StaleFrame as error:  # a fast table's everyday case: not charged
-            await self._refuse(str(error), ref)
+            await self._refuse(refused.reason, ref)
+        elif refused is not None:  # StaleFrame, a fast table's everyday case: not charged
+            await self._refuse(str(refused), ref)
             await self._send_current()
-            return
-        await driver.broadcast(self.channel_layer, played)
-        if driver.has_work(self.table, played.game):
+        elif driver.has_work(self.table, played.game):
             driver.kick(self.table_id, self.channel_layer)
 
     def _submit(self, command: Any, version: int | None) -> live.Played:
-        """The command stored, while a person still plays this seat: once it is handed
-        to a bot (by another connection or process), the person's commands are refused
-        (by the game itself) even before this connection hears of it."""
+        """The command stored, if this connection's account is still signed in and
+        plays the seat now (play.authority: the game as stored says who does, judged
+        under its lock as the command is decided)."""
         assert self.table.game_id is not None
+        self._still_signed_in()
         return live.submit(self.table_id, self.table.game_id, command, self.actor, version,
                            person=True)
+
+    def _still_signed_in(self) -> AbstractBaseUser:
+        """The connection's account, looked up again now (NotYourSeat if it signed out,
+        or its session or token no longer stands for it)."""
+        account = authority.account_now(self.credential)
+        if account is None or authority.player_name(account) != self.actor:
+            raise NotYourSeat("you are no longer signed in here: sign in again to play",
+                              why=authority.SIGNED_OUT)
+        return account
 
     async def _leave(self, ref: object) -> None:
         """Leave the running game: the table's bot plays the seat from now on (an event
@@ -461,14 +543,29 @@ class TableConsumer(NoHopConsumer):
         if self.perspective == SPECTATOR:
             await self._refuse("only a seated player leaves a game", ref)
             return
+        seat = self.perspective
         try:
-            played = await database_sync_to_async(hand_to_bot)(
-                self.table_id, self.perspective, Handover.LEFT, user=self.user)
+            async with live.publishing(self.table_id):
+                played = await database_sync_to_async(self._hand_over)(seat)
+                await driver.announce_handover(self.channel_layer, self.table_id, played,
+                                               seat)
+        except NotYourSeat as error:
+            await self._refuse(error.reason, ref)
+            await self._lose_seat(await self._why(error))
         except TableError as error:
             await self._refuse(str(error), ref)
-            return
-        await driver.announce_handover(self.channel_layer, self.table_id, played,
-                                       self.perspective)
+
+    async def _why(self, refused: NotYourSeat) -> str:
+        """The ``left`` frame's reason for a command refused as not this seat's."""
+        if refused.why == authority.HANDED:
+            return str(await database_sync_to_async(authority.handover_reason)(
+                self.table_id, self.perspective))
+        return refused.why
+
+    def _hand_over(self, seat: int) -> live.Played:
+        """The seat handed to the table's bot, if this connection's account (looked up
+        now) sits there."""
+        return hand_to_bot(self.table_id, seat, Handover.LEFT, user=self._still_signed_in())
 
     # -- group messages ---------------------------------------------------------------
 
@@ -480,14 +577,9 @@ class TableConsumer(NoHopConsumer):
         (sent the public view from now on), and this process drives the table on."""
         seat = message.get("seat")
         if self.group is not None and seat == self.perspective:
-            await self._stop_renewing()
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.perspective = SPECTATOR
-            self.group = live.group_for(self.table_id, SPECTATOR)
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            await self.send_json({"type": "left", "protocol": live.PROTOCOL, "seat": seat,
-                                  "reason": message.get("reason", "left")})
-            await self._send_current()
+            # Told already by the seat's update that carried the handover, unless that
+            # update never reached this connection.
+            await self._lose_seat(str(message.get("reason", Handover.LEFT.value)))
         driver.kick(self.table_id, self.channel_layer)
 
     async def table_look(self, message: dict[str, Any]) -> None:
@@ -521,29 +613,72 @@ class TableConsumer(NoHopConsumer):
         await self.close(code=CLOSE_NO_TABLE)
 
 
+def _handover_reason(update: dict[str, Any], seat: int) -> str:
+    """Why ``seat`` is no longer its connection's, as the update's events say
+    (``SeatHandedToBot``: ``left`` or ``absent``), else :data:`authority.TAKEN`."""
+    for event in update["events"]:
+        if event.get("type") == "SeatHandedToBot" and event.get("seat") == seat:
+            return str(event.get("reason", Handover.LEFT.value))
+    return authority.TAKEN
+
+
 class LobbyConsumer(NoHopConsumer):
     """The lobby's live lists: open tables and running games (public ones), and a
-    signed-in person's own tables (private ones too: the frame goes to them alone)."""
+    signed-in person's own tables (private ones too: the frame goes to them alone).
+
+    A client may send ``sync`` (the lists again) and ``ping``, within an allowance
+    (:data:`LOBBY_BURST` frames in a row, :data:`LOBBY_PER_SECOND` more a second); past
+    it frames are refused without anything being read, and a client that goes on is
+    closed (4429). The public lists come from the process's snapshot, built once per
+    change (``play.lobby.public_snapshot``)."""
+
+    frames: Allowance
+    refused: int = 0
 
     async def connect(self) -> None:
+        self.frames = Allowance(capacity=float(LOBBY_BURST), rate=LOBBY_PER_SECOND)
         await self.accept()
         await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
-        await self.lobby_changed({})
+        await self._send_lists(None)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(live.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
-        try:
-            parse_frame(text_data)
-        except ValueError as error:
-            await self.send(text_data=json.dumps(live.error_frame(str(error))))
+        if not self.frames.available():
+            self.refused += 1
+            if self.refused > LOBBY_REFUSED_BEFORE_CLOSING:
+                await self.close(code=CLOSE_TOO_MANY)
+                return
+            await self.send_json(live.error_frame(
+                f"too many frames: wait {self.frames.wait():.1f} s"))
             return
-        await self.lobby_changed({})
+        self.frames.spend()
+        self.refused = 0
+        try:
+            frame = parse_frame(text_data)
+        except ValueError as error:
+            await self.send_json(live.error_frame(str(error)))
+            return
+        kind, ref = frame["type"], frame.get("ref")
+        if kind == "ping":
+            await self.send_json({"type": "pong", "protocol": live.PROTOCOL,
+                                  "ref": ref if isinstance(ref, int) else None})
+        elif kind == "sync":
+            await self._send_lists(None)
+        else:
+            await self.send_json(live.error_frame(
+                f"unknown frame type {str(kind)[:30]!r}: the lobby's socket takes sync "
+                "and ping", ref=ref))
+
+    async def send_json(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=live.json_text(frame))
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
-        from play.lobby import lobby_lists
-        lists = await database_sync_to_async(lobby_lists)(self.scope.get("user"))
-        await self.send(text_data=json.dumps({"type": "lobby", "protocol": live.PROTOCOL,
-                                              **lists}))
+        change = message.get("change")
+        await self._send_lists(str(change)[:64] if change else uuid4().hex)
+
+    async def _send_lists(self, change: str | None) -> None:
+        lists = await database_sync_to_async(lobby_snapshot)(self.scope.get("user"), change)
+        await self.send_json({"type": "lobby", "protocol": live.PROTOCOL, **lists})

@@ -111,7 +111,7 @@ async def broadcast(layer: Any, played: live.Played) -> None:
                 await layer.group_send(group, message)
         await asyncio.gather(*(send(group, message) for group, message in messages))
     if played.game.finished:
-        await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
+        await layer.group_send(live.LOBBY_GROUP, live.lobby_changed())
 
 
 async def announce_handover(layer: Any, table_id: UUID, played: live.Played, seat: int
@@ -125,7 +125,7 @@ async def announce_handover(layer: Any, table_id: UUID, played: live.Played, sea
                    if e["type"] == "SeatHandedToBot" and e["seat"] == seat), "left")
     await layer.group_send(live.room_group(table_id),
                            {"type": "seat.handed", "seat": seat, "reason": reason})
-    await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
+    await layer.group_send(live.LOBBY_GROUP, live.lobby_changed())
 
 
 def has_work(table: Table, game: Game) -> bool:
@@ -211,7 +211,7 @@ async def sweep(layer: Any, now: datetime | None = None) -> int:
             kick(table_id, layer)
             kicked += 1
     if kicked and layer is not None:  # the lobby's lists and a league's "Your fixtures"
-        await layer.group_send(live.LOBBY_GROUP, {"type": "lobby.changed"})
+        await layer.group_send(live.LOBBY_GROUP, live.lobby_changed())
     return kicked
 
 
@@ -412,12 +412,15 @@ async def drive(table_id: UUID, layer: Any) -> None:
             # answers.
             await asyncio.sleep(bot_pace())
             wake.clear()
-            step, played = await database_sync_to_async(next_step)(table_id)
-            for done in played:
-                if step.handed is not None:
-                    await announce_handover(layer, table_id, done, step.handed)
-                else:
-                    await broadcast(layer, done)
+            # Stored and sent under the table's lock, in the order stored (a person's
+            # command at the table is stored and sent under it too).
+            async with live.publishing(table_id):
+                step, played = await database_sync_to_async(next_step)(table_id)
+                for done in played:
+                    if step.handed is not None:
+                        await announce_handover(layer, table_id, done, step.handed)
+                    else:
+                        await broadcast(layer, done)
             if step.kind == "idle":
                 return
             if step.kind == "bot":

@@ -12,10 +12,13 @@ draw each answer with the table component in their reader's language
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
 import threading
+import uuid
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
@@ -37,6 +40,7 @@ from bohnanza_core.narrate import Narrator
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.views import SPECTATOR, Perspective, redact, view
 from bohnanza_core.wire import move_to_json
+from play.authority import require_seat
 from play.models import Table
 from replays.drawing import words
 from replays.store import games
@@ -82,6 +86,25 @@ def spectator_group(table_id: UUID) -> str:
 LOBBY_GROUP = "lobby"
 
 
+_lobby_changes = 0
+"""How many lobby changes this process has told of (``play.lobby.public_snapshot``
+keeps no snapshot across one)."""
+
+
+def lobby_changed() -> dict[str, Any]:
+    """The message that tells the lobby's sockets their lists changed, with the
+    change's own id: a process builds the public lists once for it, however many of its
+    sockets hear it (``play.lobby.public_snapshot``)."""
+    global _lobby_changes
+    _lobby_changes += 1
+    return {"type": "lobby.changed", "change": uuid.uuid4().hex}
+
+
+def lobby_changes() -> int:
+    """How many lobby changes this process has told of so far."""
+    return _lobby_changes
+
+
 def room_group(table_id: UUID) -> str:
     """Every connection to the table, whoever it is (a table starting, a seat handed to
     its bot)."""
@@ -91,6 +114,35 @@ def room_group(table_id: UUID) -> str:
 def group_for(table_id: UUID, perspective: Perspective) -> str:
     return spectator_group(table_id) if perspective == SPECTATOR else seat_group(table_id,
                                                                                  perspective)
+
+
+# -- publishing in the store's order --------------------------------------------------
+
+
+_publishing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
+                                       weakref.WeakValueDictionary[UUID, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary())
+
+
+def publishing(table_id: UUID) -> asyncio.Lock:
+    """The lock under which this process stores a move at the table and sends its
+    updates: held from the store call to the last group send, so that the updates of
+    two moves leave this process in the order the moves were stored. Without it a
+    person's move and the bot's answer (the driver, another task) were stored in one
+    order and sent in the other: a connection holding the later one dropped the earlier
+    as old, and its log had a hole (tests/play/test_live.py under load). Moves stored
+    by two processes can still cross in the channel layer: a connection fills such a
+    gap from the store (``play.consumers``).
+
+    One lock per table and event loop, kept while anyone holds or awaits it."""
+    loop = asyncio.get_running_loop()
+    locks = _publishing.get(loop)
+    if locks is None:
+        locks = _publishing[loop] = weakref.WeakValueDictionary()
+    lock = locks.get(table_id)
+    if lock is None:
+        lock = locks[table_id] = asyncio.Lock()
+    return lock
 
 
 # -- what a perspective is sent -------------------------------------------------------
@@ -146,6 +198,9 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
         "version": game.version,
         "head_hash": game.head_hash,
         "seat": seat,
+        # Who plays the seat at this version (play.authority): a connection of anyone
+        # else is sent the spectator's view instead.
+        "holder": game.holder(seat) if seat is not None else None,
         "table_json": json_text(seen.as_dict()),
         "events": [event_to_json(event) for event in shown],
         "legal": ([move_to_json(m) for m in legal_commands(state, seat)]
@@ -461,7 +516,9 @@ class Played:
 def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
            expected_version: int | None = None, *, exact: bool = False,
            person: bool = False) -> Played:
-    """Decide ``command`` on the stored game and store it. ``expected_version``: the
+    """Decide ``command`` on the stored game and store it. ``person``: ``actor`` is a
+    person (``user:<name>``), whose command is refused (``play.authority.NotYourSeat``)
+    unless they play the command's seat now. ``expected_version``: the
     version the client saw; a table that had moved on when the command arrived
     refuses it (:class:`StaleFrame`). A command that then loses a race in the store
     to another is decided again on the game as stored, while it is still legal
@@ -492,11 +549,11 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     fresh = False
     for attempt in range(RACE_RETRIES):
         since = game.version
-        if person and game.table.seat_bots[command.seat]:
-            # ``person``: a person's command, refused once a bot plays their seat (the
-            # game that says so wins any race in the store: this is judged again on it).
-            raise IllegalMove(f"the {game.table.seat_bots[command.seat]} bot plays this "
-                              "seat now: you left it")
+        if person:
+            # ``person``: a person's command, refused unless ``actor`` plays the seat in
+            # the game as stored (a bot once it was handed over: the game that says so
+            # wins any race in the store, and this is judged again on it).
+            require_seat(game, command.seat, actor)
         try:
             entries = store.play_on(game, command, actor)
         except IllegalMove:
@@ -541,6 +598,8 @@ __all__ = [
     "game_lock",
     "group_for",
     "json_text",
+    "lobby_changed",
+    "publishing",
     "running_table",
     "seat_group",
     "seat_update",

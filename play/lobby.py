@@ -5,6 +5,8 @@ leaving, starting; and the accounts' pages: signing up, a player's profile."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
@@ -53,9 +55,58 @@ MAX_HOUSE_RULES_CHARS = 2000
 
 
 def lobby_lists(user: Any = None) -> dict[str, Any]:
-    """The lobby's lists: tables waiting for players and games being played (public
-    tables only), and ``user``'s own tables waiting or being played (:func:`tables_of`;
-    empty for a visitor)."""
+    """The lobby's lists as they are now: tables waiting for players and games being
+    played (public tables only), and ``user``'s own tables waiting or being played
+    (:func:`tables_of`; empty for a visitor)."""
+    return {**_public_lists(), "mine": _mine(user)}
+
+
+def lobby_snapshot(user: Any, change: str | None) -> dict[str, Any]:
+    """The lobby's lists for a socket: the public ones from the process's snapshot
+    (:func:`public_snapshot`), ``user``'s own as they are now."""
+    return {**public_snapshot(change), "mine": _mine(user)}
+
+
+SNAPSHOT_SECONDS = 1.0
+"""How long a socket that connects or asks again (no change told) is sent the public
+lists as they were built for another: a flood of connections or ``sync`` frames builds
+them once a second at most."""
+
+_snapshot_lock = threading.Lock()
+_snapshot: tuple[str, float, int, dict[str, Any]] | None = None
+"""The public lists as last built in this process: (the change they were built for, or
+"" for none, when, how many changes this process had told of then, the lists)."""
+
+
+def public_snapshot(change: str | None) -> dict[str, Any]:
+    """The lobby's public lists, built once per change in a process, however many of
+    its sockets are told of the change (``lobby.changed`` carries the change's id:
+    :func:`play.live.lobby_changed`); for no change (a socket connecting or asking
+    again), the last ones built if younger than :data:`SNAPSHOT_SECONDS` and no change
+    was told in this process since (one told by another process reaches this one's
+    sockets, which build them for it). Each socket used to build them afresh for every
+    frame it was sent, and for every frame it sent: 1,000 frames of anything kept a
+    server busy for 40 s."""
+    global _snapshot
+    now, told = time.monotonic(), live.lobby_changes()
+    with _snapshot_lock:
+        held = _snapshot
+        if held is not None and (held[0] == change if change is not None
+                                 else now - held[1] < SNAPSHOT_SECONDS and held[2] == told):
+            return held[3]
+        lists = _public_lists()
+        _snapshot = (change or "", now, told, lists)
+        return lists
+
+
+def forget_snapshot() -> None:
+    """Drop the snapshot (tests that change tables without telling the lobby)."""
+    global _snapshot
+    with _snapshot_lock:
+        _snapshot = None
+
+
+def _public_lists() -> dict[str, Any]:
     tables = Table.objects.filter(public=True).prefetch_related("seats__user")
     # Open to join: a table waiting with a seat nobody took (a full one waits for its
     # creator to start it, listed among its players' own tables).
@@ -67,8 +118,11 @@ def lobby_lists(user: Any = None) -> dict[str, Any]:
         "open": [describe(t) for t in joinable[:LIST_LIMIT]],
         "running": [describe(t) for t in
                     tables.filter(status=Table.Status.RUNNING)[:LIST_LIMIT]],
-        "mine": [describe(t) for t in tables_of(user)] if user is not None else [],
     }
+
+
+def _mine(user: Any) -> list[dict[str, Any]]:
+    return [describe(t) for t in tables_of(user)] if user is not None else []
 
 
 def tables_of(user: Any) -> list[Table]:
@@ -83,7 +137,7 @@ def tables_of(user: Any) -> list[Table]:
 
 
 def _lobby_changed() -> None:
-    live.tell(live.LOBBY_GROUP, {"type": "lobby.changed"})
+    live.tell(live.LOBBY_GROUP, live.lobby_changed())
 
 
 def _seat_choices() -> list[tuple[str, Any]]:
@@ -281,6 +335,8 @@ def move_words() -> dict[str, Any]:
         "copied": _("Copied"),
         "left": _("You left this game: a bot plays your seat. You are watching."),
         "absent": _("You stayed away too long: a bot plays your seat. You are watching."),
+        "signed_out": _("You are signed out here: sign in again to play. You are watching."),
+        "taken": _("Someone else plays this seat now. You are watching."),
         "beans": {kind.value: bean(kind) for kind in BeanKind},
     }
 

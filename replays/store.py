@@ -111,10 +111,17 @@ def parse_game_id(text: str) -> UUID:
 
 
 def seats_of(game: Game, username: str | None) -> list[int]:
-    """The seats an account holds at this table (players are written ``user:<name>``)."""
+    """The seats an account sat in at this table, from the start (players are written
+    ``user:<name>``): they played the game, so a private one stays open to them."""
     if not username:
         return []
     return [i for i, who in enumerate(game.players) if who == f"user:{username}"]
+
+
+def seats_held(game: Game, username: str | None) -> list[int]:
+    """The seats an account plays now (``Game.holder``): a seat handed to a bot is no
+    longer its person's to look at while the game runs."""
+    return game.seats_held_by(f"user:{username}") if username else []
 
 
 @dataclass(frozen=True)
@@ -134,18 +141,17 @@ def access(game: Game, username: str | None, *, is_staff: bool = False,
     """Whether the game may be opened, and from which perspectives.
 
     A private game opens only for its players, staff, or a request carrying its share
-    token. While a game runs, a player may take their own seat's view and anyone
-    allowed in the spectator's; once it has ended, every seat and everything are
-    public to anyone who may open it.
+    token. While a game runs, a player may take the view of the seat they play now
+    (not one they left to a bot) and anyone allowed in the spectator's; once it has
+    ended, every seat and everything are public to anyone who may open it.
     """
-    mine = seats_of(game, username)
     token_ok = token is not None and token_matches(token, game.share_token)
-    if game.private and not (mine or is_staff or token_ok):
+    if game.private and not (seats_of(game, username) or is_staff or token_ok):
         return Access(False, (), "this game is private: open it with its share link")
     seats = range(len(game.players))
     if game.finished:
         return Access(True, (EVERYTHING, SPECTATOR, *seats))
-    return Access(True, (*mine, SPECTATOR))
+    return Access(True, (*seats_held(game, username), SPECTATOR))
 
 
 def token_matches(given: str, share_token: str) -> bool:
@@ -190,7 +196,7 @@ def _is_seat_number(text: str) -> bool:
 def default_perspective(game: Game, username: str | None) -> Perspective:
     """A player's own seat; else everything for a finished game, the spectator's view
     for a running one."""
-    mine = seats_of(game, username)
+    mine = seats_of(game, username) if game.finished else seats_held(game, username)
     if mine:
         return mine[0]
     return EVERYTHING if game.finished else SPECTATOR

@@ -31,7 +31,7 @@ from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.games import Game
 from bohnanza_core.rulesets import customize, ruleset_for
-from play.live import LOBBY_GROUP, tell
+from play.live import LOBBY_GROUP, lobby_changed, tell
 from play.models import Seat, Table
 from replays.projections import catch_up_deferred
 from replays.store import games
@@ -137,7 +137,7 @@ def _lobby_changed() -> None:
     fixtures"): with a shared channel layer (Redis) every web process hears it; the
     embedded default's in-memory layer reaches no other process, whose sweep
     (``play.driver.sweep``) finds the new tables and tells them instead."""
-    tell(LOBBY_GROUP, {"type": "lobby.changed"})
+    tell(LOBBY_GROUP, lobby_changed())
 
 
 def _seat_name(seat: Seat, entrant: str) -> str:

@@ -119,7 +119,7 @@
           for (const gone of root.querySelectorAll(".live-moves, .live-leave")) gone.hidden = true;
           const note = root.querySelector(".live-left");
           if (note && note.hidden) {
-            note.textContent = (frame.reason === "absent" ? words.absent : words.left) || "";
+            note.textContent = (words[frame.reason] || words.left) || "";
             note.hidden = false;
           }
         } else if (frame.type === "error" && error) {

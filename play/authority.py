@@ -1,0 +1,144 @@
+"""Seat authority: who plays a seat, decided when a command or a view is handled.
+
+A connection says who it is once, when it opens (a session cookie, or a bot account's
+token), but what that makes it may change while it stays open: the account signs out
+or its token is replaced; its person stands up before the game starts, leaves the
+game, or is handed to a bot for staying away. So nothing about a seat is remembered
+from the moment a connection opened or a page was loaded:
+
+- the account behind a connection's :class:`Credential` is looked up again for every
+  command (:func:`account_now`);
+- the seat a command plays must be the one its account plays in the game as stored,
+  checked under the game's lock as the command is decided (:func:`require_seat`, from
+  ``play.live.submit``), so a seat handed over in a race is refused by the store's own
+  order;
+- a connection joins a seat's group only for the seat its account holds when the game
+  starts or the connection joins it (:func:`seat_of`), and every seat's update names
+  the seat's holder at its version (``holder``): a connection that does not hold it is
+  sent the spectator's view instead and told ``left`` (``play.consumers``).
+
+Who holds a seat is the game's record (``Game.holder``): the player who sat down, until
+``SeatHandedToBot`` gives it to a bot. Pages answer the same way
+(``replays.store.access``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from types import SimpleNamespace
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.sessions.backends.base import SessionBase
+
+from bohnanza_core.errors import IllegalMove
+from bohnanza_core.games import Game
+from play.models import Seat
+
+SIGNED_OUT = "signed_out"
+"""Why a connection lost its seat: its account signed out (or its session or token no
+longer stands for it)."""
+
+HANDED = "handed"
+"""Why a command was refused: a bot plays the seat now (the connection is told the
+handover's own reason, ``left`` or ``absent``: :func:`handover_reason`)."""
+
+TAKEN = "taken"
+"""Why a connection lost its seat: someone else plays it (a bot's reason is the
+handover's own: ``left``, ``absent``)."""
+
+
+class NotYourSeat(IllegalMove):
+    """A command for a seat the sender does not play now (signed out, left, handed to a
+    bot): refused, nothing stored. ``why``: the ``left`` frame's reason for the
+    connection that sent it."""
+
+    def __init__(self, reason: str, *, why: str = TAKEN) -> None:
+        super().__init__(reason)
+        self.why = why
+
+
+@dataclass(frozen=True)
+class Credential:
+    """How a connection said who it is: the browser's session (its key, and the account
+    it was signed in as then) or a bot account's token. Kept to look the account up
+    again, never trusted as it was."""
+
+    session_key: str | None = None
+    user_id: int | None = None
+    token: str | None = None
+
+    @property
+    def anonymous(self) -> bool:
+        return self.token is None and self.user_id is None
+
+
+def credential_of(scope: dict[str, Any], user: Any, token: str) -> Credential:
+    """The credential of a websocket's scope: its bot token if it sent one, else its
+    session (Channels' ``AuthMiddlewareStack`` put both in the scope)."""
+    if token:
+        return Credential(token=token)
+    session = scope.get("session")
+    key = session.session_key if isinstance(session, SessionBase) else None
+    if user is None or not user.is_authenticated or key is None:
+        return Credential()
+    return Credential(session_key=key, user_id=user.pk)
+
+
+def account_now(credential: Credential) -> AbstractBaseUser | None:
+    """The account the credential stands for now, or None (signed out, the session
+    expired or was flushed, the password changed since, the token replaced). Reads the
+    store: runs in a worker thread."""
+    if credential.token is not None:
+        from play.tables import bot_user_for
+
+        return bot_user_for(credential.token)
+    if credential.session_key is None:
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    # django.contrib.auth.get_user is what a page does with its request: the session's
+    # account, if its session hash still matches the account's password.
+    request = SimpleNamespace(session=store(credential.session_key))
+    user = get_user(request)  # type: ignore[arg-type]
+    if not user.is_authenticated or user.pk != credential.user_id:
+        return None
+    assert isinstance(user, AbstractBaseUser)
+    return user
+
+
+def player_name(user: AbstractBaseUser) -> str:
+    """The record's name of an account's seats: ``user:<name>``."""
+    return f"user:{user.get_username()}"
+
+
+def seat_of(seats: list[Seat], user: Any) -> int | None:
+    """The seat a person plays at a table now (its seats as just read): theirs and not
+    handed to a bot. None for anyone else (spectators, staff, a person who left)."""
+    if user is None or not user.is_authenticated:
+        return None
+    mine = [s.number for s in seats if s.user_id == user.pk and s.person]
+    return mine[0] if mine else None
+
+
+def handover_reason(table_id: Any, seat: int) -> str:
+    """Why a bot plays a person's seat, as the seat records it (``left``, ``absent``;
+    ``left`` until the seat has caught up with the game's event)."""
+    found = (Seat.objects.filter(table_id=table_id, number=seat)
+             .values_list("handover", flat=True).first())
+    return found or "left"
+
+
+def require_seat(game: Game, seat: int, player: str) -> None:
+    """Refuse (:class:`NotYourSeat`) a command of ``player`` for ``seat`` unless they
+    play it in ``game`` as stored: the check every person's command passes, under the
+    game's lock, as it is decided."""
+    holder = game.holder(seat)
+    if holder == player:
+        return
+    if holder.startswith("bot:") and game.players[seat] == player:
+        raise NotYourSeat(f"the {holder[4:]} bot plays this seat now: you left it",
+                          why=HANDED)
+    raise NotYourSeat(f"seat {seat + 1} is not yours: you do not play it")

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -5,3 +7,17 @@ class PlayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "play"
     verbose_name = "Play"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+
+        user_logged_out.connect(_signed_out, dispatch_uid="play.signed_out")
+
+
+def _signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """An account signed out: its open table sockets look its credentials up again
+    at once (``play.authority``), not only at their next command."""
+    if user is not None and user.pk is not None:
+        from play.authority import account_changed
+
+        account_changed(user.pk)

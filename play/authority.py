@@ -142,3 +142,20 @@ def require_seat(game: Game, seat: int, player: str) -> None:
         raise NotYourSeat(f"the {holder[4:]} bot plays this seat now: you left it",
                           why=HANDED)
     raise NotYourSeat(f"seat {seat + 1} is not yours: you do not play it")
+
+
+def account_group(user_id: int) -> str:
+    """Every table socket of one account, in every server process: told when the
+    account's credentials change (signed out, a bot's token replaced)."""
+    return f"account-{user_id}"
+
+
+def account_changed(user_id: int) -> None:
+    """Tell the account's sockets to look its credentials up again (once the change is
+    stored): a seat's socket whose session or token no longer stands for it is told
+    ``left`` (``signed_out``) and sent the spectator's view."""
+    from django.db import transaction
+
+    from play.live import tell
+
+    transaction.on_commit(lambda: tell(account_group(user_id), {"type": "account.changed"}))

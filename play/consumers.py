@@ -333,6 +333,9 @@ class TableConsumer(NoHopConsumer):
         await self.accept()
         self.room = live.room_group(self.table_id)
         await self.channel_layer.group_add(self.room, self.channel_name)
+        if self.user is not None:
+            await self.channel_layer.group_add(authority.account_group(self.user.pk),
+                                               self.channel_name)
         if self.table.game_id is None:
             # Read again now that the room's messages reach this connection: a seat
             # taken, the table started or closed in between would be told to nobody.
@@ -384,7 +387,8 @@ class TableConsumer(NoHopConsumer):
         await self._send_current()
 
     async def disconnect(self, code: int) -> None:
-        for group in (self.group, self.room):
+        account = authority.account_group(self.user.pk) if self.user is not None else None
+        for group in (self.group, self.room, account):
             if group is not None:
                 await self.channel_layer.group_discard(group, self.channel_name)
         await self._depart()
@@ -581,6 +585,15 @@ class TableConsumer(NoHopConsumer):
             # update never reached this connection.
             await self._lose_seat(str(message.get("reason", Handover.LEFT.value)))
         driver.kick(self.table_id, self.channel_layer)
+
+    async def account_changed(self, message: dict[str, Any]) -> None:
+        """The account's credentials changed (signed out, a token replaced): a seat's
+        socket whose session or token no longer stands for it loses the seat now."""
+        if self.perspective == SPECTATOR:
+            return
+        account = await database_sync_to_async(authority.account_now)(self.credential)
+        if account is None or authority.player_name(account) != self.actor:
+            await self._lose_seat(authority.SIGNED_OUT)
 
     async def table_look(self, message: dict[str, Any]) -> None:
         """A deadline was set at the table (by another connection, maybe in another

@@ -26,6 +26,7 @@ from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.events import Handover, SeatHandedToBot
 from bohnanza_core.rulesets import PRESETS, customize, ruleset_for
 from play import live, presence
+from play.authority import account_changed
 from play.models import BotAccount, Presence, Seat, Table
 from replays.store import games
 
@@ -252,6 +253,7 @@ def issue_bot_token(user: AbstractBaseUser) -> str:
     once: only its hash is kept."""
     token = "bhz_" + secrets.token_urlsafe(30)
     BotAccount.objects.update_or_create(user=user, defaults={"token_hash": token_hash(token)})
+    account_changed(user.pk)  # sockets opened with the old token lose their seats
     return token
 
 

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.test import Client
@@ -25,6 +27,7 @@ from play.models import Presence, Table
 from play.tables import create_table, hand_to_bot, join, leave, start
 from replays.store import games
 from tests.play.test_live import (
+    APP,
     TIMEOUT,
     _client,
     _frame,
@@ -129,6 +132,31 @@ async def test_a_socket_whose_account_signed_out_loses_the_seat() -> None:
     assert after["seat"] is None and "hand" not in after["answer"]["table"]["seats"][0]
     assert await sync_to_async(_stored_version)(table) == first["version"]
     await ann.disconnect()
+
+
+@in_loop
+async def test_signing_out_takes_the_seat_from_the_sockets_at_once() -> None:
+    """Signing out (the site's sign-out form, in the browser whose session the socket
+    was opened with) takes the seat from the account's open sockets without waiting for
+    their next command: ``left`` (``signed_out``), then the spectator's view; a second
+    account's sockets keep theirs."""
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open", "random"])
+    browser = Client()
+    await sync_to_async(browser.force_login)(people[0])
+    cookie = browser.cookies[settings.SESSION_COOKIE_NAME].value
+    ann = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/?html=0", headers=[
+        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())])
+    assert (await ann.connect(timeout=TIMEOUT))[0]
+    bob = await _client(table, people[1], "?html=0")
+    assert (await _frame(ann))["seat"] == 0 and (await _frame(bob))["seat"] == 1
+    await sync_to_async(browser.post)("/accounts/logout/")
+    assert (await _until(ann, "left"))["reason"] == "signed_out"
+    after = await _until(ann, "state")
+    assert after["seat"] is None and "hand" not in after["answer"]["table"]["seats"][0]
+    assert await bob.receive_nothing(timeout=0.2)
+    for c in (ann, bob):
+        await c.disconnect()
 
 
 @in_loop

@@ -184,6 +184,12 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
             played = live.submit(table.id, game.id, HandSeatToBot(seat, "heuristic", reason),
                                  "absence")
             assert played.game.table.seat_bots[seat] == "heuristic"
+            # The seat's own update names its holder now, the bot: a person's socket
+            # still in the seat's group is sent the spectator's view instead
+            # (play.authority; tests/play/test_seat_authority.py).
+            assert played.updates[live.seat_group(table.id, seat)]["holder"] == \
+                "bot:heuristic"
+            assert played.updates[live.spectator_group(table.id)]["holder"] is None
             bots[seat] = BOTS["heuristic"](seat, bot_seed(f"leak-{number}", seat))
             for group, update in played.updates.items():
                 perspective = (SPECTATOR if group.endswith("spectators")

@@ -145,9 +145,9 @@ def _check_games(user: Any, competition: Any, games: int) -> None:
         raise QuotaExceeded(
             asked % {"games": games} + "; " + ngettext(
                 "your account may ask for %(limit)s game a day and has asked for "
-                "%(used)s in the last 24 hours (a running ladder's count every day).",
+                "%(used)s in the last 24 hours (a running ladder's games count every day).",
                 "your account may ask for %(limit)s games a day and has asked for "
-                "%(used)s in the last 24 hours (a running ladder's count every day).",
+                "%(used)s in the last 24 hours (a running ladder's games count every day).",
                 limit) % {"limit": limit, "used": used})
 
 
@@ -179,8 +179,8 @@ def _check_tick(ladder: Ladder) -> None:
     shortest = limits()["shortest_tick_seconds"]
     if ladder.interval < shortest:
         raise QuotaExceeded(ngettext(
-            "An account's ladder ticks every %(seconds)d second at the shortest.",
-            "An account's ladder ticks every %(seconds)d seconds at the shortest.",
+            "Your ladders tick at most once every %(seconds)d second.",
+            "Your ladders tick at most once every %(seconds)d seconds.",
             shortest) % {"seconds": shortest})
 
 

@@ -124,7 +124,9 @@ def running(user: Any, kind: str) -> int:
 
 def games_used(user: Any, leaving_out: Any = None) -> int:
     """The games the account has asked for in the last 24 hours: its competitions'
-    and leagues' since then, and a day of each running ladder's."""
+    and leagues' since then, and a day of each running ladder's (those that have
+    ended marked so first)."""
+    running(user, Kind.LADDER)
     rows = QuotaUse.objects.filter(user=user).exclude(competition_id=leaving_out)
     since = timezone.now() - timedelta(seconds=DAY)
     once = rows.exclude(kind=Kind.LADDER).filter(games_at__gte=since)
@@ -216,6 +218,7 @@ def admit_start(user: Any, league: League) -> None:
     the start); staff, and a league made from the command line, count nothing."""
     if exempt(user):
         return
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     row = QuotaUse.objects.select_for_update().filter(competition_id=league.id).first()
     if row is None:
         return

@@ -315,6 +315,16 @@ if not CELERY_BROKER_URL:
 # Deals a competition's task plays and stores together (one commit, one broker round
 # trip): tournaments/tasks.py, bench/tournament.py.
 TOURNAMENT_BATCH = env_int("BOHNANZA_TOURNAMENT_BATCH", default=4, minimum=1)
+# What one account may ask of the workers (tournaments/quotas.py; staff and the command
+# line are exempt): games in any 24 hours (a running ladder's day of ticks counts every
+# day), competitions, ladders and leagues running at once, and the shortest ladder tick.
+TOURNAMENT_QUOTAS = {
+    "games_per_day": env_int("BOHNANZA_QUOTA_GAMES_PER_DAY", default=5000),
+    "running_competitions": env_int("BOHNANZA_QUOTA_COMPETITIONS", default=3),
+    "running_ladders": env_int("BOHNANZA_QUOTA_LADDERS", default=2),
+    "running_leagues": env_int("BOHNANZA_QUOTA_LEAGUES", default=3),
+    "shortest_tick_seconds": env_int("BOHNANZA_QUOTA_SHORTEST_TICK", default=60, minimum=10),
+}
 
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -26,7 +26,7 @@ import hmac
 import secrets
 import threading
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 from uuid import UUID
@@ -50,6 +50,7 @@ from bohnanza_core.pairings import (
 )
 from bohnanza_core.rulesets import Ruleset
 from replays.store import store_env
+from tournaments.entrants import is_person
 from tournaments.ratings import Rating, Ratings
 
 A = TypeVar("A")
@@ -227,6 +228,8 @@ class Tournament(Aggregate):
     # -- moving on ------------------------------------------------------------------
 
     def enter(self, entrant: str) -> None:
+        if is_person(entrant):  # nobody enters a person but themselves: tournaments.consent
+            raise CompetitionError("a competition takes bots; people play in leagues")
         if self.started:
             raise CompetitionError("entries closed when the first round was paired")
         if entrant in self.entrants:
@@ -329,9 +332,12 @@ class Tournaments(Application[UUID]):
 
     def create(self, name: str, format: str, ruleset: Ruleset, table: int,
                options: dict[str, int], entrants: Sequence[str],
-               created_by: str | None = None) -> Tournament:
+               created_by: str | None = None,
+               admit: Callable[[Tournament], None] | None = None) -> Tournament:
         """Create, enter everyone, pair the first round, and store it all at once.
-        Refused (CompetitionError, nothing stored) when the format cannot be paired."""
+        Refused (CompetitionError, nothing stored) when the format cannot be paired, or
+        by ``admit`` (the organiser's quotas, ``tournaments.quotas``), which sees it
+        built before anything is stored."""
         name = name.strip()
         if not 0 < len(name) <= MAX_NAME:
             raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
@@ -355,6 +361,8 @@ class Tournaments(Application[UUID]):
             tournament.pair_next()
         except PairingError as refused:
             raise CompetitionError(str(refused)) from None
+        if admit is not None:
+            admit(tournament)
         self.save(tournament)
         return tournament
 

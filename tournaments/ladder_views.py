@@ -1,8 +1,9 @@
-"""Pages of the ladders: the list, a new ladder (signed in; bounded form, a refusal
-stores nothing), and one ladder: the ranking by conservative rating, a server-drawn SVG
-chart of the rating history (the replay summary's chart geometry and colours), the
-latest tick's matches with each game's replay. Built from the ladder's events and its
-games' results only: the secret the seeds derive from never reaches a page."""
+"""Pages of the ladders: the list, a new ladder (signed in, within the account's
+quotas, ``tournaments.quotas``; bounded form, a refusal stores nothing), and one
+ladder: the ranking by conservative rating, a server-drawn SVG chart of the rating
+history (the replay summary's chart geometry and colours), the latest tick's matches
+with each game's replay. Built from the ladder's events and its games' results only:
+the secret the seeds derive from never reaches a page."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from replays.summary import (
     WIDTH,
     _spread_labels,
 )
+from tournaments import quotas
 from tournaments.competitions import MAX_NAME, CompetitionError
 from tournaments.entrants import entrant_name
 from tournaments.ladder_runner import schedule
@@ -158,9 +160,11 @@ def new_ladder(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             ruleset, entrants = requested(data)
-            ladder = create_ladder(data["name"], ruleset, data["table"], data["every"],
-                                   entrants,
-                                   created_by=f"user:{request.user.get_username()}")
+            with quotas.creating(request.user) as admit:
+                ladder = create_ladder(data["name"], ruleset, data["table"], data["every"],
+                                       entrants,
+                                       created_by=f"user:{request.user.get_username()}",
+                                       admit=admit)
         except (CompetitionError, RulesetError) as refused:
             problems.append(str(refused))
         else:

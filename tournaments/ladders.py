@@ -22,7 +22,7 @@ import hmac
 import random
 import secrets
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any, Final
 from uuid import UUID
@@ -38,6 +38,7 @@ from tournaments.competitions import (
     Tournaments,
     tournaments,
 )
+from tournaments.entrants import is_person
 from tournaments.ratings import Rating, Ratings
 
 LADDER_NAMESPACE: Final = uuid.UUID("3e0f6a1c-5b7d-4c2e-9a8f-1d2c3b4a5e6f")
@@ -136,6 +137,8 @@ class Ladder(Aggregate):
                       key=lambda e: (-self.rating(self.entrants[e]).conservative, e))
 
     def join(self, entrant: str) -> None:
+        if is_person(entrant):  # nobody enters a person but themselves: tournaments.consent
+            raise CompetitionError("a ladder takes bots; people play in leagues")
         if entrant in self.entrants:
             raise CompetitionError(f"{entrant} is on the ladder already")
         if len(self.entrants) >= MAX_ENTRANTS:
@@ -253,9 +256,12 @@ def match_seed(secret: str, match: int) -> str:
 
 def create_ladder(name: str, ruleset: Ruleset, table: int, interval: int,
                   entrants: Sequence[str], created_by: str | None = None,
-                  app: Tournaments | None = None) -> Ladder:
+                  app: Tournaments | None = None,
+                  admit: Callable[[Ladder], None] | None = None) -> Ladder:
     """Create a ladder with its first entrants and store it; refused (CompetitionError,
-    nothing stored) when the name, table, interval or entrants do not fit."""
+    nothing stored) when the name, table, interval or entrants do not fit, or by
+    ``admit`` (the organiser's quotas, ``tournaments.quotas``), which sees it built
+    before anything is stored."""
     name = name.strip()
     if not 0 < len(name) <= MAX_NAME:
         raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
@@ -272,6 +278,8 @@ def create_ladder(name: str, ruleset: Ruleset, table: int, interval: int,
         raise CompetitionError(str(refused)) from None
     for entrant in entrants:
         ladder.join(entrant)
+    if admit is not None:
+        admit(ladder)
     (app or tournaments()).save(ladder)
     return ladder
 

@@ -1,7 +1,14 @@
-"""Pages of the leagues: the list, a new league (signed in; bounded form, a refusal
-stores nothing), and one league: every season's divisions with their standings (rank
-points, then coins) and who went up and down, each game's replay in the season's
-fixtures. Built from the league's events: its secret never shows."""
+"""Pages of the leagues: the list, a new league (signed in, within the account's quotas;
+bounded form, a refusal stores nothing), one league (every season's divisions with
+their standings, rank points then coins, and who went up and down, each game's replay
+in the season's fixtures; while it waits for its first season, who has entered, and
+for its organiser who was invited and what they answered), and a person's
+invitations with their Accept and Decline buttons. Built from the league's events:
+its secret never shows.
+
+Consent (``tournaments.consent``): the people an organiser names are invited, not
+entered; each enters by accepting (or by joining a league open for entries), and the
+organiser starts the first season with whoever has entered by then."""
 
 from __future__ import annotations
 
@@ -11,13 +18,13 @@ from uuid import UUID
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from eventsourcing.persistence import IntegrityError
 
@@ -25,9 +32,9 @@ from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_TABLE, MIN_TABLE
 from bohnanza_core.rulesets import PRESETS, rule_overrides
-from tournaments import tasks
+from tournaments import consent, quotas, tasks
 from tournaments.competitions import MAX_NAME, CompetitionError, GameResult, tournaments
-from tournaments.entrants import person_entrant
+from tournaments.entrants import person_entrant, username_of
 from tournaments.league_live import collect, schedule
 from tournaments.league_runner import start_fixtures
 from tournaments.leagues import (
@@ -45,8 +52,11 @@ from tournaments.leagues import (
     league_game_id,
     league_ids,
 )
-from tournaments.models import LeagueGame, LeagueTable
+from tournaments.models import Invitation, LeagueGame, LeagueTable
 from tournaments.views import requested
+
+MAX_PEOPLE_TEXT = MAX_ENTRANTS * 151
+"""The longest people field: 64 usernames of 150 characters and their commas."""
 
 
 class NewLeague(forms.Form):
@@ -71,9 +81,11 @@ class NewLeague(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=gettext_lazy("One KEY=VALUE a line, e.g. draw_cards=3."))
     people = forms.CharField(
-        label=gettext_lazy("People"), required=False, max_length=MAX_ENTRANTS * 151,
-        strip=True, help_text=gettext_lazy("Usernames, comma-separated: they play their "
-                                           "fixtures at live tables."))
+        label=gettext_lazy("People"), required=False, max_length=MAX_PEOPLE_TEXT,
+        strip=True, help_text=gettext_lazy(
+            "Usernames, comma-separated: each is invited, and plays their fixtures at "
+            "live tables once they accept. You start the first season on the league's "
+            "page, with whoever has accepted by then."))
     open_entries = forms.BooleanField(
         label=gettext_lazy("Open for entries"), required=False,
         help_text=gettext_lazy("People join on the league's page until you start the "
@@ -91,27 +103,16 @@ class NewLeague(forms.Form):
                                "coins each player has."))
 
 
-def people_entrants(text: str) -> list[str]:
-    """The entrants of the people named (usernames, comma-separated); refused unless each
-    has an account."""
-    names = [n.strip() for n in text.split(",") if n.strip()][:MAX_ENTRANTS + 1]
-    if len(names) > MAX_ENTRANTS:
-        raise CompetitionError(f"at most {MAX_ENTRANTS} entrants")
-    known = set(get_user_model().objects.filter(username__in=names)
-                .values_list("username", flat=True))
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise CompetitionError(_("No player named %(name)s.") % {"name": unknown[0][:150]})
-    return [person_entrant(n) for n in names]
-
-
 def _summary(league: League) -> dict[str, Any]:
     return {"id": league.id, "name": league.name, "ruleset": league.ruleset.name,
             "house_rules": list(league.ruleset.house_rules), "table": league.table,
             "divisions": league.divisions, "moves": league.moves,
             "entrants": len(league.entrants), "seasons": league.seasons,
             "ended": len(league.results), "finished": league.finished, "live": league.live,
-            "entries_open": league.entries_open, "rated": bool(league.ratings)}
+            "entries_open": league.entries_open, "waiting": league.waiting,
+            "rated": bool(league.ratings),
+            "organiser_name": username_of(league.created_by or "")
+            or _("the platform's operator")}
 
 
 @require_safe
@@ -127,21 +128,21 @@ def new_league(request: HttpRequest) -> HttpResponse:
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        me = person_entrant(request.user.get_username())
         try:
-            people = people_entrants(data["people"])
+            people = consent.sort_people(consent.named_people(data["people"]), me)
             ruleset, bots = requested(data)
-            entrants = people + bots
             live = None
-            if people or data["open_entries"]:
+            if people.entered or people.invited or data["open_entries"]:
                 lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
                 live = LivePlay(data["ruleset"], rule_overrides(lines) if lines else {},
                                 data["move_seconds"] or 60, data["game_seconds"] or 0,
                                 data["fixture_hours"] or 72, data["open_entries"])
-            league = create_league(data["name"], ruleset, data["table"], data["divisions"],
-                                   data["moves"], data["seasons"],
-                                   entrants,
-                                   created_by=person_entrant(request.user.get_username()),
-                                   live=live)
+            with quotas.creating(request.user) as admit:
+                league = create_league(data["name"], ruleset, data["table"],
+                                       data["divisions"], data["moves"], data["seasons"],
+                                       people.entered + bots, created_by=me, live=live,
+                                       invited=people.invited, admit=admit)
         except (CompetitionError, RulesetError) as refused:
             problems.append(str(refused))
         else:
@@ -243,6 +244,9 @@ def league_detail(request: HttpRequest, league_id: UUID) -> HttpResponse:
         "l": _summary(league), "seasons": seasons, "mine": mine, "me": me,
         "entrants": league.entrants, "organiser": organiser,
         "entered": me is not None and me in league.entrants,
+        "invitations": list(league.invitations.items()) if organiser else [],
+        "my_invitation": league.invitations.get(me) if me is not None else None,
+        "invite_max": MAX_PEOPLE_TEXT,
         "follow": bool(league.fixtures) and not league.finished})
 
 
@@ -259,51 +263,144 @@ def league_live(request: HttpRequest, league_id: UUID) -> HttpResponse:
         "l": _summary(league), "seasons": seasons, "mine": mine})
 
 
-def _change(request: HttpRequest, league_id: UUID,
-            action: Callable[[League, str], None]) -> HttpResponse:
-    """A signed-in person's change to a league (join, leave, start), stored or refused
-    with the reason; a lost race with another change is tried again."""
+Action = Callable[[League, str], str | None]
+"""A change a signed-in person makes to a league (``me``: their entrant id); returns
+what to tell them when it is stored, or None."""
+
+
+def _change(request: HttpRequest, league_id: UUID, action: Action) -> HttpResponse:
+    """A signed-in person's change to a league (join, leave, start, accept, decline,
+    invite), stored with its invitations' rows and any quota it counts against in one
+    transaction, or refused with the reason; a lost race with another change is tried
+    again. Back to the league's page, or to the invitations page it was made on."""
     me = person_entrant(request.user.get_username())
     app = tournaments()
     for _attempt in range(5):
         league = _get(league_id)
         try:
-            action(league, me)
-            app.save(league)
+            with transaction.atomic():
+                said = action(league, me)
+                consent.save(app, league)
         except CompetitionError as refused:
             messages.error(request, str(refused))
             break
         except IntegrityError:
             continue
         else:
+            if said:
+                messages.success(request, said)
             if league.open_season is not None and not league.results:
                 start_fixtures(league, tasks.dispatch_fixtures)
             break
+    if request.POST.get("back") == "invitations":
+        return redirect("tournaments:invitations")
     return redirect("tournaments:league", league_id=league_id)
 
 
-def _start(league: League, me: str) -> None:
+def _organiser(league: League, me: str) -> None:
     if league.created_by != me:
-        raise CompetitionError(_("Only the league's organiser starts it."))
-    league.start_first_season()
+        raise CompetitionError(_("Only the league's organiser does that."))
 
 
 @login_required
 @require_POST
 def join_league(request: HttpRequest, league_id: UUID) -> HttpResponse:
-    return _change(request, league_id, League.join)
+    def join(league: League, me: str) -> str:
+        league.join(me)
+        return _("You are entered in %(league)s.") % {"league": league.name}
+    return _change(request, league_id, join)
 
 
 @login_required
 @require_POST
 def leave_league(request: HttpRequest, league_id: UUID) -> HttpResponse:
-    return _change(request, league_id, League.leave)
+    def leave(league: League, me: str) -> str:
+        league.leave(me)
+        return _("You have left %(league)s.") % {"league": league.name}
+    return _change(request, league_id, leave)
 
 
 @login_required
 @require_POST
 def start_league(request: HttpRequest, league_id: UUID) -> HttpResponse:
-    return _change(request, league_id, _start)
+    """The organiser starts the first season with whoever has entered: invitations
+    not answered by then expire. The league's games count against the organiser's
+    quota from now (``quotas.admit_start``)."""
+    def start(league: League, me: str) -> None:
+        _organiser(league, me)
+        league.start_first_season()
+        quotas.admit_start(request.user, league)
+    return _change(request, league_id, start)
+
+
+@login_required
+@require_POST
+def accept_invitation(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    def accept(league: League, me: str) -> str:
+        league.accept(me)
+        return _("You are entered in %(league)s.") % {"league": league.name}
+    return _change(request, league_id, accept)
+
+
+@login_required
+@require_POST
+def decline_invitation(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    def decline(league: League, me: str) -> str:
+        league.decline(me)
+        return _("You have declined %(league)s.") % {"league": league.name}
+    return _change(request, league_id, decline)
+
+
+class Invite(forms.Form):
+    people = forms.CharField(label=gettext_lazy("Invite"), max_length=MAX_PEOPLE_TEXT,
+                             strip=True, help_text=gettext_lazy("Usernames, comma-separated."))
+
+
+@login_required
+@require_POST
+def invite_to_league(request: HttpRequest, league_id: UUID) -> HttpResponse:
+    """The organiser asks more people in while the league waits for its first season
+    (to make up for those who declined); the same rules as the new league form."""
+    form = Invite(request.POST)
+
+    def invite(league: League, me: str) -> str:
+        _organiser(league, me)
+        if not form.is_valid():
+            raise CompetitionError(_("Name the people to invite: usernames, "
+                                     "comma-separated."))
+        people = consent.sort_people(consent.named_people(form.cleaned_data["people"]), me)
+        for entrant in people.entered:
+            if entrant not in league.entrants:
+                league.join(entrant)
+        for entrant in people.invited:
+            league.invite(entrant)
+        return ngettext("%(count)d person invited.", "%(count)d people invited.",
+                        len(people.invited)) % {"count": len(people.invited)}
+    return _change(request, league_id, invite)
+
+
+INVITATIONS_SHOWN = 100
+"""Invitations listed at most: a person's open ones first, then the latest answered."""
+
+
+@login_required
+@require_safe
+def invitations(request: HttpRequest) -> HttpResponse:
+    """The signed-in person's invitations: each league's name, organiser and state, the
+    open ones with Accept and Decline."""
+    rows = list(Invitation.objects.filter(user=request.user, status=consent.INVITED)
+                .order_by("-invited_at")[:INVITATIONS_SHOWN])
+    rows += list(Invitation.objects.filter(user=request.user)
+                 .exclude(status=consent.INVITED)
+                 .order_by("-answered_at")[:max(0, INVITATIONS_SHOWN - len(rows))])
+    shown = []
+    for row in rows:
+        try:
+            league = get_league(row.competition_id)
+        except LeagueNotFound:
+            continue
+        shown.append({"row": row, "league": _summary(league), "organiser": league.created_by})
+    return render(request, "tournaments/invitations.html", {"invitations": shown})
 
 
 urlpatterns: list[URLPattern] = [
@@ -314,4 +411,8 @@ urlpatterns: list[URLPattern] = [
     path("leagues/<uuid:league_id>/join/", join_league, name="join_league"),
     path("leagues/<uuid:league_id>/leave/", leave_league, name="leave_league"),
     path("leagues/<uuid:league_id>/start/", start_league, name="start_league"),
+    path("leagues/<uuid:league_id>/accept/", accept_invitation, name="accept_invitation"),
+    path("leagues/<uuid:league_id>/decline/", decline_invitation, name="decline_invitation"),
+    path("leagues/<uuid:league_id>/invite/", invite_to_league, name="invite_to_league"),
+    path("invitations/", invitations, name="invitations"),
 ]

@@ -14,6 +14,12 @@ relegation at each season's end; an aggregate of its own (:class:`League`) in th
   rules and turn clock, each live fixture's hours before its deadline, and whether
   entries are open (people join and leave until the organiser starts the first
   season); :class:`League.Left`: an entrant who left before the first season.
+- Consent (``tournaments.consent``): a person is entered only by themselves (joining,
+  or as the organiser) or by accepting an invitation. :class:`League.Invited`: the
+  organiser asked a person in; :class:`League.Accepted` (then ``Entered``) and
+  :class:`League.Declined` are that person's answer; :class:`League.Expired`: the
+  invitations still unanswered when the first season started, dropped. A league that
+  invites anyone waits for its organiser to start the first season.
 
 Standings are rebuilt from the results: rank points (one per opponent finished ahead
 of, a half per one level), then coins, then the season's seeding. Game ids follow from
@@ -26,16 +32,23 @@ import hashlib
 import hmac
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 from uuid import UUID
 
+from django.utils.translation import gettext as _
 from eventsourcing.domain import Aggregate
 
 from bohnanza_core.bots import BOTS
 from bohnanza_core.bots.registry import BUILTIN
-from bohnanza_core.pairings import MAX_ENTRANTS, PairingError, rank_points, round_robin
+from bohnanza_core.pairings import (
+    MAX_ENTRANTS,
+    PairingError,
+    rank_points,
+    round_robin,
+    round_robin_games,
+)
 from bohnanza_core.rulesets import Ruleset
 from tournaments.competitions import (
     MAX_NAME,
@@ -44,7 +57,8 @@ from tournaments.competitions import (
     Tournaments,
     tournaments,
 )
-from tournaments.entrants import is_person
+from tournaments.consent import ACCEPTED, DECLINED, EXPIRED, INVITED, save
+from tournaments.entrants import is_person, username_of
 from tournaments.ratings import Rating, Ratings
 
 LEAGUE_NAMESPACE: Final = uuid.UUID("9c4e2b7a-1f3d-4a6b-8e5c-7d0f1a2b3c4d")
@@ -52,6 +66,9 @@ MAX_DIVISIONS = 8
 MAX_SEASONS = 20
 MAX_FIXTURES = 2_000
 """Fixtures of one season, every division together."""
+MAX_INVITATIONS = 2 * MAX_ENTRANTS
+"""Invitations one league sends, answered or not: enough to fill it after refusals,
+too few to use a league for sending people messages."""
 
 
 class LeagueNotFound(LookupError):
@@ -131,6 +148,31 @@ class League(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.entrants.remove(self.entrant)
 
+    class Invited(Aggregate.Event):
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.invitations[self.entrant] = INVITED
+
+    class Accepted(Aggregate.Event):
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.invitations[self.entrant] = ACCEPTED
+
+    class Declined(Aggregate.Event):
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.invitations[self.entrant] = DECLINED
+
+    class Expired(Aggregate.Event):
+        entrants: list[str]
+
+        def apply(self, aggregate: Any) -> None:
+            for entrant in self.entrants:
+                aggregate.invitations[entrant] = EXPIRED
+
     class PlayedLive(Aggregate.Event):
         preset: str
         overrides: dict[str, Any]
@@ -182,6 +224,9 @@ class League(Aggregate):
         self.results: list[list[GameResult]] = []
         self.moved: list[tuple[list[int], list[int]]] = []
         self.live: LivePlay | None = None
+        self.invitations: dict[str, str] = {}
+        """Each person invited: ``invited`` (no answer yet), ``accepted``, ``declined``
+        or ``expired``, in the order they were invited."""
         self.ratings: dict[str, tuple[float, float, int]] = {}
         self.rating_history: list[dict[str, tuple[float, float, int]]] = []
         """The ratings after each ended season."""
@@ -191,28 +236,96 @@ class League(Aggregate):
         """People may join and leave: entries were opened and no season has started."""
         return self.live is not None and self.live.entries_open and not self.fixtures
 
+    @property
+    def waiting(self) -> bool:
+        """No season has started: the league waits for entries, answers to its
+        invitations, and its organiser's start."""
+        return not self.fixtures
+
+    @property
+    def invited(self) -> list[str]:
+        """The people invited who have not answered yet."""
+        return [e for e, status in self.invitations.items() if status == INVITED]
+
     def join(self, entrant: str) -> None:
-        if not self.entries_open:
-            raise CompetitionError("this league takes no more entries")
+        """``entrant`` (the person asking, never anyone else) enters: an invitation's
+        acceptance, an entry while entries are open, or the organiser's own entry
+        before the first season."""
+        if entrant in self.invited:
+            self.accept(entrant)
+            return
+        if not (self.entries_open or (self.waiting and entrant == self.created_by)):
+            raise CompetitionError(_("This league takes no more entries."))
         if entrant in self.entrants:
-            raise CompetitionError("already entered")
+            raise CompetitionError(_("You have entered already."))
         if len(self.entrants) >= MAX_ENTRANTS:
-            raise CompetitionError(f"at most {MAX_ENTRANTS} entrants")
+            raise CompetitionError(_("The league is full."))
         self.trigger_event(League.Entered, entrant=entrant)
 
     def leave(self, entrant: str) -> None:
-        if not self.entries_open:
-            raise CompetitionError("the league has started: too late to leave")
+        """``entrant`` leaves before the first season; one who had accepted an
+        invitation has declined it now."""
+        if not self.waiting:
+            raise CompetitionError(_("The league has started: too late to leave."))
+        if entrant in self.invited:
+            self.decline(entrant)
+            return
         if entrant not in self.entrants:
-            raise CompetitionError("not entered")
+            raise CompetitionError(_("You have not entered this league."))
         self.trigger_event(League.Left, entrant=entrant)
+        if self.invitations.get(entrant) == ACCEPTED:
+            self.trigger_event(League.Declined, entrant=entrant)
+
+    def invite(self, entrant: str) -> None:
+        """Ask a person in (the organiser's doing): they are entered only once they
+        accept (:meth:`accept`). Refused for someone entered or invited already (a
+        person who declined is not asked again), after the first season has started,
+        and past :data:`MAX_INVITATIONS`."""
+        if not is_person(entrant):
+            raise CompetitionError(_("Only people are invited; bots are entered."))
+        name = (username_of(entrant) or "")[:150]
+        if not self.waiting:
+            raise CompetitionError(_("The league has started: it invites nobody now."))
+        if entrant in self.entrants or entrant in self.invitations:
+            raise CompetitionError(_("%(name)s has been asked already.") % {"name": name})
+        if len(self.invitations) >= MAX_INVITATIONS:
+            raise CompetitionError(_("A league sends at most %(count)d invitations.")
+                                   % {"count": MAX_INVITATIONS})
+        if len(self.entrants) + len(self.invited) >= MAX_ENTRANTS:
+            raise CompetitionError(_("The league is full."))
+        self.trigger_event(League.Invited, entrant=entrant)
+
+    def accept(self, entrant: str) -> None:
+        """The invited person says yes: entered from now on (their fixtures get live
+        tables like anyone's)."""
+        if self.invitations.get(entrant) != INVITED:
+            raise CompetitionError(_("You have no open invitation to this league."))
+        if not self.waiting:
+            raise CompetitionError(_("The league has started: the invitation has expired."))
+        if len(self.entrants) >= MAX_ENTRANTS:
+            raise CompetitionError(_("The league is full."))
+        self.trigger_event(League.Accepted, entrant=entrant)
+        self.trigger_event(League.Entered, entrant=entrant)
+
+    def decline(self, entrant: str) -> None:
+        """The invited person says no, or takes back a yes before the first season."""
+        status = self.invitations.get(entrant)
+        if status == ACCEPTED:
+            self.leave(entrant)
+            return
+        if status != INVITED:
+            raise CompetitionError(_("You have no open invitation to this league."))
+        self.trigger_event(League.Declined, entrant=entrant)
 
     def start_first_season(self) -> None:
-        """Close the entries and start the first season; refused (CompetitionError,
-        nothing changed) while the entrants do not fill the divisions."""
-        if not self.entries_open:
-            raise CompetitionError("this league has started already")
+        """Close the entries, drop the invitations nobody answered (``Expired``) and
+        start the first season with who has entered; refused (CompetitionError,
+        nothing changed) while they do not fill the divisions."""
+        if not self.waiting:
+            raise CompetitionError(_("This league has started already."))
         check_entrants(self.entrants, self.table, self.divisions, self.moves)
+        if self.invited:
+            self.trigger_event(League.Expired, entrants=self.invited)
         try:
             self.start_season()
         except PairingError as refused:
@@ -353,7 +466,8 @@ def fixture_seed(secret: str, season: int, fixture: int) -> str:
 
 def check_entrants(entrants: Sequence[str], table: int, divisions: int, moves: int) -> None:
     """Refuse (CompetitionError) entrants that do not divide into divisions of at least
-    one table each."""
+    one table each, or whose season would have more than :data:`MAX_FIXTURES` games
+    (counted before any is paired: a league open for entries can fill up)."""
     n = len(entrants)
     if n > MAX_ENTRANTS or n % divisions or len(set(entrants)) != n:
         raise CompetitionError(f"distinct entrants, at most {MAX_ENTRANTS}, the same number "
@@ -362,6 +476,8 @@ def check_entrants(entrants: Sequence[str], table: int, divisions: int, moves: i
     if not (size >= table and moves >= 0 and 2 * moves <= size and (moves or divisions == 1)):
         raise CompetitionError("a division seats at least one table and moves at most half "
                                "of it up or down (at least one when there are several)")
+    if divisions * round_robin_games(size, table) > MAX_FIXTURES:
+        raise CompetitionError(f"at most {MAX_FIXTURES} games a season")
 
 
 def check_live(live: LivePlay | None, entrants: Sequence[str]) -> None:
@@ -387,11 +503,20 @@ def check_live(live: LivePlay | None, entrants: Sequence[str]) -> None:
 
 def create_league(name: str, ruleset: Ruleset, table: int, divisions: int, moves: int,
                   seasons: int, entrants: Sequence[str], created_by: str | None = None,
-                  app: Tournaments | None = None, live: LivePlay | None = None) -> League:
-    """Create a league, enter everyone, start its first season and store it; refused
-    (CompetitionError, nothing stored) when it cannot be played as asked. ``live``:
-    its fixtures with people are live tables; with ``live.entries_open`` the first
-    season waits for :meth:`League.start_first_season` (people join until then)."""
+                  app: Tournaments | None = None, live: LivePlay | None = None, *,
+                  invited: Sequence[str] = (), consented: bool = False,
+                  admit: Callable[[League], None] | None = None) -> League:
+    """Create a league, enter ``entrants``, invite ``invited``, start its first season
+    and store it; refused (CompetitionError, nothing stored) when it cannot be played
+    as asked. ``live``: its fixtures with people are live tables; with
+    ``live.entries_open``, or anyone invited, the first season waits for
+    :meth:`League.start_first_season` (people join and answer until then).
+
+    Consent: the only person ``entrants`` may hold is the organiser (``created_by``);
+    everyone else is ``invited`` and enters by accepting. ``consented`` lifts that
+    for the command line, whose operator states the people agreed elsewhere.
+    ``admit`` (the organiser's quotas, ``tournaments.quotas``) sees the league built
+    and may refuse it before anything is stored."""
     name = name.strip()
     if not 0 < len(name) <= MAX_NAME:
         raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
@@ -400,10 +525,16 @@ def create_league(name: str, ruleset: Ruleset, table: int, divisions: int, moves
                                f"not tables of {table}")
     if not 1 <= divisions <= MAX_DIVISIONS or not 1 <= seasons <= MAX_SEASONS:
         raise CompetitionError(f"1 to {MAX_DIVISIONS} divisions, 1 to {MAX_SEASONS} seasons")
-    check_live(live, entrants)
-    waiting = live is not None and live.entries_open
+    if not consented:
+        unasked = [e for e in entrants if is_person(e) and e != created_by]
+        if unasked:
+            raise CompetitionError(_("%(name)s enters only by accepting an invitation.")
+                                   % {"name": username_of(unasked[0])})
+    everyone = [*entrants, *invited]
+    check_live(live, everyone)
+    waiting = bool(invited) or (live is not None and live.entries_open)
     if waiting:
-        if len(entrants) > MAX_ENTRANTS or len(set(entrants)) != len(entrants):
+        if len(everyone) > MAX_ENTRANTS or len(set(everyone)) != len(everyone):
             raise CompetitionError(f"distinct entrants, at most {MAX_ENTRANTS}")
         if moves < 0 or (divisions > 1 and not moves):
             raise CompetitionError("at least one up and down when there are several "
@@ -420,14 +551,16 @@ def create_league(name: str, ruleset: Ruleset, table: int, divisions: int, moves
                              fixture_hours=live.fixture_hours, entries_open=live.entries_open)
     for entrant in entrants:
         league.trigger_event(League.Entered, entrant=entrant)
+    for entrant in invited:
+        league.invite(entrant)
     if not waiting:
         try:
             league.start_season()
         except PairingError as refused:
             raise CompetitionError(str(refused)) from None
-    if league.fixtures and len(league.fixtures[0]) > MAX_FIXTURES:
-        raise CompetitionError(f"at most {MAX_FIXTURES} games a season")
-    (app or tournaments()).save(league)
+    if admit is not None:
+        admit(league)
+    save(app or tournaments(), league)
     return league
 
 

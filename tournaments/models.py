@@ -9,6 +9,7 @@ own ``RoundEnded`` events are built from them.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -81,3 +82,54 @@ class LeagueTable(models.Model):
         indexes = [models.Index(fields=["league_id", "season"])]
         constraints = [models.UniqueConstraint(fields=["league_id", "season", "fixture"],
                                                name="one_table_per_league_fixture")]
+
+
+class Invitation(models.Model):
+    """A person invited into a competition that takes people (today a league): the
+    read model of its ``Invited``, ``Accepted``, ``Declined`` and ``Expired`` events,
+    written in the same transaction as them (``tournaments.consent.save``), so that
+    a person's invitations are one indexed query instead of a read of every league."""
+
+    class Status(models.TextChoices):
+        INVITED = "invited"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        EXPIRED = "expired"
+
+    competition_id = models.UUIDField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="competition_invitations")
+    status = models.CharField(max_length=8, choices=Status.choices)
+    invited_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "status"])]
+        constraints = [models.UniqueConstraint(fields=["competition_id", "user"],
+                                               name="one_invitation_per_person")]
+
+
+class QuotaUse(models.Model):
+    """What one competition, ladder or league made by an account counts against that
+    account's quotas (``tournaments.quotas``): written with its creation, in the same
+    transaction. ``games`` is every game it asks for (a ladder: the games its ticks
+    play a day), counted from ``games_at`` (a league waiting for its first season asks
+    for none until it starts); ``running`` is cleared once it is seen to have ended."""
+
+    class Kind(models.TextChoices):
+        COMPETITION = "competition"
+        LADDER = "ladder"
+        LEAGUE = "league"
+
+    competition_id = models.UUIDField(unique=True)
+    kind = models.CharField(max_length=11, choices=Kind.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="quota_uses")
+    created_at = models.DateTimeField(auto_now_add=True)
+    games = models.PositiveIntegerField(default=0)
+    games_at = models.DateTimeField(null=True, blank=True)
+    running = models.BooleanField(default=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "kind", "running"]),
+                   models.Index(fields=["user", "games_at"])]

@@ -4,8 +4,8 @@ progress as JSON for the page's polling.
 
 Everything shown is built from the competition's events and its games' results: the
 secret the deals' seeds derive from never reaches a page. A new competition needs an
-account (its games cost the workers' time); its form is bounded field by field and a
-refusal stores nothing.
+account (its games cost the workers' time) within its quotas (``tournaments.quotas``);
+its form is bounded field by field and a refusal stores nothing.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from bohnanza_core.rulesets import (
     rule_overrides,
     ruleset_for,
 )
-from tournaments import tasks
+from tournaments import quotas, tasks
 from tournaments.competitions import (
     FORMATS,
     MAX_NAME,
@@ -134,10 +134,11 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             ruleset, entrants = requested(data)
-            t = tournaments().create(
-                data["name"], data["format"], ruleset, data["table"],
-                {OPTION_OF[data["format"]]: data["count"]}, entrants,
-                created_by=f"user:{request.user.get_username()}")
+            with quotas.creating(request.user) as admit:
+                t = tournaments().create(
+                    data["name"], data["format"], ruleset, data["table"],
+                    {OPTION_OF[data["format"]]: data["count"]}, entrants,
+                    created_by=f"user:{request.user.get_username()}", admit=admit)
         except (CompetitionError, RulesetError) as refused:
             problems.append(str(refused))
         else:

@@ -39,7 +39,7 @@ from tournaments.competitions import reset_tournaments, tournaments
 from tournaments.ladder_runner import run_ticks_here
 from tournaments.ladders import create_ladder
 from tournaments.league_runner import run_league_here
-from tournaments.leagues import create_league
+from tournaments.leagues import LivePlay, create_league
 from tournaments.runner import run_here
 
 LANGUAGES = ("hu", "fi")
@@ -140,10 +140,14 @@ def world(store: Games) -> Iterator[dict[str, object]]:
     league = run_league_here(create_league(
         "League", PRESETS["duel"][0], 2, 2, 1, 2,
         ["heuristic@builtin", "random@builtin", "nontrading@builtin", "random@builtin #2"]).id)
+    # waiting for its first season: zed organises, ann is invited (issue 26, consent)
+    invited = create_league("Invited", PRESETS["duel"][0], 2, 1, 0, 1, ["heuristic@builtin"],
+                            created_by="user:zed", live=LivePlay("duel", {}, 60, 0, 24, False),
+                            invited=["user:ann"])
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
            "dispute": str(dispute.id), "cup": str(cup.id), "waiting": str(waiting.id),
            "live": str(live.id), "live_seats": list(games().game(live.game_id).table.seats),
-           "ladder": str(ladder.id), "league": str(league.id)}
+           "ladder": str(ladder.id), "league": str(league.id), "invited": str(invited.id)}
     reset_tournaments()
     reset_disputes()
 
@@ -176,6 +180,9 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("ann", "/tournaments/ladders/new/"),
         ("anyone", "/tournaments/leagues/"), ("ann", "/tournaments/leagues/new/"),
         ("anyone", f"/tournaments/leagues/{world['league']}/"),
+        ("ann", "/tournaments/invitations/"),
+        ("ann", f"/tournaments/leagues/{world['invited']}/"),
+        ("staff", f"/tournaments/leagues/{world['invited']}/"),
     ]
 
 
@@ -183,7 +190,7 @@ def names_of(world: dict[str, object]) -> list[str]:
     """Names that read the same in every language: seats, accounts, rulesets."""
     names = ["ann", "bob", "cy", "zed", "Games", "This draw looks wrong to me.", *PRESETS,
              *world.get("live_seats", [])]  # type: ignore[misc]
-    names += ["Cup", "Ladder", "League", "random@builtin #2", "heuristic@builtin",
+    names += ["Cup", "Ladder", "League", "Invited", "random@builtin #2", "heuristic@builtin",
               "random@builtin", "nontrading@builtin",
               "heuristic@builtin #2", "random 1", "random 2", "nontrading 1", "heuristic 1",
               "heuristic 2", "nontrading 2"]  # the competition's name, entrants and seats

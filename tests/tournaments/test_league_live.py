@@ -239,6 +239,12 @@ def test_a_league_with_people_is_refused_without_live_play_or_with_foreign_bots(
     assert answer.status_code == 400 and "nobody" in answer.content.decode()
     answer = client.post(reverse("tournaments:new_league"), {**form, "people": "alice"})
     assert answer.status_code == 302
+    assert not LeagueTable.objects.exists()  # alice is invited: no table until she accepts
+    client.force_login(User.objects.get(username="alice"))
+    (lid,) = league_ids()
+    client.post(reverse("tournaments:accept_invitation", args=[lid]))
+    client.force_login(User.objects.get(username="olga"))
+    client.post(reverse("tournaments:start_league", args=[lid]))
     (row, _) = LeagueTable.objects.all()
     assert row.table.seats.filter(user__username="alice").exists()
 
@@ -324,8 +330,8 @@ def test_the_shell_makes_a_league_with_people_as_the_page_does(competitions: Tou
             call_command(*base, *extra, stdout=StringIO())
     assert not LeagueTable.objects.exists() and not league_ids()
 
-    out = StringIO()
-    call_command(*base, "--name", "Club night", "--people", "alice, bob",
+    out = StringIO()  # the operator states that alice and bob agreed: entered at once
+    call_command(*base, "--name", "Club night", "--people", "alice, bob", "--consented",
                  "--bots", "heuristic", "--move-seconds", "30", "--game-seconds", "0",
                  "--fixture-hours", "2", stdout=out)
     (lid,) = league_ids()
@@ -346,8 +352,11 @@ def test_the_shell_makes_a_league_with_people_as_the_page_does(competitions: Tou
                  "--organiser", "olga", stdout=StringIO())
     opened = get_league(next(i for i in league_ids() if i != lid))
     assert opened.entries_open and opened.created_by == "user:olga"
+    assert opened.entrants == [] and opened.invited == ["user:alice"]
     client = Client()
     client.force_login(User.objects.get(username="bob"))
+    client.post(reverse("tournaments:join_league", args=[opened.id]))
+    client.force_login(User.objects.get(username="alice"))  # alice accepts her invitation
     client.post(reverse("tournaments:join_league", args=[opened.id]))
     client.force_login(User.objects.get(username="olga"))
     client.post(reverse("tournaments:start_league", args=[opened.id]))

@@ -189,7 +189,7 @@ def test_the_league_summary_counts_in_the_singular_and_the_plural(competitions: 
 
     User.objects.create_user("alice")
     one = create_league("Single", ruleset_for("duel", 2), 2, 1, 0, 1,
-                        ["user:alice", "heuristic@builtin"],
+                        ["user:alice", "heuristic@builtin"], created_by="user:alice",
                         live=LivePlay("duel", {}, 60, 1, 1, False))
     two = create_league("Double", ruleset_for("duel", 2), 2, 2, 1, 2, BOTS6[:4])
 

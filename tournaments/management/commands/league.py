@@ -4,17 +4,24 @@
         --bots heuristic,random,nontrading,heuristic,random,nontrading \\
         --divisions 3 --moves 1 --seasons 2 [--rule KEY=VALUE ...] [--here]
     manage.py league create --name "Club night" --ruleset duel --table 2 \\
-        --people alice,bob --bots heuristic,random [--move-seconds 60] \\
-        [--game-seconds 300] [--fixture-hours 72] [--open-entries --organiser olga]
+        --people alice,bob --bots heuristic,random [--consented] [--move-seconds 60] \\
+        [--game-seconds 300] [--fixture-hours 72] [--open-entries] [--organiser olga]
+    manage.py league start ID
     manage.py league list
     manage.py league show ID
 
 ``create`` sends the first season's fixtures to the workers (``--here``: plays every
-season in this process); ``show`` prints each season's divisions and moves. People
-(``--people``, usernames with an account, as on the new league form) play their
-fixtures at live tables under the turn clock; ``--open-entries`` lets more join on the
-league's page until its organiser (``--organiser``, a username) starts it there. A league
-with people is never played ``--here``: its live tables wait for the people.
+season in this process); ``show`` prints each season's divisions and moves, and who
+was invited and what they answered. People (``--people``, usernames with an account,
+as on the new league form) play their fixtures at live tables under the turn clock.
+They are invited, as the form invites them: each enters by accepting on their
+invitations page, and the league waits until its organiser (``--organiser``, a
+username) starts it on its page, or ``start`` here does, with whoever has entered.
+``--consented`` states that the people agreed elsewhere and enters them at once (the
+operator's word; the web has no such box). ``--open-entries`` lets anyone join on the
+league's page until the start. A league with people is never played ``--here``: its
+live tables wait for the people. The command line counts against nobody's quotas: its
+operator runs the workers.
 """
 
 from __future__ import annotations
@@ -27,12 +34,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
-from tournaments import tasks
-from tournaments.competitions import CompetitionError
+from tournaments import consent, tasks
+from tournaments.competitions import CompetitionError, tournaments
 from tournaments.entrants import display_name
 from tournaments.league_live import schedule
 from tournaments.league_runner import run_league_here, start_fixtures, stored_league_results
-from tournaments.league_views import people_entrants
 from tournaments.leagues import (
     MAX_FIXTURE_HOURS,
     MAX_GAME_SECONDS,
@@ -62,6 +68,13 @@ def describe(league: League) -> str:
             lines.append(f"  division {d + 1}")
             lines += [f"    {display_name(r.entrant):<28} {r.games:>3} {r.points:>6.1f} "
                       f"{r.coins:>5} {MOVES[r.move]:<9} {r.entrant}" for r in rows]
+    if league.invitations:
+        lines += ["", "invitations"]
+        lines += [f"  {display_name(e):<28} {status:<9} {e}"
+                  for e, status in league.invitations.items()]
+    if league.waiting:
+        lines += ["", f"waiting for its first season: {len(league.entrants)} entered, "
+                  f"{len(league.invited)} not answered yet"]
     if league.ratings:
         lines += ["", f"{'ratings':<28} {'games':>5} {'mu':>7} {'sigma':>6} {'rating':>7}  id"]
         for entrant, (mu, sigma, played) in sorted(
@@ -82,8 +95,12 @@ class Command(BaseCommand):
         create.add_argument("--ruleset", required=True)
         create.add_argument("--table", type=int, required=True)
         create.add_argument("--bots", default="", help="comma-separated bot names")
-        create.add_argument("--people", default="", help="comma-separated usernames: they "
-                            "play their fixtures at live tables")
+        create.add_argument("--people", default="", help="comma-separated usernames, "
+                            "invited: they play their fixtures at live tables once they "
+                            "accept")
+        create.add_argument("--consented", action="store_true",
+                            help="the people agreed elsewhere: enter them at once instead "
+                            "of inviting them")
         create.add_argument("--open-entries", action="store_true",
                             help="people join on the league's page until the organiser "
                             "starts it")
@@ -102,6 +119,9 @@ class Command(BaseCommand):
         create.add_argument("--seasons", type=int, default=1)
         create.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
         create.add_argument("--here", action="store_true", help="play it in this process")
+        sub.add_parser("start", help="start a waiting league's first season with whoever "
+                       "has entered (unanswered invitations expire)").add_argument(
+                           "id", type=UUID)
         sub.add_parser("list", help="the leagues")
         sub.add_parser("show").add_argument("id", type=UUID)
         sub.add_parser("rerate", help="rate the stored games again and compare (exit 1 if "
@@ -118,6 +138,8 @@ class Command(BaseCommand):
                                       f"{league.seasons} seasons")
             elif options["action"] == "rerate":
                 self._rerate(get_league(options["id"]))
+            elif options["action"] == "start":
+                self._start(options["id"])
             else:
                 self.stdout.write(describe(get_league(options["id"])))
         except (CompetitionError, RulesetError, LeagueNotFound) as refused:
@@ -136,24 +158,32 @@ class Command(BaseCommand):
                                f"league's ratings: {', '.join(differ)}")
         self.stdout.write("the same as the league's ratings")
 
+    def _start(self, league_id: UUID) -> None:
+        league = get_league(league_id)
+        league.start_first_season()
+        consent.save(tournaments(), league)
+        start_fixtures(league, tasks.dispatch_fixtures)
+        self.stdout.write(describe(league))
+
     def _create(self, options: dict[str, Any]) -> None:
         table = options["table"]
         ruleset = (customize(options["ruleset"], table, rule_overrides(options["rule"]))
                    if options["rule"] else ruleset_for(options["ruleset"], table))
         names = [n.strip() for n in options["bots"].split(",") if n.strip()]
-        people = people_entrants(options["people"][:MAX_ENTRANTS * 151])
+        named = consent.named_people(options["people"][:MAX_ENTRANTS * 151])
         organiser = options["organiser"].strip()
         if organiser:
             if "," in organiser:
                 raise CommandError("one --organiser")
-            (created_by,) = people_entrants(organiser)
+            (created_by,) = consent.named_people(organiser)
         elif options["open_entries"]:
             raise CommandError("--open-entries needs an --organiser, who starts the league "
                                "on its page")
         else:
             created_by = "cli"
+        people = consent.sort_people(named, created_by, consented=options["consented"])
         live = None
-        if people or options["open_entries"]:
+        if named or options["open_entries"]:
             if options["here"]:
                 raise CommandError("a league with people is played at live tables, not "
                                    "--here")
@@ -163,8 +193,9 @@ class Command(BaseCommand):
                             options["open_entries"])
         league = create_league(options["name"], ruleset, table, options["divisions"],
                                options["moves"], options["seasons"],
-                               people + entrants_for(names[:MAX_ENTRANTS + 1]),
-                               created_by=created_by, live=live)
+                               people.entered + entrants_for(names[:MAX_ENTRANTS + 1]),
+                               created_by=created_by, live=live, invited=people.invited,
+                               consented=options["consented"])
         if league.live is not None:
             schedule(league)
         if options["here"]:

@@ -70,6 +70,7 @@ from bohnanza_core.games import Game, Games
 from bohnanza_core.rulesets import listed_name
 from bohnanza_core.views import SPECTATOR, redact
 from replays.models import GameSummary, SeatSummary
+from replays.names import winners_text
 from replays.outages import database_unavailable, wait_for_database
 from replays.persistence import DjangoDatastore, DjangoSubscription, DjangoTrackingRecorder
 from replays.store import games
@@ -102,13 +103,6 @@ class Processed:
 
 
 # -- applying events to rows ------------------------------------------------------------
-
-
-def winners_text(names: Sequence[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 class _Batch:

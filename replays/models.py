@@ -18,6 +18,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from bohnanza_core.commitments import COMMITMENT_HEX_DIGITS
 from bohnanza_core.engine import BOT_NAME_MAX, SEAT_NAME_MAX
+from bohnanza_core.events import EVENT_TYPES
 from bohnanza_core.games import TOURNAMENT_NAME_MAX
 from bohnanza_core.rulesets import LISTED_NAME_MAX
 from replays.names import PERSON, PLAYER_MAX, WINNERS_MAX
@@ -115,3 +116,42 @@ class SeatSummary(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.game_id}: {self.name} ({self.player})"
+
+
+EVENT_KIND_MAX = max(len(kind.__name__) for kind in EVENT_TYPES)
+"""The longest name of a kind of game event (``ThirdFieldBought``...)."""
+
+
+class ProjectionFailure(models.Model):
+    """An event a projection could not apply (a value its rows refuse, or a bug it runs
+    into), and why.
+
+    The event is skipped, so that the events after it are still applied: one odd value
+    must not keep every later game off the list (issue 26: the game list stopped for good
+    at a username longer than its column). It is kept here so that it stays told, by
+    ``/health/`` and ``manage.py run_projections``, until a fix and ``manage.py
+    rebuild_read_models``, which applies every event again, empty this table with the
+    rows. Written in the same transaction as the rows and the position, as they are."""
+
+    projection = models.CharField(max_length=64,
+                                  help_text="the projection's name in the code, e.g. GameList")
+    notification_id = models.BigIntegerField(help_text="the event's position in the store")
+    game_id = models.UUIDField(help_text="the game the event belongs to")
+    version = models.PositiveIntegerField(help_text="the event's number in its game")
+    event = models.CharField(max_length=EVENT_KIND_MAX,
+                             help_text="the kind of game event, e.g. GameEnded")
+    error = models.TextField(help_text="the error's type and message")
+    failed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("projection", "notification_id")
+        constraints = (
+            models.UniqueConstraint(fields=("projection", "notification_id"),
+                                    name="projectionfailure_once"),
+        )
+        indexes = (models.Index(fields=("projection", "game_id"),
+                                name="projectionfailure_game"),)
+
+    def __str__(self) -> str:
+        return (f"{self.projection} could not apply event {self.notification_id} "
+                f"(game {self.game_id}, version {self.version}, {self.event})")

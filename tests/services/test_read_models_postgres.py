@@ -16,13 +16,15 @@ rebuilt from the events alone:
 
 Each game is then on the game list and on its people's "My games", and so is a game
 stored after them (on the old columns the list stopped at the first such value for
-good).
+good); no projection failed and the health check says so.
+
+And a value PostgreSQL does refuse (a projection's bug) skips that event alone.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -53,7 +55,8 @@ from bohnanza_core.views import view
 from play import driver, live
 from play.models import Table
 from play.tables import create_table, start
-from replays.models import GameSummary, SeatSummary
+from replays import projections
+from replays.models import GameSummary, ProjectionFailure, SeatSummary
 from replays.names import BOT, PERSON, PLAYER_MAX, USERNAME_MAX, WINNERS_MAX
 from replays.projections import rebuild
 from replays.store import games, reset_games
@@ -203,6 +206,7 @@ def test_the_longest_values_are_listed_on_postgresql(platform: None) -> None:
     assert GameSummary.objects.get(pk=finished.id).status == GameSummary.Status.FINISHED
     assert GameSummary.objects.get(pk=running).started_by == player
     assert GameSummary.objects.get(pk=later.id).status == GameSummary.Status.FINISHED
+    assert not ProjectionFailure.objects.exists()
 
     # ... on the pages: the game list, and each person's "My games".
     everything = {str(running), str(finished.id), str(shared.id), str(handed.id),
@@ -215,6 +219,8 @@ def test_the_longest_values_are_listed_on_postgresql(platform: None) -> None:
     assert listed(client, "/replays/mine/") == {str(shared.id)}
     client.force_login(ann)
     assert listed(client, "/replays/mine/") == {str(later.id)}
+    health = Client().get("/health/")
+    assert health.status_code == 200 and health.json()["ok"] is True
 
     # Rebuilt from the events alone, in one batch, the list is the same.
     incremental = rows()
@@ -222,3 +228,37 @@ def test_the_longest_values_are_listed_on_postgresql(platform: None) -> None:
     assert rows() == incremental
     call_command("rebuild_read_models", verbosity=0)
     assert rows() == incremental
+
+
+def test_a_value_postgresql_refuses_is_skipped_and_the_list_goes_on(
+        platform: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value longer than its column, as a projection with a bug would write: the
+    refusal (``StringDataRightTruncation``, in the transaction of the catch-up after a
+    save) skips that event alone; the game before, the one after and the bad game's own
+    start are listed, and the failure is told until a rebuild applies it."""
+    real = projections.winners_text
+
+    def overlong(names: Sequence[str]) -> str:
+        return "W" * (WINNERS_MAX + 1) if names[0].startswith("Overlong") else real(names)
+
+    monkeypatch.setattr(projections, "winners_text", overlong)
+    rules, bots = customize("duel", 2, SHORT), ["heuristic", "random"]
+    before = play_bot_game(games(), rules, bots, "pg-before")
+    bad = play_bot_game(games(), rules, bots, "pg-bad", seats=["Overlong 1", "Overlong 2"])
+    after = play_bot_game(games(), rules, bots, "pg-after")
+
+    assert GameSummary.objects.get(pk=before.id).status == GameSummary.Status.FINISHED
+    assert GameSummary.objects.get(pk=bad.id).status == GameSummary.Status.RUNNING
+    assert GameSummary.objects.get(pk=after.id).status == GameSummary.Status.FINISHED
+    failure = ProjectionFailure.objects.get()
+    assert (failure.game_id, failure.version, failure.event) == (bad.id, bad.version,
+                                                                 "GameEnded")
+    assert "value too long" in failure.error
+    health = Client().get("/health/")
+    assert health.status_code == 503 and health.json()["projections"]["GameList"]["failed"] == 1
+
+    monkeypatch.undo()  # the fix
+    rebuild()
+    assert GameSummary.objects.get(pk=bad.id).status == GameSummary.Status.FINISHED
+    assert not ProjectionFailure.objects.exists()
+    assert Client().get("/health/").status_code == 200

@@ -92,12 +92,7 @@ from bohnanza_core.views import SPECTATOR, redact
 from replays.models import EVENT_KIND_MAX, GameSummary, ProjectionFailure, SeatSummary
 from replays.names import winners_text
 from replays.outages import database_unavailable, wait_for_database
-from replays.persistence import (
-    ConnectionLost,
-    DjangoDatastore,
-    DjangoSubscription,
-    DjangoTrackingRecorder,
-)
+from replays.persistence import DjangoDatastore, DjangoSubscription, DjangoTrackingRecorder
 from replays.store import games
 
 logger = logging.getLogger(__name__)
@@ -341,7 +336,8 @@ def _the_events_fault(error: Exception) -> bool:
     they stop the projection at the event, to go on from there once the cause is fixed."""
     if isinstance(error, DataError | DjangoIntegrityError):
         return True
-    return not isinstance(error, DjangoDatabaseError | PersistenceError | ConnectionLost)
+    # The store's own errors (PersistenceError) include a lost connection (ConnectionLost).
+    return not isinstance(error, DjangoDatabaseError | PersistenceError)
 
 
 def _failed(event: Any, positions: Mapping[tuple[UUID, int], int], error: Exception,

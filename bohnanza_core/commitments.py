@@ -56,6 +56,10 @@ def offline_salt(seed: str) -> str:
         :SALT_HEX_DIGITS]
 
 
+COMMITMENT_HEX_DIGITS = hashlib.sha256().digest_size * 2
+"""A commitment (a seed's, a hidden value's) is a SHA-256 digest written in hex."""
+
+
 def seed_commitment(seed: str, salt: str) -> str:
     """The hash published before the first card is dealt; the seed and salt revealed
     at the end must hash to it."""
@@ -82,5 +86,5 @@ def is_salt(value: object) -> bool:
     return isinstance(value, str) and _SALT.fullmatch(value) is not None
 
 
-__all__ = ["SALT_HEX_DIGITS", "commit", "is_salt", "new_salt", "new_seed", "offline_salt",
-           "seed_commitment", "value_salt"]
+__all__ = ["COMMITMENT_HEX_DIGITS", "SALT_HEX_DIGITS", "commit", "is_salt", "new_salt",
+           "new_seed", "offline_salt", "seed_commitment", "value_salt"]

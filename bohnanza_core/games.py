@@ -69,6 +69,9 @@ from bohnanza_core.state import STATE_FIELDS, GameState, Offer, Phase, Result
 SNAPSHOT_INTERVAL = 100
 """A snapshot is taken after each command that crosses a multiple of this many
 events, so any step lies at most this many events plus one command's after one."""
+TOURNAMENT_NAME_MAX = 100
+"""The longest name of the competition a game is played in (``Game.Started.tournament``):
+a competition, ladder or league is refused a longer name, and the game list holds it."""
 
 
 class GameNotFound(LookupError):
@@ -1001,5 +1004,6 @@ def play_bot_game(
     return game
 
 
-__all__ = ["SNAPSHOT_INTERVAL", "Game", "GameNotFound", "GameStateAsDict", "Games",
-           "StaleCommand", "StoredTable", "entry_of", "play_bot_game", "stored_form"]
+__all__ = ["SNAPSHOT_INTERVAL", "TOURNAMENT_NAME_MAX", "Game", "GameNotFound",
+           "GameStateAsDict", "Games", "StaleCommand", "StoredTable", "entry_of",
+           "play_bot_game", "stored_form"]

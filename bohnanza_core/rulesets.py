@@ -104,7 +104,8 @@ turned over, 4 drawn and 3 run-outs), tight enough that a game stays small whate
 file or a form says (:func:`event_bounds`, docs/rulesets.md "Bounds")."""
 
 TEXT_LIMITS: dict[str, int] = {"name": 60, "description": 300, "source": 200}
-"""The most characters of each text; a name must also fit the game list's column."""
+"""The most characters of each text. (The game list files a game under its preset's name,
+:func:`listed_name`, never under this name.)"""
 
 NOT_RULES = ("name", "description", "source", "house_rules")
 """Fields that describe a ruleset rather than change a game."""
@@ -677,7 +678,7 @@ def customize(
             )
     base = _base_band(preset, players, overrides.get("players"))
     params = base.parameters() | dict(overrides)
-    params["name"] = f"{preset} (house rules)" if name is None else name
+    params["name"] = house_rules_name(preset) if name is None else name
     params["house_rules"] = []
     candidate = Ruleset.from_parameters(params)
     if players not in candidate.players:
@@ -779,6 +780,11 @@ def preset_mismatch(ruleset: Ruleset) -> str | None:
             f"{_where(band)} in {details}")
 
 
+def house_rules_name(preset: str) -> str:
+    """The name of a preset played with house rules: "classic (house rules)"."""
+    return f"{preset} (house rules)"
+
+
 def display_name(ruleset: Ruleset) -> str:
     """The name to show a ruleset under: the preset's own name only when it is exactly
     that preset, "<preset> (house rules)" when a preset's name covers other rules
@@ -788,7 +794,7 @@ def display_name(ruleset: Ruleset) -> str:
         return ruleset.name
     if not ruleset.house_rules and preset_mismatch(ruleset) is None:
         return preset
-    return f"{preset} (house rules)"
+    return house_rules_name(preset)
 
 
 def listed_name(ruleset: Ruleset) -> str:
@@ -805,4 +811,10 @@ def listed_name(ruleset: Ruleset) -> str:
                                             band.players != ruleset.players))
     if not differing_parameters(ruleset, nearest):
         return nearest.name
-    return f"{nearest.name} (house rules)"
+    return house_rules_name(nearest.name)
+
+
+PRESET_NAME_MAX = max(len(name) for name in PRESETS)
+"""The longest preset's name: a table is set for a preset."""
+LISTED_NAME_MAX = max(len(house_rules_name(name)) for name in PRESETS)
+"""The longest name :func:`listed_name` gives: a preset's, with its house rules."""

@@ -423,6 +423,9 @@ EVENT_STORE_DB_ALIAS = "default"
 # Catch the read models (the game list) up after every stored command, in the process
 # that stored it. Turn off where `manage.py run_projections` follows the store instead.
 READ_MODELS_CATCH_UP = env_flag("READ_MODELS_CATCH_UP", default=True)
+# /health/ answers 503 once a stored event has waited this long for a read model
+# (replays.health): the catch-up keeps failing, or run_projections is not running.
+READ_MODELS_STALL_SECONDS = env_int("READ_MODELS_STALL_SECONDS", 60, minimum=1)
 
 # --- Request bodies -------------------------------------------------------------
 

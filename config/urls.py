@@ -9,6 +9,8 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from replays.views.health import health
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
@@ -17,6 +19,8 @@ urlpatterns = [
     # click changes it back), and in exchange the pages that offer the switch carry no
     # CSRF token, so a public replay can be kept by shared caches (docs/serving.md).
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    # Whether the read models keep up with the store: 200, or 503 once one is stalled.
+    path("health/", health, name="health"),
     path("replays/", include("replays.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("", include("play.urls")),

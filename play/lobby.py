@@ -45,6 +45,7 @@ from play.tables import (
     start,
 )
 from replays.models import GameSummary
+from replays.names import USERNAME_MAX
 from replays.store import games, token_matches
 from replays.table import bean, display_player
 
@@ -419,7 +420,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     ones only for themselves)."""
     users = get_user_model()
     try:
-        person = users.objects.get(username=username[:150])
+        person = users.objects.get(username=username[:USERNAME_MAX])
     except users.DoesNotExist:
         raise Http404(_("No such player")) from None
     me = request.user.is_authenticated and request.user.pk == person.pk

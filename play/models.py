@@ -11,7 +11,9 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from bohnanza_core.rulesets import Ruleset, customize, ruleset_for
+from bohnanza_core.bots import registry
+from bohnanza_core.engine import SEAT_NAME_MAX
+from bohnanza_core.rulesets import PRESET_NAME_MAX, Ruleset, customize, ruleset_for
 
 
 def new_invite_token() -> str:
@@ -31,7 +33,7 @@ class Table(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                    related_name="tables_created")
     created_at = models.DateTimeField(auto_now_add=True)
-    preset = models.CharField(max_length=40)
+    preset = models.CharField(max_length=PRESET_NAME_MAX)
     players = models.PositiveSmallIntegerField()
     overrides = models.JSONField(default=dict, blank=True,
                                  help_text="house rules: parameters that differ from the preset")
@@ -54,7 +56,7 @@ class Table(models.Model):
     # SeatHandedToBot).
     absence_seconds = models.PositiveIntegerField(
         default=0, help_text="0: never; else seconds a seat's person may be away")
-    replacement_bot = models.CharField(max_length=40, default="heuristic")
+    replacement_bot = models.CharField(max_length=registry.MAX_NAME, default="heuristic")
 
     class Meta:
         ordering = ("-created_at",)
@@ -80,7 +82,7 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    bot = models.CharField(max_length=40, blank=True)
+    bot = models.CharField(max_length=registry.MAX_NAME, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="seats")
     bank_used = models.FloatField(default=0.0, help_text="seconds of the game's bank spent")
@@ -125,11 +127,12 @@ class Seat(models.Model):
         return f"user:{self.user.get_username()}"
 
     def seat_name(self) -> str:
-        """The seat's name in the game (at most 40 characters, as the engine wants)."""
+        """The seat's name in the game (at most ``SEAT_NAME_MAX`` characters, as the engine
+        wants: a username is cut to it; a bot's name leaves room for the seat's number)."""
         if self.bot:
             return f"{self.bot} {self.number + 1}"
         assert self.user is not None
-        return self.user.get_username()[:40]
+        return self.user.get_username()[:SEAT_NAME_MAX]
 
 
 class Presence(models.Model):

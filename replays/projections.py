@@ -38,6 +38,22 @@ event per transaction (the library's ``Projection.process_event``, still support
 Only what anyone who may list a game may know reaches the rows: each engine event is
 first redacted for the spectator (:func:`bohnanza_core.views.redact`), so the seed, hands
 and the draw pile cannot leak into the list even by mistake.
+
+An event the list cannot apply does not stop it (issue 26: a username longer than its
+column once kept every later game of every player off the list, for good). What is the
+event's own fault (a value the database refuses, ``DataError`` or ``IntegrityError``, or
+an error of this code on that event) rolls the run back, and the run is applied again
+one event at a time, each in a savepoint: the bad event is skipped and recorded as a
+:class:`~replays.models.ProjectionFailure` in the same transaction, with an error log
+naming its position (notification id, game, version), and the position moves past it,
+so every later event is applied. A game whose first event failed stays off the list (its
+later events are skipped quietly); one whose end failed stays listed as running.
+``/health/`` answers 503 and ``run_projections`` prints a ``STALLED`` line
+(:mod:`replays.health`) until ``manage.py rebuild_read_models``, after the fix, applies
+every event again and empties the failures. What is every event's fault (the database
+gone, a table missing for a migration not run) is not skipped: it stops the projection
+at that event, to go on from there once fixed, and ``/health/`` reports it stalled once
+an event has waited ``READ_MODELS_STALL_SECONDS``.
 """
 
 from __future__ import annotations
@@ -46,7 +62,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import TracebackType
@@ -54,11 +70,15 @@ from typing import Any, cast
 from uuid import UUID
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import DatabaseError as DjangoDatabaseError
+from django.db import DataError, connections, transaction
+from django.db import IntegrityError as DjangoIntegrityError
+from django.utils import timezone
 from eventsourcing.persistence import (
     IntegrityError,
     Mapper,
     Notification,
+    PersistenceError,
     Tracking,
     WaitInterruptedError,
 )
@@ -69,7 +89,8 @@ from bohnanza_core.events import GameEnded, GameStarted, SeatHandedToBot
 from bohnanza_core.games import Game, Games
 from bohnanza_core.rulesets import listed_name
 from bohnanza_core.views import SPECTATOR, redact
-from replays.models import GameSummary, SeatSummary
+from replays.models import EVENT_KIND_MAX, GameSummary, ProjectionFailure, SeatSummary
+from replays.names import winners_text
 from replays.outages import database_unavailable, wait_for_database
 from replays.persistence import DjangoDatastore, DjangoSubscription, DjangoTrackingRecorder
 from replays.store import games
@@ -102,13 +123,6 @@ class Processed:
 
 
 # -- applying events to rows ------------------------------------------------------------
-
-
-def winners_text(names: Sequence[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 class _Batch:
@@ -154,7 +168,7 @@ class _Batch:
         game_id = stored.originator_id
         row = self.rows.get(game_id)
         if row is None:
-            _missing(stored)
+            _missing(stored, self.alias)
             return
         self._count(row, stored)
         event = redact(stored.event, SPECTATOR)
@@ -270,7 +284,7 @@ def _advance(alias: str, latest: Iterable[Game.Happened]) -> None:
                 key.get_db_prep_value(stored.originator_id, connection), version])
             if cursor.rowcount == 0 and not GameSummary.objects.using(alias).filter(
                     pk=stored.originator_id).exists():
-                _missing(stored)
+                _missing(stored, alias)
 
 
 _STARTED = get_topic(Game.Started)
@@ -301,18 +315,66 @@ def listed_events(mapper: Mapper[UUID], notifications: Sequence[Notification]) -
     return [mapper.to_domain_event(chosen[i]) for i in sorted(chosen)]
 
 
-def _missing(stored: Game.Happened) -> None:
-    # Only when the rows were deleted without resetting the position.
+def _missing(stored: Game.Happened, alias: str) -> None:
+    """An event of a game that is not listed. Known when the game's first event could not
+    be applied (a :class:`ProjectionFailure` says so): its later events are skipped
+    without a word more. Otherwise the rows were deleted without resetting the position."""
+    if ProjectionFailure.objects.using(alias).filter(
+            projection=PROJECTION_NAME, game_id=stored.originator_id).exists():
+        return
     logger.warning("game list: event %s of game %s arrived before the game's first event; "
                    "run manage.py rebuild_read_models", stored.originator_version,
                    stored.originator_id)
+
+
+def _the_events_fault(error: Exception) -> bool:
+    """Whether ``error`` is the event's own: a value the database refuses for the rows
+    (``DataError``: too long, out of range; ``IntegrityError``), or an error of the
+    projection's code on this event (a bug, an event it does not expect). Those skip the
+    event. The database's other errors (gone away, a table or column missing because a
+    migration was not run, a lock) are every event's: skipping would lose them all, so
+    they stop the projection at the event, to go on from there once the cause is fixed."""
+    if isinstance(error, DataError | DjangoIntegrityError):
+        return True
+    # The store's own errors (PersistenceError) include a lost connection (ConnectionLost).
+    return not isinstance(error, DjangoDatabaseError | PersistenceError)
+
+
+def _failed(event: Any, positions: Mapping[tuple[UUID, int], int], error: Exception,
+            alias: str) -> ProjectionFailure | None:
+    """Record and log that ``event`` could not be applied; None if it was already."""
+    game_id, version = event.originator_id, event.originator_version
+    notification_id = positions[(game_id, version)]
+    kind = type(getattr(event, "event", event)).__name__[:EVENT_KIND_MAX]
+    failure, new = ProjectionFailure.objects.using(alias).get_or_create(
+        projection=PROJECTION_NAME, notification_id=notification_id,
+        defaults={"game_id": game_id, "version": version, "event": kind,
+                  "error": f"{type(error).__name__}: {error}", "failed_at": timezone.now()})
+    if not new:
+        return None
+    logger.error("%s: could not apply event %d (game %s, version %d, %s): %s: %s; the event "
+                 "is skipped and recorded, the events after it are applied; manage.py "
+                 "rebuild_read_models applies it again once the cause is fixed",
+                 PROJECTION_NAME, notification_id, game_id, version, kind,
+                 type(error).__name__, error, exc_info=error)
+    return failure
 
 
 # -- the materialised view and the projection -------------------------------------------
 
 
 class GameListView(DjangoTrackingRecorder):
-    """The game list's rows and their tracking position, written together."""
+    """The game list's rows and their tracking position, written together.
+
+    An event that cannot be applied is skipped and recorded as a
+    :class:`~replays.models.ProjectionFailure` with the rest of the run
+    (:meth:`_record`), and ``on_failure`` is told of it once the run is written."""
+
+    def __init__(self, datastore: DjangoDatastore, *, tracking_table_name: str,
+                 on_failure: Callable[[ProjectionFailure], None] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
+        self.on_failure = on_failure
 
     def record(self, items: Sequence[tuple[Any, Tracking]]) -> set[UUID] | None:
         """Apply ``items`` (events with their positions, in order) and move the position
@@ -320,7 +382,9 @@ class GameListView(DjangoTrackingRecorder):
         already is at or beyond it: another processor got there first."""
         if not items:
             return set()
-        return self._record([event for event, _ in items], items[-1][1])
+        return self._record([event for event, _ in items], items[-1][1], lambda: {
+            (event.originator_id, event.originator_version): at.notification_id
+            for event, at in items})
 
     def record_notifications(self, app: Games,
                              notifications: Sequence[Notification]) -> set[UUID] | None:
@@ -329,25 +393,74 @@ class GameListView(DjangoTrackingRecorder):
         if not notifications:
             return set()
         return self._record(listed_events(app.mapper, notifications),
-                            Tracking(app.name, notifications[-1].id))
+                            Tracking(app.name, notifications[-1].id), lambda: {
+                                (n.originator_id, n.originator_version): n.id
+                                for n in notifications})
 
-    def _record(self, events: Sequence[Any], tracking: Tracking) -> set[UUID] | None:
-        with transaction.atomic(using=self.datastore.alias):  # a savepoint when nested
-            with self.datastore.cursor() as cursor:
-                # First: on PostgreSQL this row lock queues concurrent processors.
-                try:
-                    self._insert_tracking(cursor, tracking)
-                except IntegrityError:
+    def _record(self, events: Sequence[Any], tracking: Tracking,
+                positions: Callable[[], Mapping[tuple[UUID, int], int]]) -> set[UUID] | None:
+        """The run in one transaction with its position. Should one of its events fail
+        (:func:`_the_events_fault`), the run is rolled back and applied again one event
+        at a time, each in a savepoint: the events that apply are kept, the ones that do
+        not are recorded as failures and logged, and the position still moves past the
+        run. So the cost of isolating an event is paid only when one fails: a run that
+        applies whole is the one transaction it always was. ``positions()``: each event's
+        notification id by game and version, asked for only then."""
+        alias = self.datastore.alias
+        try:
+            with transaction.atomic(using=alias):  # a savepoint when nested
+                if not self._take(tracking):
                     return None
-            return apply_events(events, self.datastore.alias)
+                return apply_events(events, alias)
+        except Exception as error:
+            if not _the_events_fault(error):
+                raise
+        failures: list[ProjectionFailure] = []
+        with transaction.atomic(using=alias):
+            if not self._take(tracking):
+                return None
+            touched = self._apply_each(events, positions(), failures)
+        if self.on_failure is not None:
+            for failure in failures:
+                self.on_failure(failure)
+        return touched
+
+    def _take(self, tracking: Tracking) -> bool:
+        """Move the position to ``tracking``; False if it is there or beyond already.
+        First in the transaction: on PostgreSQL this row lock queues concurrent
+        processors."""
+        with self.datastore.cursor() as cursor:
+            try:
+                self._insert_tracking(cursor, tracking)
+            except IntegrityError:
+                return False
+        return True
+
+    def _apply_each(self, events: Sequence[Any], positions: Mapping[tuple[UUID, int], int],
+                    failures: list[ProjectionFailure]) -> set[UUID]:
+        """Apply ``events`` one at a time, each in a savepoint; record each that fails."""
+        alias = self.datastore.alias
+        touched: set[UUID] = set()
+        for event in events:
+            try:
+                with transaction.atomic(using=alias):
+                    touched |= apply_events([event], alias)
+            except Exception as error:
+                if not _the_events_fault(error):
+                    raise
+                failure = _failed(event, positions, error, alias)
+                if failure is not None:
+                    failures.append(failure)
+        return touched
 
     def wipe(self, application_name: str) -> None:
-        """Delete every row and the position in ``application_name``'s events: the next
-        catch-up starts from the first event."""
+        """Delete every row, every failure and the position in ``application_name``'s
+        events: the next catch-up starts from the first event."""
         alias = self.datastore.alias
         with transaction.atomic(using=alias):
             SeatSummary.objects.using(alias).all().delete()
             GameSummary.objects.using(alias).all().delete()
+            ProjectionFailure.objects.using(alias).filter(projection=PROJECTION_NAME).delete()
             with self.datastore.cursor() as cursor:
                 ph = self.datastore.placeholder
                 cursor.execute(f"DELETE FROM {self.tracking_table} "
@@ -371,10 +484,13 @@ class GameListProjection(Projection[GameListView]):
         return self.view.record_notifications(app, notifications)
 
 
-def game_list_view() -> GameListView:
-    """The view on the event store's database (``settings.EVENT_STORE_DB_ALIAS``)."""
+def game_list_view(on_failure: Callable[[ProjectionFailure], None] | None = None
+                   ) -> GameListView:
+    """The view on the event store's database (``settings.EVENT_STORE_DB_ALIAS``);
+    ``on_failure`` is told of each event it records as failed."""
     return GameListView(DjangoDatastore(_alias()),
-                        tracking_table_name=f"{PROJECTION_NAME.lower()}_tracking")
+                        tracking_table_name=f"{PROJECTION_NAME.lower()}_tracking",
+                        on_failure=on_failure)
 
 
 # -- running it ---------------------------------------------------------------------------
@@ -454,6 +570,7 @@ class _Report:
     events: int = 0
     batches: int = 0
     lags: list[float] = field(default_factory=list)
+    failed: int = 0
 
 
 class GameListRunner:
@@ -470,13 +587,18 @@ class GameListRunner:
     The lag of a batch is the time from its oldest event (the command that caused it) to
     the commit that lists it; ``on_batch(notifications, committed_at)`` is told of each
     batch (bench/store.py, section ``follow``).
+
+    An event it cannot apply is skipped and recorded (:class:`GameListView`), and the
+    runner goes on: ``on_failure(failure)`` is told of it, and each report line counts
+    the events recorded as failed so far.
     """
 
     def __init__(self, app: Games | None = None, *, batch_size: int = FOLLOW_BATCH,
-                 on_batch: Callable[[Sequence[Notification], float], None] | None = None
-                 ) -> None:
+                 on_batch: Callable[[Sequence[Notification], float], None] | None = None,
+                 on_failure: Callable[[ProjectionFailure], None] | None = None) -> None:
         self.app = app if app is not None else games()
-        self.view = game_list_view()
+        self.view = game_list_view(on_failure=self._failed)
+        self.on_failure = on_failure
         self.projection = GameListProjection(self.view)
         self.batch_size = batch_size
         self.on_batch = on_batch
@@ -534,7 +656,7 @@ class GameListRunner:
             # The stretch since the last report as well, when it saw events: a stop
             # (Ctrl-C, an error) comes between reports, and a short run would otherwise
             # say nothing of what it did.
-            if report_every is not None and self._report.events:
+            if report_every is not None and (self._report.events or self._report.failed):
                 self.log_report()
         self._raise_error()
 
@@ -556,6 +678,12 @@ class GameListRunner:
 
     # -- reporting -------------------------------------------------------------------------
 
+    def _failed(self, failure: ProjectionFailure) -> None:
+        with self._lock:
+            self._report.failed += 1
+        if self.on_failure is not None:
+            self.on_failure(failure)
+
     def log_report(self) -> None:
         """Log the events per second and the lag since the last report."""
         with self._lock:
@@ -564,13 +692,16 @@ class GameListRunner:
         if not report.events:
             logger.info("%s: no new events in %.0f s; at event %s", PROJECTION_NAME, seconds,
                         self.position or 0)
-            return
-        lags = sorted(report.lags)
-        logger.info(
-            "%s: %d events in %.1f s (%.0f events/s) in %d transactions; lag p50 %.2f s, "
-            "p99 %.2f s, max %.2f s; at event %s", PROJECTION_NAME, report.events, seconds,
-            report.events / seconds, report.batches, lags[len(lags) // 2],
-            lags[min(len(lags) - 1, int(len(lags) * 0.99))], lags[-1], self.position)
+        else:
+            lags = sorted(report.lags)
+            logger.info(
+                "%s: %d events in %.1f s (%.0f events/s) in %d transactions; lag p50 %.2f s, "
+                "p99 %.2f s, max %.2f s; at event %s", PROJECTION_NAME, report.events,
+                seconds, report.events / seconds, report.batches, lags[len(lags) // 2],
+                lags[min(len(lags) - 1, int(len(lags) * 0.99))], lags[-1], self.position)
+        if report.failed:
+            logger.error("%s: %d events could not be applied in %.0f s, skipped and recorded "
+                         "(see /health/)", PROJECTION_NAME, report.failed, seconds)
 
     # -- the thread ------------------------------------------------------------------------
 
@@ -629,10 +760,12 @@ class GameListRunner:
                         PROJECTION_NAME, time.monotonic() - began, self.position or 0)
 
 
-def projection_runner(*, batch_size: int = FOLLOW_BATCH) -> GameListRunner:
+def projection_runner(*, batch_size: int = FOLLOW_BATCH,
+                      on_failure: Callable[[ProjectionFailure], None] | None = None
+                      ) -> GameListRunner:
     """A runner that follows the store into the game list (``manage.py
     run_projections``): the process's ``Games`` application, from the tracked position."""
-    return GameListRunner(batch_size=batch_size)
+    return GameListRunner(batch_size=batch_size, on_failure=on_failure)
 
 
 __all__ = ["BATCH_SIZE", "FOLLOW_BATCH", "PROJECTION_NAME", "REPORT_EVERY", "GameListProjection",

@@ -35,6 +35,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import get_topic
 
+from bohnanza_core.games import TOURNAMENT_NAME_MAX
 from bohnanza_core.pairings import (
     Pairing,
     PairingError,
@@ -61,7 +62,8 @@ SWISS: Final = "swiss"
 KNOCKOUT: Final = "knockout"
 DUPLICATE: Final = "duplicate"
 FORMATS: Final = (ROUND_ROBIN, SWISS, KNOCKOUT, DUPLICATE)
-MAX_NAME = 100
+MAX_NAME = TOURNAMENT_NAME_MAX
+"""The longest name of a competition (a ladder's, a league's): its games carry it."""
 GAME_NAMESPACE = uuid.UUID("7b0a3c52-9a55-4a4e-8f0e-2f6f3b6c9d11")
 """The uuid5 namespace of tournament games' ids."""
 

@@ -62,7 +62,7 @@ def play_match(ladder_id: UUID, match: int) -> int:
     bots = [bot_name(e) for e in entrants]
     game = play_bot_game(games(), ladder.ruleset, bots, match_seed(ladder.secret, match),
                          seats=seat_names(bots), players=[f"bot:{e}" for e in entrants],
-                         tournament=ladder.name[:200], save_each_command=False, save=False,
+                         tournament=ladder.name, save_each_command=False, save=False,
                          game_id=gid)
     result = game.table.result
     assert result is not None

@@ -115,7 +115,7 @@ def open_tables(league: League, season: int) -> int:
                     fixture_seed(league.secret, season, fixture),
                     players=[s.player() if s.user is not None or s.bot
                              else entrants[s.number] for s in seats],
-                    tournament=league.name[:200], actor=ACTOR,
+                    tournament=league.name, actor=ACTOR,
                     game_id=league_game_id(league.id, season, fixture))
                 table.game_id = game.id
                 table.status = Table.Status.RUNNING

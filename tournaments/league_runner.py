@@ -49,7 +49,7 @@ def play_fixture(league_id: UUID, season: int, fixture: int) -> int:
     bots = [bot_name(e) for e in entrants]
     game = play_bot_game(games(), league.ruleset, bots,
                          fixture_seed(league.secret, season, fixture), seats=seat_names(bots),
-                         players=[f"bot:{e}" for e in entrants], tournament=league.name[:200],
+                         players=[f"bot:{e}" for e in entrants], tournament=league.name,
                          save_each_command=False, save=False, game_id=gid)
     result = game.table.result
     assert result is not None

@@ -84,7 +84,6 @@ def play_deals(tournament_id: UUID, round_number: int, deals: Sequence[int]) -> 
         if by_entrant(entrant.split(" #", 1)[0]) is None:
             raise LookupError(f"{entrant} is not installed on this worker")
     ruleset = tournament.ruleset
-    label = tournament.name[:200]
     played: list[tuple[int, Game]] = []
     for deal in todo:
         seed = deal_seed(tournament.secret, round_number, deal)
@@ -93,7 +92,7 @@ def play_deals(tournament_id: UUID, round_number: int, deals: Sequence[int]) -> 
             bots = [bot_name(e) for e in entrants]
             played.append((index, play_bot_game(
                 games(), ruleset, bots, seed, seats=seat_names(bots),
-                players=[f"bot:{e}" for e in entrants], tournament=label,
+                players=[f"bot:{e}" for e in entrants], tournament=tournament.name,
                 save_each_command=False, save=False, game_id=ids[index])))
     rows = []
     for index, game in played:

@@ -21,11 +21,25 @@ from bohnanza_core.bots.base import Bot
 from bohnanza_core.bots.heuristic import HeuristicBot
 from bohnanza_core.bots.nontrading import NonTradingBot
 from bohnanza_core.bots.random_bot import RandomBot
+from bohnanza_core.engine import SEAT_NAME_MAX
+from bohnanza_core.pairings import MAX_ENTRANTS
+from bohnanza_core.rulesets import MAX_PLAYERS
 
 GROUP = "bohnanza.bots"
 BUILTIN = "builtin"
 """The version of the bots that come with the platform."""
-MAX_NAME = 40
+MAX_NAME = SEAT_NAME_MAX - len(f" {MAX_PLAYERS}")
+"""The longest name of a bot: a bot's seat is named after it and its seat number
+(``heuristic 3``, ``simulator.seat_names``), and that must still be a seat name the
+engine takes (``SEAT_NAME_MAX``): a 40-character bot was registered once, and then
+refused by every game it was seated in."""
+MAX_VERSION = 40
+"""The most characters of a bot's version kept (an installed distribution's version is
+cut to it)."""
+ENTRANT_MAX = len(f"{'n' * MAX_NAME}@{'v' * MAX_VERSION} #{MAX_ENTRANTS}")
+"""The longest entrant id of a bot: ``name@version``, and `` #n`` after it for the
+n-th copy of one bot version in a competition of at most ``MAX_ENTRANTS``
+(``tournaments.runner.entrants_for``). Games record it as their player, ``bot:<id>``."""
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +87,7 @@ def registry() -> dict[str, RegisteredBot]:
             log.warning("bot %r of %s takes a name already in use; left out", name, source)
             continue
         version = dist.version if dist is not None else "0"
-        bots[name] = RegisteredBot(name, str(version)[:MAX_NAME], cls, source)
+        bots[name] = RegisteredBot(name, str(version)[:MAX_VERSION], cls, source)
     return bots
 
 
@@ -89,4 +103,5 @@ def by_entrant(entrant: str) -> RegisteredBot | None:
     return bot if bot is not None and bot.version == version else None
 
 
-__all__ = ["BUILTIN", "GROUP", "RegisteredBot", "by_entrant", "refresh", "registry"]
+__all__ = ["BUILTIN", "ENTRANT_MAX", "GROUP", "MAX_NAME", "MAX_VERSION", "RegisteredBot",
+           "by_entrant", "refresh", "registry"]

@@ -21,7 +21,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from bohnanza_core.engine import SEAT_NAME_MAX
 from bohnanza_core.export import RECORD_TEXT_MAX
-from bohnanza_core.games import Game, play_bot_game
+from bohnanza_core.games import TOURNAMENT_NAME_MAX, Game, play_bot_game
 from bohnanza_core.rulesets import TEXT_LIMITS, customize
 from replays.disputes import open_dispute, reset_disputes
 from replays.models import GameSummary
@@ -34,12 +34,13 @@ pytestmark = pytest.mark.e2e
 SCREENSHOTS = settings.BASE_DIR / "var" / "screenshots"
 
 # The longest each may be where it comes in (bohnanza_core.engine.SEAT_NAME_MAX,
-# export.RECORD_TEXT_MAX, rulesets.TEXT_LIMITS), as one word with no space to wrap at;
-# the seat at the bound, in wide letters, is far wider than a phone.
+# export.RECORD_TEXT_MAX, rulesets.TEXT_LIMITS, games.TOURNAMENT_NAME_MAX), as one word
+# with no space to wrap at; the seat at the bound, in wide letters, is far wider than a
+# phone.
 SEAT = "W" * SEAT_NAME_MAX
 PLAYER = "imported:" + "x" * RECORD_TEXT_MAX  # an actor named by an imported file
 RULESET = "Rules" + "r" * (TEXT_LIMITS["name"] - 5)
-TOURNAMENT = "Cup" + "p" * 197  # the game list's column holds 200
+TOURNAMENT = "Cup" + "p" * (TOURNAMENT_NAME_MAX - 3)  # a competition's longest name
 
 
 @dataclass

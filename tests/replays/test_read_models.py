@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.core.management import call_command
-from django.db import connection
+from django.db import OperationalError, ProgrammingError, connection
 from eventsourcing.persistence import Tracking
 
 from bohnanza_core import awaiting, legal_commands
@@ -27,7 +27,7 @@ from bohnanza_core.engine import OfferShape
 from bohnanza_core.events import Handover
 from bohnanza_core.games import Game, Games
 from replays import projections
-from replays.models import GameSummary, SeatSummary
+from replays.models import GameSummary, ProjectionFailure, SeatSummary
 from replays.projections import (
     apply_events,
     catch_up,
@@ -230,10 +230,11 @@ def test_rows_and_position_commit_together(store: Games, settings: Any,
 
     def broken(self: Any) -> None:
         GameSummary.objects.update(ruleset="half-written")
-        raise RuntimeError("the disk is full")
+        # The database's own trouble, every event's: not skipped, stops the catch-up.
+        raise OperationalError("could not extend file: No space left on device")
 
     monkeypatch.setattr(projections._Batch, "write", broken)
-    with pytest.raises(RuntimeError, match="disk is full"):
+    with pytest.raises(OperationalError, match="No space left"):
         catch_up()
     assert position() is None
     assert not GameSummary.objects.exists()
@@ -422,16 +423,20 @@ def test_the_runner_writes_what_has_arrived_in_few_transactions(
 
 def test_the_runner_stops_on_an_error_that_is_not_an_outage(
         committed_store: Games, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error of the database that is every event's but no outage (here: a migration
+    not run) stops the runner where it is: skipping would lose every event after it."""
     start = position()
     bot_game("rm-runner-error")
 
     def broken(self: Any) -> None:
-        raise RuntimeError("a bug in the projection")
+        raise ProgrammingError('relation "replays_gamesummary" does not exist')
 
     monkeypatch.setattr(projections._Batch, "write", broken)
-    with pytest.raises(RuntimeError, match="a bug"), projection_runner() as runner:
+    with pytest.raises(ProgrammingError, match="does not exist"), \
+            projection_runner() as runner:
         runner.run_forever(timeout=30)
     assert position() == start  # nothing half-written
+    assert not ProjectionFailure.objects.exists()  # and nothing skipped
 
 
 def test_run_projections_logs_its_rate_and_lag(committed_store: Games,

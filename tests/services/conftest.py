@@ -65,3 +65,41 @@ def postgres_schema_alias(alias: str, prefix: str, django_db_blocker: Any) -> It
     finally:
         admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         admin.close()
+
+
+@contextmanager
+def postgres_default(prefix: str, django_db_blocker: Any) -> Iterator[str]:
+    """The platform's ``default`` database moved, for the duration, to a fresh schema of
+    the ``test`` database, migrated: everything the platform reads and writes (the event
+    store, the read models, accounts, sessions, tables) goes to PostgreSQL, in this
+    process, as with a PostgreSQL ``DATABASE_URL``. The schema's name is yielded; it is
+    dropped afterwards and the test database of the other tests put back."""
+    import psycopg
+    from django.core.management import call_command
+    from django.db import connections
+
+    require_service("PostgreSQL", POSTGRES["host"], POSTGRES["port"])
+    schema = f"{prefix}_{uuid4().hex[:12]}"
+    admin = psycopg.connect(**POSTGRES, autocommit=True)  # type: ignore[arg-type]
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    saved = connections.settings["default"]
+    postgres = connections.configure_settings({"default": {
+        "ENGINE": "django.db.backends.postgresql", "NAME": POSTGRES["dbname"],
+        "USER": POSTGRES["user"], "HOST": POSTGRES["host"], "PORT": str(POSTGRES["port"]),
+        "OPTIONS": {"options": f"-c search_path={schema}", "application_name": schema},
+    }})["default"]
+    try:
+        with django_db_blocker.unblock():
+            connections["default"].close()
+            del connections["default"]  # this thread's wrapper, on the old settings
+            connections.settings["default"] = postgres
+            try:
+                call_command("migrate", interactive=False, verbosity=0)
+                yield schema
+            finally:
+                connections["default"].close()
+                del connections["default"]
+                connections.settings["default"] = saved
+    finally:
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()

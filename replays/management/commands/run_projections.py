@@ -1,7 +1,11 @@
 """``manage.py run_projections``: keep the read models up to date from a process of their
 own, for production with several web processes (which may then turn the synchronous
 catch-up off with ``READ_MODELS_CATCH_UP = False``). Runs until Ctrl-C, through database
-outages (replays.projections.GameListRunner)."""
+outages (replays.projections.GameListRunner).
+
+An event the projection cannot apply is skipped and recorded, and the runner goes on;
+it prints a ``GameList: STALLED ...`` line for each such event as it happens, and one
+for those recorded so far when it starts and when it stops (replays.health)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from replays.health import game_list_health
+from replays.models import ProjectionFailure
 from replays.outages import reconnecting
 from replays.projections import (
     FOLLOW_BATCH,
@@ -59,9 +65,11 @@ class Command(BaseCommand):
                              give_up_after=None, what=PROJECTION_NAME) or 0
         self.stdout.write(f"{PROJECTION_NAME}: processing events after event {start}; "
                           "Ctrl-C to stop.")
+        self._tell_failures(alias)
         self.stdout.flush()
         try:
-            with projection_runner(batch_size=options["batch_size"]) as runner:
+            with projection_runner(batch_size=options["batch_size"],
+                                   on_failure=self._failed) as runner:
                 runner.run_forever(timeout=seconds, report_every=options["report_every"])
         except KeyboardInterrupt:
             pass
@@ -70,3 +78,20 @@ class Command(BaseCommand):
         end = reconnecting(lambda: view.max_tracking_id(name), alias=alias,
                            give_up_after=30, what=PROJECTION_NAME) or 0
         self.stdout.write(f"{PROJECTION_NAME}: stopped after event {end}.")
+        self._tell_failures(alias)
+
+    def _tell_failures(self, alias: str) -> None:
+        """The stalled line of the events recorded as failed so far, if there are any."""
+        line = reconnecting(lambda: game_list_health().stalled_line(lag=False), alias=alias,
+                            give_up_after=30, what=PROJECTION_NAME)
+        if line is not None:
+            self.stdout.write(line)
+
+    def _failed(self, failure: ProjectionFailure) -> None:
+        """Told by the runner's thread of each event it skipped, once that is committed."""
+        self.stdout.write(
+            f"{PROJECTION_NAME}: STALLED on event {failure.notification_id} (game "
+            f"{failure.game_id}, version {failure.version}, {failure.event}): "
+            f"{failure.error}; the event is skipped and recorded, the events after it are "
+            "applied; manage.py rebuild_read_models applies it again once the cause is fixed.")
+        self.stdout.flush()

@@ -103,6 +103,8 @@ INSTALLED_APPS = [
     "channels",
     "axes",
     "django_celery_beat",
+    # django-csp: its system checks of CONTENT_SECURITY_POLICY (the middleware is below).
+    "csp",
     "replays",
     "play",
     "tournaments",
@@ -110,6 +112,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy (CONTENT_SECURITY_POLICY below) on every answer,
+    # refusals and error pages included.
+    "config.csp.ContentSecurityPolicyMiddleware",
     # Compresses what goes out (gzip, with Django's random padding against BREACH);
     # first, so that it sees every answer last. Answers a view has compressed already
     # (replays/caching.py keeps finished games' answers compressed) pass untouched.
@@ -137,6 +142,25 @@ MIDDLEWARE = [
     # Last, as django-axes asks: turns a locked-out login into the lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The pages run the site's own scripts and stylesheets from /static/ and nothing else:
+# no inline script or style (config/csp.py says why not nonces), no plugin, no <base>
+# elsewhere, no other site framing them (but the replay embed, replays/views/viewer.py,
+# which any site may frame), forms posted only here, and fetches and websockets only to
+# this host (config/csp.py adds the websocket origin).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 

@@ -115,6 +115,7 @@ class AdvisoryLock:
         self.check_seconds = check_seconds
         self.on_lost = on_lost or _stop_this_process
         self._connection: Any = None
+        self._released = threading.Event()
 
     def _connect(self) -> Any:
         import psycopg
@@ -153,18 +154,22 @@ class AdvisoryLock:
         threading.Thread(target=self._keep, daemon=True, name="beat-lock").start()
 
     def _keep(self) -> None:
-        while True:
-            time.sleep(self.check_seconds)
+        """Every ``check_seconds`` until :meth:`release`: the session still lives, or
+        ``on_lost``."""
+        while not self._released.wait(self.check_seconds):
             try:
                 self._connection.execute("SELECT 1")
             except Exception:
+                if self._released.is_set():  # closed by release() meanwhile
+                    return
                 log.critical("beat: lost the database session that held %s; this beat "
                              "stops so that another can take over", self.where)
                 self.on_lost()
                 return
 
     def release(self) -> None:
-        """Close the session (and so free the lock)."""
+        """Close the session (and so free the lock); the check stops."""
+        self._released.set()
         if self._connection is not None:
             self._connection.close()
 

@@ -112,14 +112,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # The Content-Security-Policy (CONTENT_SECURITY_POLICY below) on every answer,
-    # refusals and error pages included.
-    "config.csp.ContentSecurityPolicyMiddleware",
     # Compresses what goes out (gzip, with Django's random padding against BREACH);
     # first, so that it sees every answer last. Answers a view has compressed already
     # (replays/caching.py keeps finished games' answers compressed) pass untouched.
     # Public pages carry no CSRF token (docs/serving.md, "Compression").
     "django.middleware.gzip.GZipMiddleware",
+    # The Content-Security-Policy (CONTENT_SECURITY_POLICY below) on every answer,
+    # refusals and error pages included.
+    "config.csp.ContentSecurityPolicyMiddleware",
     # Static files before anything touches sessions or the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # The reader's language (cookie, else Accept-Language) before anything may answer,

@@ -41,7 +41,9 @@ def eventually(check: Callable[[], bool], what: str) -> None:
 
 def test_one_session_holds_it_and_the_next_takes_over_when_it_ends(alias: str,
                                                                     key: int) -> None:
-    first, second = AdvisoryLock(alias, key), AdvisoryLock(alias, key)
+    lost = threading.Event()
+    first, second = (AdvisoryLock(alias, key, check_seconds=0.05, on_lost=lost.set)
+                     for _ in range(2))
     try:
         assert first.try_acquire()
         assert not second.try_acquire()
@@ -52,6 +54,9 @@ def test_one_session_holds_it_and_the_next_takes_over_when_it_ends(alias: str,
         assert not taken.wait(0.5), "the second took a lock the first holds"
         first.release()  # as when the holder's process dies: its session ends
         eventually(taken.is_set, "the waiting beat never took the lock over")
+        # Its check (every 0.05 s) stopped with it: a lock released on purpose is no loss
+        # (a check that went on would stop the process it runs in).
+        assert not lost.wait(0.3)
     finally:
         first.release()
         second.release()
@@ -71,5 +76,6 @@ def test_a_holder_that_loses_its_session_is_told(alias: str, key: int) -> None:
 
 
 def test_the_platforms_database_chooses_the_advisory_lock(alias: str) -> None:
+    """(Only chosen: taking it would tie this test process to the lock's session.)"""
     lock = lock_for(alias, "bohnanza")
     assert isinstance(lock, AdvisoryLock) and lock.key == advisory_key("bohnanza")

@@ -14,6 +14,7 @@ it says which. ``test`` without test paths (the whole suite) also runs ``tests/c
 (``BOHNANZA_PURE_PYTHON=1``).
 """
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -28,6 +29,9 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 MARKER = VENV / ".bohnanza-install-sha256"
+VAR = ROOT / "var"
+PRIVATE_UMASK = 0o077
+"""The umask of run.py and everything it starts: files 0600, folders 0700."""
 INSTALL_INPUTS = ("requirements.lock", "pyproject.toml", "setup.py", "bohnanza_core/build.py")
 PYTEST_NO_TESTS = 5
 
@@ -91,6 +95,30 @@ def ensure_installed() -> None:
     run(*pip_install, "--no-deps", "--no-build-isolation", "-e", ".")
     run(str(PYTHON), "-c", "import bohnanza_core; print('==> engine build:', bohnanza_core.BUILD)")
     MARKER.write_text(fingerprint + "\n")
+
+
+def keep_private(folder: Path) -> None:
+    """Make ``folder`` (``var/``) its owner's alone, now and from now on: what it holds
+    is secret (the SQLite database holds every running game's seed and salt, the Celery
+    messages a competition's deals, the logs whatever a traceback shows). This process,
+    and so everything it starts (the server, the worker, manage.py), gets the umask
+    :data:`PRIVATE_UMASK`; ``folder`` is created 0700, and what it already holds from
+    before (made under a looser umask) loses every bit for the group and others (a
+    folder 0755 becomes 0700, a file 0644 0600), the owner's own entries only (a
+    symbolic link is left alone: its target is elsewhere)."""
+    os.umask(PRIVATE_UMASK)
+    folder.mkdir(mode=0o700, exist_ok=True)
+    owner = os.getuid() if hasattr(os, "getuid") else None
+    for path in [folder, *folder.rglob("*")]:
+        try:
+            stat = path.lstat()
+        except FileNotFoundError:  # removed meanwhile (a message taken, a journal)
+            continue
+        if path.is_symlink() or (owner is not None and stat.st_uid != owner):
+            continue
+        if stat.st_mode & PRIVATE_UMASK:
+            with contextlib.suppress(FileNotFoundError):
+                path.chmod(stat.st_mode & 0o7777 & ~PRIVATE_UMASK)
 
 
 def test(pytest_args: list[str]) -> None:
@@ -160,7 +188,7 @@ def start_worker(log_path: Path | None = None) -> "subprocess.Popen[bytes]":
     (django-celery-beat's schedules in the database). It stops with this process
     (:func:`serve` stops it; if this process is killed, the parent-death signal and the
     worker's watchdog do)."""
-    log_path = log_path or ROOT / "var" / "celery" / "worker.log"
+    log_path = log_path or VAR / "celery" / "worker.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     say(f"a Celery worker in the background (log: {log_path})")
     with open(log_path, "ab") as log:
@@ -230,6 +258,7 @@ def main(argv: list[str]) -> None:
         sys.exit("usage: python3 run.py start | python3 run.py test [PYTEST ARGS...]")
     os.chdir(ROOT)
     ensure_installed()
+    keep_private(VAR)
     if argv[0] == "test":
         test(argv[1:])
     else:

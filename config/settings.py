@@ -13,7 +13,10 @@ from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
-VAR_DIR.mkdir(exist_ok=True)
+# Its owner's alone: the SQLite database holds every running game's seed and salt, the
+# Celery folder a competition's messages. `run.py` also gives everything it starts a
+# umask of 077 and takes the group's and others' bits off what var/ holds from before.
+VAR_DIR.mkdir(mode=0o700, exist_ok=True)
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -100,6 +103,8 @@ INSTALLED_APPS = [
     "channels",
     "axes",
     "django_celery_beat",
+    # django-csp: its system checks of CONTENT_SECURITY_POLICY (the middleware is below).
+    "csp",
     "replays",
     "play",
     "tournaments",
@@ -112,6 +117,9 @@ MIDDLEWARE = [
     # (replays/caching.py keeps finished games' answers compressed) pass untouched.
     # Public pages carry no CSRF token (docs/serving.md, "Compression").
     "django.middleware.gzip.GZipMiddleware",
+    # The Content-Security-Policy (CONTENT_SECURITY_POLICY below) on every answer,
+    # refusals and error pages included.
+    "config.csp.ContentSecurityPolicyMiddleware",
     # Static files before anything touches sessions or the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # The reader's language (cookie, else Accept-Language) before anything may answer,
@@ -134,6 +142,25 @@ MIDDLEWARE = [
     # Last, as django-axes asks: turns a locked-out login into the lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The pages run the site's own scripts and stylesheets from /static/ and nothing else:
+# no inline script or style (config/csp.py says why not nonces), no plugin, no <base>
+# elsewhere, no other site framing them (but the replay embed, replays/views/viewer.py,
+# which any site may frame), forms posted only here, and fetches and websockets only to
+# this host (config/csp.py adds the websocket origin).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 
@@ -300,7 +327,7 @@ if not CELERY_BROKER_URL:
     # folder when a worker reads it, so a worker killed mid-task loses it: `manage.py
     # tournament resume` (run by run.py start) sends a competition's missing games again.
     CELERY_QUEUE_DIR = Path(os.environ.get("CELERY_QUEUE_DIR", VAR_DIR / "celery" / "queue"))
-    CELERY_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
+    CELERY_QUEUE_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR),
@@ -371,9 +398,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Where `manage.py collectstatic` puts the files for a proxy or CDN to serve; WhiteNoise
-# serves it too. Created here so WhiteNoise does not warn about a missing folder.
-STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(exist_ok=True)
+# serves it too. Created here so WhiteNoise does not warn about a missing folder. A
+# proxy that reads them from disk, as another user, needs DJANGO_STATIC_ROOT outside
+# var/ (which is its owner's alone).
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", "").strip() or VAR_DIR / "static")
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 # WhiteNoise serves /static/ from the app server, debug or not (daphne's runserver
 # serves static files only in debug). It finds files the way `runserver` does, through

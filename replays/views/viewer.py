@@ -44,6 +44,7 @@ from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
 
+from csp.decorators import csp_replace
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
@@ -591,9 +592,11 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @require_safe
 @xframe_options_exempt
+@csp_replace({"frame-ancestors": ["*"]})
 @answers_refusals(as_json=False)
 def replay_embed(request: HttpRequest, game_id: str) -> HttpResponse:
-    """The replay for other sites' iframes: no site header, same rules of access."""
+    """The replay for other sites' iframes: no site header, same rules of access; any
+    site may frame it (X-Frame-Options and the CSP's frame-ancestors say so)."""
     return viewer_page(request, game_id, embed=True)
 
 

@@ -2,7 +2,8 @@
 """Bootstrap the platform on a machine with only Python 3.11+ and pip.
 
     python3 run.py start   install, migrate, store demo games, serve the site
-    python3 run.py test    install, then ruff, mypy, manage.py check, pytest [ARGS...]
+    python3 run.py test    install, then ruff, mypy, lint-imports, manage.py check,
+                           pytest [ARGS...]
 
 Both first make sure ``.venv`` holds ``requirements.lock`` and the project (editable);
 the install is skipped while ``requirements.lock``, ``pyproject.toml``, ``setup.py`` and
@@ -126,6 +127,8 @@ def test(pytest_args: list[str]) -> None:
     run(str(PYTHON), "-m", "ruff", "check", ".")
     say("types: mypy (configured in pyproject.toml)")
     run(str(PYTHON), "-m", "mypy")
+    say("layers: lint-imports (the contracts of [tool.importlinter] in pyproject.toml)")
+    run(str(BIN / "lint-imports"), "--no-cache", "--no-logo")
     say("Django system checks: manage.py check")
     run(str(PYTHON), "manage.py", "check")
     say("tests: pytest " + " ".join(pytest_args))

@@ -36,8 +36,16 @@ def say(message: str) -> None:
     print(f"bohnanza-platform build: {message}", file=sys.stderr, flush=True)
 
 
+SETUPTOOLS_CHECKED_AGAINST = "80.9.0"
+"""The setuptools version (requirements.lock pins it) whose vendored distutils
+:func:`compiler_refusal` uses: ``setuptools._distutils``, not setuptools' API, since no
+public API builds a C compiler without an extension to build.
+tests/core/test_build.py checks the names and signatures it relies on."""
+
+
 def compiler_refusal() -> str | None:
-    """Why no C extension can be built here (None: a compiler builds a tiny one)."""
+    """Why no C extension can be built here (None: a compiler builds a tiny one). The
+    only use of a library's internals at install time: see SETUPTOOLS_CHECKED_AGAINST."""
     from setuptools._distutils.ccompiler import new_compiler
     from setuptools._distutils.sysconfig import customize_compiler
 

@@ -200,16 +200,11 @@ def library_sqlite_recorder(path: Path, table: str) -> ApplicationRecorder:
     """``eventsourcing.sqlite`` on the same file, with the same per-connection settings."""
     from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
+    from bohnanza_core.fastpath import sqlite_connections_run
+
     datastore = SQLiteDatastore(str(path), lock_timeout=int(SQLITE_OPTIONS["timeout"]))
-    pool = datastore.pool
-    create = pool._create_connection
-
-    def create_like_ours() -> Any:  # WAL it sets itself; synchronous as our settings have it
-        connection = create()
-        connection._sqlite_conn.execute("PRAGMA synchronous=NORMAL")
-        return connection
-
-    pool._create_connection = create_like_ours  # type: ignore[method-assign]
+    # WAL it sets itself; synchronous as our settings have it.
+    sqlite_connections_run(datastore, "PRAGMA synchronous=NORMAL")
     recorder = SQLiteApplicationRecorder(datastore, events_table_name=table)
     recorder.create_table()
     return recorder

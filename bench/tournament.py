@@ -26,7 +26,8 @@ the whole server, other databases included); and, with two workers, how long a r
 last task ran alone (:func:`round_tails`).
 
 The breakdown (``--steps``): the same games played and stored in one process as a
-worker's task does it (``runner.play_deals`` then ``runner.advance``), each step timed:
+worker's task does it (``tournaments.core.games.play_deals`` then
+``tournaments.core.rounds.advance``), each step timed:
 engine and bots, chaining, the store's write, the commit, the rows and checks, the look
 at whether the round is over, the round's end (ratings, pairing); the CPU of the
 process and of its PostgreSQL backend; and how long the store's counter row is held
@@ -164,7 +165,7 @@ def round_tails(db: Any) -> tuple[float, float]:
     before it; the share is of the round's time from its first game's end to its last."""
     ends: dict[int, dict[int, float]] = {}
     for round_number, index, state in db.execute(
-            "SELECT g.round, g.index, e.state FROM tournaments_tournamentgame g, LATERAL "
+            "SELECT g.round, g.index, e.state FROM tournaments_competitiongame g, LATERAL "
             "(SELECT state FROM games_events WHERE originator_id = g.game_id ORDER BY "
             "originator_version DESC LIMIT 1) e").fetchall():
         found = ENDED_AT.search(bytes(state))
@@ -235,7 +236,7 @@ def one_run(workers: int, cycles: int) -> tuple[int, float, dict[str, float],
         games = int(match[1])
         with psycopg.connect(**{**PG, "dbname": name}, autocommit=True) as db:  # type: ignore[arg-type]
             while not db.execute("SELECT count(*) FROM tournaments_events WHERE topic LIKE "
-                                 "'%Tournament.Finished'").fetchone()[0]:  # type: ignore[index]
+                                 "'%Competition.Finished'").fetchone()[0]:  # type: ignore[index]
                 time.sleep(0.2)
             seconds = time.perf_counter() - began
             waits = sampler.stop()
@@ -270,8 +271,9 @@ STEPS = ("engine and bots", "chain (canonical form, commitments, SHA-256)",
 
 def breakdown_child(games: int) -> None:
     """In this process (on the database of DATABASE_URL): play and store ``games``
-    deals of a round robin as a worker's task does (``tournaments.runner.play_deal``,
-    then ``advance``), timing each step; prints one line of JSON, seconds per game."""
+    deals of a round robin as a worker's task does (``tournaments.core.games.play_deals``,
+    then ``tournaments.core.rounds.advance``), timing each step; prints one line of JSON,
+    seconds per game."""
     import json
 
     import django
@@ -283,8 +285,10 @@ def breakdown_child(games: int) -> None:
     from bohnanza_core import games as games_module
     from bohnanza_core.rulesets import ruleset_for
     from replays.store import games as store
-    from tournaments import runner
-    from tournaments.competitions import tournaments
+    from tournaments.core import games as core_games
+    from tournaments.core.entrants import entrants_for
+    from tournaments.core.rounds import advance
+    from tournaments.core.store import create
     from tournaments.tasks import batch_size
 
     spent = dict.fromkeys(STEPS, 0.0)
@@ -300,20 +304,20 @@ def breakdown_child(games: int) -> None:
                                         + time.process_time() - cpu)
         return run
 
-    runner.play_bot_game = timed(STEPS[0], runner.play_bot_game)  # type: ignore[assignment]
+    core_games.play_bot_game = timed(STEPS[0], core_games.play_bot_game)  # type: ignore[assignment]
     games_module.Game.collect_rows = timed(  # type: ignore[method-assign]
         STEPS[1], games_module.Game.collect_rows)
-    from replays import persistence
+    from replays.persistence import pgcopy
 
     the_store = store()
     the_store.save_games = timed("save", the_store.save_games)  # type: ignore[method-assign]
     spent["save"] = 0.0
     atomic = transaction.atomic
 
-    # The store's counter row (replays/persistence.py): taken by the UPDATE that follows
-    # the batch's encoding, held until the transaction commits; two workers' saves wait
-    # for each other there.
-    binary_rows = persistence._binary_rows
+    # The store's counter row (replays/persistence/application_recorder.py): taken by the
+    # UPDATE that follows the batch's encoding (replays/persistence/pgcopy.py), held until
+    # the transaction commits; two workers' saves wait for each other there.
+    binary_rows = pgcopy.binary_rows
     locked: list[float] = []
 
     def counted(*args: Any, **kwargs: Any) -> Any:
@@ -322,7 +326,7 @@ def breakdown_child(games: int) -> None:
             locked.append(time.perf_counter())
         return encoded
 
-    persistence._binary_rows = counted  # type: ignore[assignment]
+    pgcopy.binary_rows = counted  # type: ignore[assignment]
 
     class TimedAtomic:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -341,12 +345,11 @@ def breakdown_child(games: int) -> None:
                 if locked:
                     spent["locked"] = spent.get("locked", 0.0) + ended - locked.pop()
 
-    runner.transaction.atomic = TimedAtomic  # type: ignore[attr-defined]
-    app = tournaments()
+    core_games.transaction.atomic = TimedAtomic  # type: ignore[attr-defined]
     cycles = max(1, math.ceil(games / PER_CYCLE))
-    cup = app.create("Breakdown Cup", "round-robin", ruleset_for("classic", 4), 4,
-                     {"cycles": cycles}, runner.entrants_for(["heuristic"] * ENTRANTS))
-    pending: list[tuple[int, int]] = [(0, d) for d in runner.deals_of(cup, 0)]
+    cup = create("Breakdown Cup", "round-robin", {"cycles": cycles}, ruleset_for("classic", 4),
+                 4, entrants_for(["heuristic"] * ENTRANTS))
+    pending: list[tuple[int, int]] = [(0, d) for d in core_games.deals_of(cup, 0)]
 
     def queue(_: Any, round_number: int, deals: Any) -> None:
         pending.extend((round_number, d) for d in deals)
@@ -371,9 +374,9 @@ def breakdown_child(games: int) -> None:
         batch = [d for r, d in pending[:size] if r == round_number]
         del pending[:len(batch)]
         start = time.perf_counter()
-        played += runner.play_deals(cup.id, round_number, batch)
+        played += core_games.play_deals(cup.id, round_number, batch)
         middle = time.perf_counter()
-        moved = runner.advance(cup.id, queue)
+        moved = advance(cup.id, queue)
         spent[STEPS[6] if moved else STEPS[5]] += time.perf_counter() - middle
         spent["play_deal"] = spent.get("play_deal", 0.0) + middle - start
     total = time.perf_counter() - began

@@ -38,6 +38,7 @@ from bohnanza_core.cards import BeanKind
 from bohnanza_core.commitments import commit, is_salt, value_salt
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.eventfields import FIELD_TYPES
+from bohnanza_core.eventjson import event_for_json, event_to_json
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
 from bohnanza_core.jsonlimits import MAX_LINES, check_line_count, loads_line
 from bohnanza_core.record import GENESIS, Entry, chain, head_hash, secret_texts
@@ -57,40 +58,6 @@ _BY_NAME: dict[str, type[Event]] = {cls.__name__: cls for cls in EVENT_TYPES}
 
 class ExportError(ValueError):
     """A game file that cannot be read: the message names the line and the problem."""
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Ruleset):
-        return value.parameters()
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
-_FIELDS: dict[type[Event], tuple[str, ...]] = {
-    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in EVENT_TYPES
-}
-
-
-def event_to_json(event: Event) -> dict[str, Any]:
-    """One event as a JSON object (without its sequence number)."""
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for name in _FIELDS[type(event)]:
-        out[name] = _plain(getattr(event, name))
-    return out
-
-
-def event_for_json(event: Event) -> dict[str, Any]:
-    """The event ready for ``json.dumps``: the same JSON text as :func:`event_to_json`
-    gives, faster, because tuples and string enums are left for the encoder to write
-    (as arrays and their values). For hashing and storing, not for comparing."""
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for name in _FIELDS[type(event)]:
-        value = getattr(event, name)
-        out[name] = value.parameters() if isinstance(value, Ruleset) else value
-    return out
 
 
 def _perspective_name(perspective: Perspective) -> str:

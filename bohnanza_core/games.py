@@ -28,18 +28,17 @@ import itertools
 import json
 import secrets
 from abc import abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, overload
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import (
     IntegrityError,
     JSONTranscoder,
     Mapper,
-    Notification,
     Recording,
     StoredEvent,
     Transcoding,
@@ -52,15 +51,25 @@ from bohnanza_core.commitments import new_salt, new_seed
 from bohnanza_core.engine import evolve, new_game, play
 from bohnanza_core.events import EVENT_TYPES, Event, GameStarted
 from bohnanza_core.export import event_from_json, event_to_json
+from bohnanza_core.fastpath import (
+    DeferringAggregate,
+    FastApplication,
+    LazyRecordings,
+    become,
+    create,
+    frozen,
+    project_events,
+)
 from bohnanza_core.record import _ENCODERS as _EVENT_ENCODERS
 from bohnanza_core.record import (
     GENESIS,
     Entry,
     Sealer,
-    _quote,
     canonical_entry,
     commitments_for,
+    entry_bytes,
     event_encoder,
+    json_string,
     revealed,
 )
 from bohnanza_core.rulesets import Ruleset
@@ -86,8 +95,15 @@ class StaleCommand(Exception):
 # -- the aggregate -----------------------------------------------------------------
 
 
-class Game(Aggregate):
-    """One table: its engine state, the head of its hash chain, and how it is listed."""
+class Game(DeferringAggregate):
+    """One table: its engine state, the head of its hash chain, and how it is listed.
+
+    Its events are recorded the fast way (bohnanza_core.fastpath): each command's
+    events wait unchained and are chained in one loop when anything asks (the head,
+    the library's pending events, a snapshot, a save); its snapshots are taken in
+    memory as it plays."""
+
+    snapshots_in_memory = True
 
     class Started(Aggregate.Created):
         event: GameStarted
@@ -194,15 +210,16 @@ class Game(Aggregate):
     # themselves, so recording is written out here in two steps (bench/store.py,
     # section record):
     #
-    # - _happen, per command: the version moves on and the command's events wait,
-    #   with its actor and time, in "_unsealed";
+    # - _happen, per command: the version moves on (DeferringAggregate.advance) and
+    #   the command's events wait, with its actor and time, in "_unsealed";
     # - _seal, when anything asks for the head, the pending events or a snapshot:
-    #   each waiting event is written in canonical form (record.canonical_entry) and
-    #   chained, into "_sealed" rows, in one tight loop.
+    #   each waiting event is written in canonical form (record.entry_bytes, the one
+    #   writer of an entry's layout) and chained, into "_sealed" rows, in one tight
+    #   loop.
     #
     # What the library sees is unchanged: pending_events and collect_events give
-    # Game.Happened events (made from the rows on demand), and Games.save stores the
-    # rows' canonical bytes as they are (GameMapper).
+    # Game.Happened events (made from the rows on demand: take_deferred_events), and
+    # Games.save stores the rows' canonical bytes as they are (GameMapper).
 
     def _happen(self, events: list[Event], actor: str | None, *,
                 applied: bool = False) -> None:
@@ -219,14 +236,12 @@ class Game(Aggregate):
         if not events:
             return
         now = Game.Happened.create_timestamp()
-        before = self._version
+        before = self.advance(len(events), now)
         waiting = self.__dict__.get("_unsealed")
         if waiting is None:
             waiting = self.__dict__["_unsealed"] = []
         waiting.append((events, actor, now, before))
-        self._version = before + len(events)
-        self._modified_on = now
-        if self._version // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:
+        if (before + len(events)) // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:
             self.__dict__.setdefault("_snapshots_due", []).append(self._snapshot())
 
     def _seal(self) -> None:
@@ -246,15 +261,12 @@ class Game(Aggregate):
         seal = sealer.seal
         previous: str = self.__dict__["head_hash"]
         for events, actor, now, version in waiting:
-            # An ISO time needs no escaping, so it is quoted by hand (entry_prefix
-            # writes the same bytes, at a microsecond a call).
-            at = now.isoformat()
-            table_prefix = '{"actor":null,"at":"' + at + '","event":'
+            # An ISO time needs no escaping, so it is quoted by hand.
+            at = '"' + now.isoformat() + '"'
             # Only the event that opens the command records the decision; what the
             # rules do after it (turning over, drawing, a planting that ends because
             # the hand is empty...) is the table's, as in record.command_actors.
-            prefix = (table_prefix if actor is None
-                      else '{"actor":' + _quote(actor) + ',"at":"' + at + '","event":')
+            who, actor_json = actor, "null" if actor is None else json_string(actor)
             for event in events:
                 version += 1
                 cls = type(event)
@@ -265,13 +277,12 @@ class Game(Aggregate):
                 else:
                     sealed, values = (), ""
                     body = encode(event)
-                canonical = (f"{prefix}{body}"
-                             f',"previous_hash":"{previous}","seq":{version}}}').encode()
+                # previous is a hex digest: entry_bytes writes it as it is.
+                canonical = entry_bytes(actor_json, at, body, previous, version)
                 stored = canonical + b"\n" + values.encode() if values else canonical
-                append((version, event, actor if prefix is not table_prefix else None, now,
-                        previous, stored, sealed))
+                append((version, event, who, now, previous, stored, sealed))
                 previous = sha256(canonical).hexdigest()
-                prefix = table_prefix
+                who, actor_json = None, "null"
         waiting.clear()
         self.__dict__["head_hash"] = previous
 
@@ -285,25 +296,16 @@ class Game(Aggregate):
         """Everything to store since the last save, in order: the library's pending
         events (the first, Game.Started) and then the sealed rows."""
         rows = self._take_sealed()
-        return super().collect_events(), rows  # type: ignore[return-value]
+        return list(self.collect_listed_events()), rows
 
-    def _materialise(self) -> None:
-        """Turn sealed rows into Game.Happened events among the pending ones."""
-        self._pending_events.extend(_happened(self._id, row) for row in self._take_sealed())
-
-    @property
-    def pending_events(self) -> list[Any]:
-        self._materialise()
-        return super().pending_events
-
-    def collect_events(self) -> Sequence[Any]:
-        self._materialise()
-        return super().collect_events()
+    def take_deferred_events(self) -> list[Game.Happened]:
+        """The sealed rows as Game.Happened events, for the library's pending events."""
+        return [_happened(self.id, row) for row in self._take_sealed()]
 
     def unsaved_entries(self) -> list[Entry]:
         """The record entries of the events not yet saved, in order."""
         self._seal()
-        entries = [entry_of(e) for e in self._pending_events
+        entries = [entry_of(e) for e in self.listed_pending_events()
                    if isinstance(e, Game.Started | Game.Happened)]
         entries += [Entry(version, event, actor, now.isoformat(), previous, sealed)
                     for version, event, actor, now, previous, _, sealed in
@@ -322,7 +324,7 @@ class Game(Aggregate):
 
     def collect_snapshots(self) -> list[Any]:
         """The snapshots taken at multiples of :data:`SNAPSHOT_INTERVAL` since the
-        last save, to be stored with its events."""
+        last save, to be stored with its events (``snapshots_in_memory``)."""
         due: list[Any] = self.__dict__.pop("_snapshots_due", [])
         return due
 
@@ -341,13 +343,18 @@ _TRANSIENT = ("_snapshots_due", "_unsealed", "_sealed", "_sealer", _SAVE_FAILED)
 
 def _happened(originator_id: UUID, row: _Row) -> Game.Happened:
     version, event, actor, now, previous, stored, sealed = row
-    # Built as the library's Mapper builds events: straight into the frozen dataclass's
-    # __dict__; _stored rides along for GameMapper, which stores exactly these bytes.
-    happened = object.__new__(Game.Happened)
-    happened.__dict__.update(originator_id=originator_id, originator_version=version,
-                             timestamp=now, event=event, actor=actor,
-                             previous_hash=previous, commitments=sealed, _stored=stored)
-    return happened
+    # _stored rides along for GameMapper, which stores exactly these bytes.
+    return frozen(Game.Happened, {
+        "originator_id": originator_id, "originator_version": version, "timestamp": now,
+        "event": event, "actor": actor, "previous_hash": previous, "commitments": sealed,
+        "_stored": stored})
+
+
+def _domain_events(game_id: UUID, events: Sequence[Any], rows: Sequence[_Row]
+                   ) -> Callable[[], list[Any]]:
+    """How to make the domain events of a save: its library events, then its rows as
+    Game.Happened events (made only if someone asks: LazyRecordings)."""
+    return lambda: [*events, *(_happened(game_id, row) for row in rows)]
 
 
 def _commitments(stored: Game.Started | Game.Happened) -> tuple[str, ...]:
@@ -456,7 +463,6 @@ class GameStateAsDict(Transcoding):
 
 
 _JSON = json.JSONDecoder()
-_new = object.__new__
 
 
 @functools.lru_cache(maxsize=1024)
@@ -484,13 +490,9 @@ class GameMapper(Mapper[UUID]):
             state = self.compressor.compress(state)
         if self.cipher:
             state = self.cipher.encrypt(state)
-        # Built as the library's Mapper builds domain events: straight into the frozen
-        # dataclass's __dict__ (its __init__ costs a microsecond a row, bench/store.py).
-        stored = _new(StoredEvent)
-        stored.__dict__.update(originator_id=domain_event.originator_id,
-                               originator_version=domain_event.originator_version,
-                               topic=self.happened_topic, state=state)
-        return stored
+        return frozen(StoredEvent, {"originator_id": domain_event.originator_id,
+                                    "originator_version": domain_event.originator_version,
+                                    "topic": self.happened_topic, "state": state})
 
     def stored_run(self, originator_id: UUID, head: Sequence[StoredEvent],
                    rows: Sequence[_Row]) -> StoredRun:
@@ -538,19 +540,15 @@ class GameMapper(Mapper[UUID]):
         originator_id = stored_event.originator_id
         if not isinstance(originator_id, UUID):
             originator_id = _uuid(originator_id)
-        # Built the way the library's own Mapper builds events: straight into the
-        # frozen dataclass's __dict__ (its __init__ costs more than the decoding).
-        happened = object.__new__(Game.Happened)
-        happened.__dict__.update(
-            originator_id=originator_id,
-            originator_version=stored_event.originator_version,
-            timestamp=datetime.fromisoformat(data["at"]),
-            event=event,
-            actor=data["actor"],
-            previous_hash=data["previous_hash"],
-            commitments=sealed,
-        )
-        return happened
+        return frozen(Game.Happened, {
+            "originator_id": originator_id,
+            "originator_version": stored_event.originator_version,
+            "timestamp": datetime.fromisoformat(data["at"]),
+            "event": event,
+            "actor": data["actor"],
+            "previous_hash": data["previous_hash"],
+            "commitments": sealed,
+        })
 
 
 _SECRET_FIELDS: dict[str, tuple[str, ...]] = {cls.__name__: cls.SECRET for cls in EVENT_TYPES}
@@ -597,11 +595,9 @@ class StoredRun(_StoredEvents):
         return len(self.head) + len(self.states)
 
     def _run_event(self, i: int) -> StoredEvent:
-        stored = _new(StoredEvent)
-        stored.__dict__.update(originator_id=self.originator_id,
-                               originator_version=self.first_version + i,
-                               topic=self.topic, state=self.states[i])
-        return stored
+        return frozen(StoredEvent, {"originator_id": self.originator_id,
+                                    "originator_version": self.first_version + i,
+                                    "topic": self.topic, "state": self.states[i]})
 
     def _item(self, index: int) -> StoredEvent:
         if index < len(self.head):
@@ -651,54 +647,18 @@ class StoredRuns(_StoredEvents):
         return [value for run in self.runs for value in run.flat_row_values(encode_id)]
 
 
-def project_game(game: Any, stored: Iterable[Any]) -> Any:
-    """The library's ``project_aggregate`` without its per-event ``isinstance`` against a
-    runtime-checkable Protocol, which costs about 40 us an event on Python 3.11: most of
-    the time of rebuilding a step (bench/store.py, section rebuild)."""
-    for event in stored:
-        game = event.mutate(game)
-    return game
+project_game = project_events
+"""How a game is rebuilt from its snapshot and events (the repository's
+``projector_func``): :func:`bohnanza_core.fastpath.project_events`."""
 
 
 # -- the application ---------------------------------------------------------------
 
 
-class _Recordings(Sequence[Recording[UUID]]):
-    """What the library's ``EventStore.put`` returns (a Recording with a Notification
-    per event), made on first look: building them all costs about a microsecond per
-    event, and nothing of the platform reads them (bench/store.py)."""
-
-    def __init__(self, events: Sequence[Any], rows: Sequence[_Row], originator_id: UUID,
-                 stored: Sequence[StoredEvent], ids: Sequence[int] | None) -> None:
-        self._parts = (events, rows, originator_id, stored, ids or ())
-        self._made: list[Recording[UUID]] | None = None
-
-    def as_list(self) -> list[Recording[UUID]]:
-        if self._made is None:
-            events, rows, originator_id, stored, ids = self._parts
-            domain = [*events, *(_happened(originator_id, row) for row in rows)]
-            self._made = [
-                Recording(d, Notification(originator_id=s.originator_id,
-                                          originator_version=s.originator_version,
-                                          topic=s.topic, state=s.state, id=n))
-                for d, s, n in zip(domain, stored, ids, strict=False)
-            ]
-        return self._made
-
-    @overload
-    def __getitem__(self, index: int) -> Recording[UUID]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Recording[UUID]]: ...
-    def __getitem__(self, index: int | slice) -> Any:
-        return self.as_list()[index]
-
-    def __len__(self) -> int:
-        return len(self._parts[4])
-
-
-
-class Games(Application[UUID]):
-    """Every game of the platform, stored as events."""
+class Games(FastApplication):
+    """Every game of the platform, stored as events. Saving one game goes the fast way
+    (bohnanza_core.fastpath): its sealed rows straight to the recorder as their
+    canonical bytes (:meth:`stored_events`)."""
 
     name = "Games"
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
@@ -713,41 +673,39 @@ class Games(Application[UUID]):
             transcoder.register(transcoding)
         transcoder.register(GameStateAsDict())
 
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
-        # The library's save() recognises aggregates with runtime-checkable Protocol
-        # isinstance checks, about 40 us per save, and builds a Recording and a
-        # Notification per event that nothing of the platform reads (bench/store.py);
-        # a game's save is one aggregate, so its events go straight through the mapper
-        # to the recorder, and the recordings are made only if someone looks at them.
-        # Anything else: the library.
-        if len(objs) != 1 or kwargs or not isinstance(objs[0], Game):
-            return super().save(*objs, **kwargs)
-        game = objs[0]
+    def record_aggregate(self, aggregate: DeferringAggregate) -> LazyRecordings:
+        """Store a game's new events and snapshots; a game whose save failed is refused
+        (StaleCommand), and one whose save fails now is marked so."""
+        game = aggregate
         if game.__dict__.get(_SAVE_FAILED):
             raise StaleCommand("an earlier save of this game failed, so it no longer matches "
                                "the store: load it again (Games.game) and play on that")
-        processing_event: ProcessingEvent[UUID] = ProcessingEvent()
-        processing_event.aggregates[game.id] = game
         try:
-            events, rows = game.collect_rows()
-            mapper = self.mapper
-            assert isinstance(mapper, GameMapper)
-            stored = mapper.stored_run(game.id, [mapper.to_stored_event(e) for e in events],
-                                       rows)
-            ids = self.recorder.insert_events(stored, tracking=None)
-            if self.repository.cache and not self.repository.fastforward:
-                self.repository.cache.put(game.id, game)
-            recordings = _Recordings(events, rows, game.id, stored, ids)
-            self._take_snapshots(processing_event)
+            return super().record_aggregate(game)
         except BaseException:
             # Its events were taken out of it and its version moved on: saving or
             # playing on this object could only leave a gap (the store refuses one).
             # play_on loads it again; what the store holds is the truth.
             game.__dict__[_SAVE_FAILED] = True
             raise
-        if type(self)._notify is not Application._notify:  # the library's does nothing
-            self._notify(recordings.as_list())
-        return recordings
+
+    def stored_events(self, aggregate: DeferringAggregate
+                      ) -> tuple[Sequence[StoredEvent], Callable[[], Sequence[Any]]]:
+        """A game's new events as a :class:`StoredRun`: the library's pending ones
+        (its first event) mapped as usual, then its sealed rows as they are."""
+        if not isinstance(aggregate, Game):
+            return super().stored_events(aggregate)
+        game_id = aggregate.id
+        events, rows = aggregate.collect_rows()
+        mapper = self.game_mapper
+        stored = mapper.stored_run(game_id, [mapper.to_stored_event(e) for e in events], rows)
+        return stored, _domain_events(game_id, events, rows)
+
+    @property
+    def game_mapper(self) -> GameMapper:
+        mapper = self.mapper
+        assert isinstance(mapper, GameMapper)
+        return mapper
 
     def save_games(self, games: Sequence[Game]) -> list[Sequence[Recording[UUID]]]:
         """Save several games' new events as one write: all or none, their rows in one
@@ -764,8 +722,7 @@ class Games(Application[UUID]):
                                    "matches the store: load it again (Games.game)")
         if len({game.id for game in games}) != len(games):
             raise ValueError("a game is saved once in a batch")
-        mapper = self.mapper
-        assert isinstance(mapper, GameMapper)
+        mapper = self.game_mapper
         try:
             collected = [(game, *game.collect_rows()) for game in games]
             runs = [mapper.stored_run(game.id, [mapper.to_stored_event(e) for e in events],
@@ -773,22 +730,20 @@ class Games(Application[UUID]):
             snapshots = ([s for game in games for s in game.collect_snapshots()]
                          if self.snapshots is not None else [])
             ids = list(self._record_games(StoredRuns(runs), snapshots) or ())
-            if self.repository.cache and not self.repository.fastforward:
-                for game in games:
-                    self.repository.cache.put(game.id, game)
+            self.cache_saved(games)
         except BaseException:
             for game in games:  # as in save: what the store holds is the truth
                 game.__dict__[_SAVE_FAILED] = True
             raise
-        recordings: list[Sequence[Recording[UUID]]] = []
+        recordings: list[LazyRecordings] = []
         start = 0
         for (game, events, rows), stored in zip(collected, runs, strict=True):
-            recordings.append(_Recordings(events, rows, game.id, stored,
-                                          ids[start:start + len(stored)]))
+            recordings.append(LazyRecordings(_domain_events(game.id, events, rows), stored,
+                                             ids[start:start + len(stored)]))
             start += len(stored)
-        if type(self)._notify is not Application._notify:
-            self._notify([r for made in recordings for r in made])
-        return recordings
+        self.notify_saved(lambda: [r for made in recordings for r in made.as_list()],
+                          lambda: [e for made in recordings for e in made.domain_events()])
+        return list(recordings)
 
     def _record_games(self, stored: StoredRuns,
                       snapshots: list[Any]) -> Sequence[int] | None:
@@ -800,18 +755,6 @@ class Games(Application[UUID]):
         if snapshots and self.snapshots is not None:
             self.snapshots.put(snapshots)
         return ids
-
-    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
-        # The library's version reloads the aggregate from the store at each multiple
-        # of the interval; the game took its snapshots in memory as it played
-        # (Game._happen), so store those.
-        if self.snapshots is None:
-            return
-        for aggregate in processing_event.aggregates.values():
-            if isinstance(aggregate, Game):
-                due = aggregate.collect_snapshots()
-                if due:
-                    self.snapshots.put(due)
 
     # commands
 
@@ -864,8 +807,8 @@ class Games(Application[UUID]):
                              salt if salt is not None else new_salt())
         first = events[0]
         assert isinstance(first, GameStarted)
-        game = Game._create(
-            Game.Started, id=game_id, event=first, actor=actor, previous_hash=GENESIS,
+        game = create(
+            Game, Game.Started, id=game_id, event=first, actor=actor, previous_hash=GENESIS,
             players=tuple(players if players is not None else seats), private=private,
             tournament=tournament, share_token=secrets.token_urlsafe(18),
         )
@@ -910,9 +853,7 @@ class Games(Application[UUID]):
     def _reload(self, game: Game) -> None:
         """Replace everything ``game`` holds by the stored game's (GameNotFound if none of
         it was ever stored)."""
-        stored = self.game(game.id)
-        game.__dict__.clear()
-        game.__dict__.update(stored.__dict__)
+        become(game, self.game(game.id))
 
     # queries
 
@@ -927,8 +868,7 @@ class Games(Application[UUID]):
 
     def record(self, game_id: UUID) -> list[Entry]:
         """Every entry of the game's record, in order, as stored."""
-        mapper = self.mapper
-        assert isinstance(mapper, GameMapper)
+        mapper = self.game_mapper
         entries = [mapper.to_entry(row) for row in self.recorder.select_events(game_id)]
         if not entries:
             raise GameNotFound(f"no game {game_id}")

@@ -10,7 +10,7 @@
 
 Imports only the standard library, as all of ``bohnanza_core`` (docs/DESIGN): the
 command line's head-to-head uses it. The ratings (openskill) are in
-``tournaments/ratings.py``.
+``tournaments/core/ratings.py``.
 """
 
 from __future__ import annotations

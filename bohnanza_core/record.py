@@ -9,7 +9,7 @@ one, the *head*. The head goes to every seat with every update (docs/store.md), 
 a record changed afterwards no longer ends in the head the players were shown.
 
 The canonical encoding is JSON with sorted keys, no spaces, UTF-8, and the event in
-its export form (:func:`bohnanza_core.export.event_to_json`), except that every
+its export form (:func:`bohnanza_core.eventjson.event_to_json`), except that every
 hidden field (``Event.SECRET``) holds its salted commitment instead of its value
 (:mod:`bohnanza_core.commitments`): the chain, and so the head every seat is shown,
 reveals nothing that any perspective may not see. Anyone can recompute it from an
@@ -33,6 +33,7 @@ from bohnanza_core.commitments import SALT_HEX_DIGITS, commit, value_salt
 from bohnanza_core.engine import command_for, new_game, play
 from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.eventfields import FIELD_TYPES
+from bohnanza_core.eventjson import event_to_json
 from bohnanza_core.events import Event, GameStarted
 from bohnanza_core.rulesets import Ruleset
 
@@ -43,7 +44,9 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 """The reference encoder of the canonical form; :func:`canonical_entry` writes the
 same bytes faster (a test compares them on every event of many games)."""
 
-_quote = json.encoder.encode_basestring  # the C-accelerated string quoter, no ASCII escaping
+json_string: Callable[[str], str] = json.encoder.encode_basestring
+"""A str as a canonical JSON string: quoted, escaped, non-ASCII kept (the C quoter)."""
+_quote = json_string
 
 # The C encoder behind _CANONICAL, made once: calling it directly skips the json
 # module's per-call set-up, and being the same encoder with the same settings, it
@@ -253,10 +256,25 @@ def canonical_event(event: Event, sealed: Sequence[str] = ()) -> str:
     return encoder(event, sealed)
 
 
-def entry_prefix(actor: str | None, at: str | None) -> str:
-    """The start of the canonical form of every entry with this actor and time (one
-    command's entries share it): ``{"actor":...,"at":...,"event":``."""
-    return '{"actor":' + _value(actor) + ',"at":' + _value(at) + ',"event":'
+# -- the layout of an entry -------------------------------------------------------
+#
+# An entry's canonical bytes are canonical JSON of {"actor", "at", "event",
+# "previous_hash", "seq"}: keys sorted, no spaces, UTF-8 (docs/export.md, "The hash
+# chain"). The layout (the keys, their order, the separators) is written here and only
+# here, in entry_bytes: canonical_entry, the store's chaining (bohnanza_core.games,
+# Game._seal) and the reference encoding (Entry.reference_canonical) all go through it.
+# tests/core/test_verify.py holds it to fixed known entries.
+
+
+def entry_bytes(actor: str, at: str, event: str, previous_hash: str, seq: int) -> bytes:
+    """An entry's canonical bytes: its values given as canonical JSON texts (``actor``,
+    ``at``: ``null`` or a quoted string; ``event``: an object), except ``previous_hash``,
+    which goes between the quotes as it is given: a hex digest needs no escaping (a
+    caller with any other text escapes it first, as :func:`canonical_entry` does), and
+    this runs for every event the store chains, where quoting it again cost 2% of
+    storing a game (bench/store.py, record)."""
+    return (f'{{"actor":{actor},"at":{at},"event":{event},'
+            f'"previous_hash":"{previous_hash}","seq":{seq}}}').encode()
 
 
 def canonical_entry(
@@ -266,8 +284,8 @@ def canonical_entry(
     """The bytes an entry's hash is taken over (and the store keeps): canonical JSON of
     ``{"actor", "at", "event", "previous_hash", "seq"}``, keys sorted, no spaces, UTF-8,
     the event's hidden fields as their commitments ``sealed``."""
-    return (entry_prefix(actor, at) + canonical_event(event, sealed) + ',"previous_hash":'
-            + _quote(previous_hash) + ',"seq":' + str(seq) + "}").encode("utf-8")
+    return entry_bytes(_value(actor), _value(at), canonical_event(event, sealed),
+                       _quote(previous_hash)[1:-1], seq)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,14 +307,15 @@ class Entry:
                                self.commitments)
 
     def reference_canonical(self) -> bytes:
-        """The same bytes by the json module: the definition :meth:`canonical` keeps to."""
-        from bohnanza_core.export import event_to_json
-
+        """The same bytes with every value written by the json module (the event from
+        its export form, :func:`bohnanza_core.eventjson.event_to_json`): the definition
+        that :meth:`canonical`'s fast encoders keep to, in the one layout
+        (:func:`entry_bytes`)."""
         event = event_to_json(self.event)
         event.update(zip(self.event.SECRET, self.commitments, strict=True))
-        body = {"seq": self.seq, "event": event, "actor": self.actor,
-                "at": self.at, "previous_hash": self.previous_hash}
-        return _CANONICAL.encode(body).encode("utf-8")
+        encode = _CANONICAL.encode
+        return entry_bytes(encode(self.actor), encode(self.at), encode(event),
+                           encode(self.previous_hash)[1:-1], self.seq)
 
     @property
     def hash(self) -> str:
@@ -425,9 +444,10 @@ __all__ = [
     "command_actors",
     "commitments_for",
     "decision_actor",
-    "entry_prefix",
+    "entry_bytes",
     "event_encoder",
     "head_hash",
+    "json_string",
     "revealed",
     "secret_texts",
 ]

@@ -15,6 +15,7 @@ person's (nothing changes), counted, and the bot asked again; after
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections.abc import Callable, Sequence
@@ -44,6 +45,7 @@ from bohnanza_core.errors import IllegalMove
 from bohnanza_core.errors import SimulationError as SimulationError  # its old home
 from bohnanza_core.events import Event, GameEnded
 from bohnanza_core.rulesets import Ruleset, ruleset_for
+from bohnanza_core.seatview import SeatView
 from bohnanza_core.state import GameState, Phase
 from bohnanza_core.views import redact, view
 
@@ -133,6 +135,21 @@ def fallback(state: GameState, seat: int) -> Command:
     return min(moves, key=lambda m: _FALLBACK_ORDER.index(type(m)))  # type: ignore[return-value]
 
 
+def voluntary_chances(state: GameState) -> list[int]:
+    """The seats asked, in this order, for a voluntary offer as a trading phase starts:
+    every other player, clockwise from the active one (a bot passes with None). The one
+    turn policy of bots, here and at a live table (``play.driver``)."""
+    return [(state.active + offset) % state.players for offset in range(1, state.players)]
+
+
+def bot_answers(bot: Bot, seat_view: SeatView, attempt: Callable[[object], bool]) -> bool:
+    """Ask ``bot`` for its move until ``attempt`` plays one (True), at most
+    :data:`ATTEMPTS` times in a row; False: every answer was refused, and the caller
+    plays :func:`fallback` for it. The one turn policy of bots, here and at a live
+    table (``play.driver``)."""
+    return any(attempt(bot.act(seat_view)) for _ in range(ATTEMPTS))
+
+
 def play_game(
     ruleset: Ruleset,
     bot_classes: Sequence[type[Bot]],
@@ -189,8 +206,7 @@ def play_game(
     while state.phase is not Phase.GAME_OVER:
         if state.phase is Phase.TRADING and state.turn != trading_turn:
             trading_turn = state.turn
-            for offset in range(1, players):
-                seat = (state.active + offset) % players
+            for seat in voluntary_chances(state):
                 command = bots[seat].act(views[seat])
                 if command is not None:
                     attempt(seat, command)
@@ -201,11 +217,7 @@ def play_game(
         if not waiting:
             raise SimulationError(f"game {seed!r} waits for no one during {state.phase}")
         seat = waiting[0]
-        bot, seat_view = bots[seat], views[seat]
-        for _ in range(ATTEMPTS):
-            if attempt(seat, bot.act(seat_view)):
-                break
-        else:
+        if not bot_answers(bots[seat], views[seat], functools.partial(attempt, seat)):
             fallbacks[seat] += 1
             new = board.play(fallback(state, seat))
             events.extend(new)

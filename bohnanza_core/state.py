@@ -69,10 +69,6 @@ class Offer:
         return (Offer, (self.number, self.proposer, self.counterparty, self.gives,
                         self.wants, self.declined_by))
 
-    @property
-    def is_gift(self) -> bool:
-        return not self.wants
-
 
 @dataclass(slots=True)
 class Result:

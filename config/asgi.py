@@ -4,7 +4,7 @@ HTTP goes to Django; websockets (``play/routing.py``: the tables and the lobby) 
 the allowed-hosts origin check and the session's authentication first.
 HTTP requests pass :class:`config.limits.AsgiBodySizeLimit` first, so an oversized
 body is refused before Django's handler reads it, and daphne itself refuses one while
-it arrives (:func:`config.limits.bound_daphne_requests`).
+it arrives (:func:`config.daphne_limits.bound_daphne_requests`).
 As a process starts it picks up the running tables that move on their own (a clock's
 deadline, a bot), before any client comes back (``play/startup.py``).
 """
@@ -22,7 +22,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config.limits import AsgiBodySizeLimit, bound_daphne_requests  # noqa: E402
+from config.daphne_limits import bound_daphne_requests  # noqa: E402
+from config.limits import AsgiBodySizeLimit  # noqa: E402
 from play.routing import websocket_urlpatterns  # noqa: E402
 from play.startup import lifespan, when_daphne_runs  # noqa: E402
 

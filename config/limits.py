@@ -8,8 +8,9 @@ Two layers, because the servers differ in when Django first sees a request:
   once from a Content-Length over the limit without asking for the body, and for a body
   without one (chunked) counts what it passes on and stops once the limit is passed.
   Daphne itself (Twisted) receives a whole body before it calls the application, so
-  :func:`bound_daphne_requests` teaches its request class the same limit: 413 as soon
-  as the headers declare too long a body, and no more than the limit of a chunked one.
+  config/daphne_limits.py (``bound_daphne_requests``, a patch of daphne's request
+  class, with its contract) teaches its request class the same limit: 413 as soon as
+  the headers declare too long a body, and no more than the limit of a chunked one.
 - Under WSGI, :class:`BodySizeLimitMiddleware` checks Content-Length before anything
   reads ``request.POST`` or ``request.body`` (Django reads no body without one).
 """
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from asgiref.typing import (
     ASGI3Application,
@@ -140,72 +140,3 @@ class AsgiBodySizeLimit:
         })
         await send({"type": "http.response.body", "body": response.content,
                     "more_body": False})
-
-
-def _refusal_bytes(accept: str, limit: int) -> bytes:
-    """The whole HTTP/1.1 answer refusing a body, written out (see below for why)."""
-    request = HttpRequest()
-    if accept:
-        request.META["HTTP_ACCEPT"] = accept
-    response = too_large(request, limit)
-    head = [b"HTTP/1.1 413 Content Too Large", b"Connection: close",
-            b"Content-Length: " + str(len(response.content)).encode()]
-    head += [f"{name}: {value}".encode("latin-1") for name, value in response.items()]
-    return b"\r\n".join(head) + b"\r\n\r\n" + response.content
-
-
-def bound_daphne_requests() -> None:
-    """Make daphne refuse an oversized body while it arrives, not after.
-
-    Daphne's request class (Twisted's ``http.Request``) receives a whole body, to a
-    temporary file, before it hands the request to the application: a 50 MB upload
-    was received whole before the 413, and one that declares 50 MB and sends nothing
-    held its connection open. Twisted calls ``gotLength`` once the headers are in and
-    ``handleContentChunk`` for each piece of the body; a subclass answers 413 there
-    and closes the connection. No setting of daphne or Twisted does this (written by
-    hand for that reason). The answer is written to the transport as bytes because
-    Twisted's own ``Request.write`` needs the request line, which it sets only once
-    the whole body is in. Installed by config/asgi.py, before daphne makes requests.
-    """
-    from daphne import http_protocol
-
-    base: Any = http_protocol.WebRequest
-    if getattr(base, "bounded_by_bohnanza", False):
-        return
-
-    class BoundedWebRequest(base):  # type: ignore[misc, valid-type]
-        bounded_by_bohnanza = True
-
-        def gotLength(self, length: int | None) -> None:
-            self.body_received = 0
-            self.body_refused = False
-            limit: int = settings.BOHNANZA_MAX_REQUEST_BYTES
-            if length is not None and length > limit:
-                self.refuse(f"a {length}-byte request body", limit)
-                return
-            super().gotLength(length)
-
-        def handleContentChunk(self, data: bytes) -> None:
-            if self.body_refused:
-                return
-            self.body_received += len(data)
-            limit: int = settings.BOHNANZA_MAX_REQUEST_BYTES
-            if self.body_received > limit:
-                self.refuse(f"a request body over {limit} bytes", limit)
-                return
-            super().handleContentChunk(data)
-
-        def requestReceived(self, command: bytes, path: bytes,
-                            version: bytes) -> None:
-            if not self.body_refused:
-                super().requestReceived(command, path, version)
-
-        def refuse(self, what: str, limit: int) -> None:
-            self.body_refused = True
-            accept = (self.requestHeaders.getRawHeaders(b"accept") or [b""])[0]
-            logger.warning("Refused %s while it arrived (limit %d bytes)", what, limit)
-            transport = self.channel.transport
-            transport.write(_refusal_bytes(accept.decode("latin-1"), limit))
-            transport.loseConnection()
-
-    http_protocol.WebRequest = BoundedWebRequest

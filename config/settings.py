@@ -206,7 +206,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "bohnanza.sqlite3",
+            "NAME": str(VAR_DIR / "bohnanza.sqlite3"),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,

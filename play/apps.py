@@ -18,6 +18,6 @@ def _signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """An account signed out: its open table sockets look its credentials up again
     at once (``play.authority``), not only at their next command."""
     if user is not None and user.pk is not None:
-        from play.authority import account_changed
+        from play.live import account_changed
 
         account_changed(user.pk)

@@ -7,7 +7,8 @@ game, or is handed to a bot for staying away. So nothing about a seat is remembe
 from the moment a connection opened or a page was loaded:
 
 - the account behind a connection's :class:`Credential` is looked up again for every
-  command (:func:`account_now`);
+  command (:func:`account_now`), and at once when the account's credentials change
+  (``play.live.account_changed`` tells its sockets);
 - the seat a command plays must be the one its account plays in the game as stored,
   checked under the game's lock as the command is decided (:func:`require_seat`, from
   ``play.live.submit``), so a seat handed over in a race is refused by the store's own
@@ -24,6 +25,7 @@ Who holds a seat is the game's record (``Game.holder``): the player who sat down
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from importlib import import_module
 from types import SimpleNamespace
@@ -36,7 +38,7 @@ from django.contrib.sessions.backends.base import SessionBase
 
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.games import Game
-from play.models import Seat
+from play.models import BotAccount, Seat
 
 SIGNED_OUT = "signed_out"
 """Why a connection lost its seat: its account signed out (or its session or token no
@@ -71,10 +73,6 @@ class Credential:
     user_id: int | None = None
     token: str | None = None
 
-    @property
-    def anonymous(self) -> bool:
-        return self.token is None and self.user_id is None
-
 
 def credential_of(scope: dict[str, Any], user: Any, token: str) -> Credential:
     """The credential of a websocket's scope: its bot token if it sent one, else its
@@ -93,8 +91,6 @@ def account_now(credential: Credential) -> AbstractBaseUser | None:
     expired or was flushed, the password changed since, the token replaced). Reads the
     store: runs in a worker thread."""
     if credential.token is not None:
-        from play.tables import bot_user_for
-
         return bot_user_for(credential.token)
     if credential.session_key is None:
         return None
@@ -107,6 +103,21 @@ def account_now(credential: Credential) -> AbstractBaseUser | None:
         return None
     assert isinstance(user, AbstractBaseUser)
     return user
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a bot account's token (``BotAccount.token_hash``): its
+    SHA-256, so a leaked database gives no token away."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def bot_user_for(token: str) -> AbstractBaseUser | None:
+    """The bot account a token belongs to, or None."""
+    if not token or len(token) > 200:
+        return None
+    account = (BotAccount.objects.select_related("user")
+               .filter(token_hash=token_hash(token)).first())
+    return account.user if account is not None else None
 
 
 def player_name(user: AbstractBaseUser) -> str:
@@ -143,19 +154,3 @@ def require_seat(game: Game, seat: int, player: str) -> None:
                           why=HANDED)
     raise NotYourSeat(f"seat {seat + 1} is not yours: you do not play it")
 
-
-def account_group(user_id: int) -> str:
-    """Every table socket of one account, in every server process: told when the
-    account's credentials change (signed out, a bot's token replaced)."""
-    return f"account-{user_id}"
-
-
-def account_changed(user_id: int) -> None:
-    """Tell the account's sockets to look its credentials up again (once the change is
-    stored): a seat's socket whose session or token no longer stands for it is told
-    ``left`` (``signed_out``) and sent the spectator's view."""
-    from django.db import transaction
-
-    from play.live import tell
-
-    transaction.on_commit(lambda: tell(account_group(user_id), {"type": "account.changed"}))

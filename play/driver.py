@@ -42,11 +42,13 @@ from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import Handover
 from bohnanza_core.games import Game
-from bohnanza_core.simulator import fallback
+from bohnanza_core.simulator import bot_answers, fallback, voluntary_chances
 from bohnanza_core.state import Phase
 from bohnanza_core.views import view
 from play import live, presence, tables
 from play.models import Seat, Table
+from play.signals import table_finished
+from replays.store import game_lock, load
 
 logger = logging.getLogger(__name__)
 
@@ -299,19 +301,24 @@ def next_step(table_id: UUID, now: datetime | None = None
         return Step("idle"), []
     # The held game is read and played on under its lock: a person's command at the
     # table runs in another worker thread.
-    with live.game_lock(table.game_id):
+    with game_lock(table.game_id):
         return _next_step(table, table.game_id, now)
 
 
 def _next_step(table: Table, game_id: UUID, now: datetime | None
                ) -> tuple[Step, list[live.Played]]:
-    game = live.load(game_id)
+    game = load(game_id)
     state = game.table
     seats = {s.number: s for s in table.seats.all()}
     if state.finished:
-        if table.status != Table.Status.FINISHED:
-            Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED,
-                                                     clock_deadline=None)
+        if table.status != Table.Status.FINISHED and Table.objects.filter(
+                pk=table.pk).exclude(status=Table.Status.FINISHED).update(
+                    status=Table.Status.FINISHED, clock_deadline=None):
+            for receiver, error in table_finished.send_robust(
+                    Table, table_id=table.pk, game_id=game_id):
+                if isinstance(error, Exception):
+                    logger.error("table %s: %s failed on its end", table.pk, receiver,
+                                 exc_info=error)
         return Step("idle"), []
     tables.reconcile(table, state.seat_bots, seats)
     away = presence.look(table, list(seats.values()), now or timezone.now())
@@ -324,11 +331,11 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
             continue
         return Step("bot", handed=number), [handed]
     if state.phase is Phase.TRADING and _chances.get(table.id) != state.turn:
-        # A bot not on turn gets one voluntary chance to propose, as in the simulator.
+        # A bot not on turn gets one voluntary chance to propose (the simulator's one
+        # turn policy: bohnanza_core.simulator.voluntary_chances).
         _chances[table.id] = state.turn
         played = []
-        for offset in range(1, state.players):
-            number = (state.active + offset) % state.players
+        for number in voluntary_chances(state):
             seat = seats[number]
             if seat.is_bot:
                 command = _bot(table, seat).act(view(state, number))
@@ -359,13 +366,23 @@ def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | N
     number = waiting[0]
     seat = seats[number]
     if seat.is_bot:
-        command = _bot(table, seat).act(view(state, number))
-        done = None
-        if command is not None and command.seat == number:
+        # The simulator's one turn policy (bohnanza_core.simulator.bot_answers): the
+        # bot is asked again after a refused answer, a few times, then the default move
+        # is played for it.
+        played: list[live.Played] = []
+
+        def attempt(command: object) -> bool:
+            if not isinstance(command, Command) or command.seat != number:
+                return False
             done = _play(table, game, command, seat.player())
-        if done is None:  # a bot that answers illegally: the default move
+            if done is not None:
+                played.append(done)
+            return done is not None
+
+        if not bot_answers(_bot(table, seat), view(state, number), attempt):
             done = _play(table, game, fallback(state, number), seat.player())
-        return Step("bot"), [done] if done is not None else []
+            played += [done] if done is not None else []
+        return Step("bot"), played
     if not table.clocked:
         return Step("idle"), []
     return _clock(table, game, seat, now or timezone.now())

@@ -9,9 +9,9 @@ that lock. In a busy process each round trip waits for the event loop to come ba
 its answer, so the queue grew with the load. Here the five go in one pipeline: one
 round trip, one turn of the lock.
 
-Written against channels_redis 4.3's layer (requirements.lock pins it); its private
-parts used here are named in :meth:`group_send_many`, and
-tests/services/test_channel_layer_redis.py runs it on Redis.
+The layer's private parts this needs are in play/channels_internals.py
+(:func:`~play.channels_internals.publish_many`, checked against channels_redis 4.3.0),
+with their contract; tests/services/test_channel_layer_redis.py runs the layer on Redis.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
+from play.channels_internals import publish_many
+
 
 class PubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """channels_redis's pub/sub layer, and :meth:`group_send_many`."""
@@ -28,17 +30,4 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     async def group_send_many(self, messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Send each ``(group, message)`` as ``group_send`` would, in order, in one
         pipeline per Redis shard (one round trip, not one each)."""
-        layer = self._get_layer()  # this event loop's (RedisPubSubLoopLayer)
-        shards: dict[int, tuple[Any, list[tuple[str, bytes]]]] = {}
-        for group, message in messages:
-            channel = layer._get_group_channel_name(group)
-            shard = layer._get_shard(channel)  # a RedisSingleShardConnection
-            shards.setdefault(id(shard), (shard, []))[1].append(
-                (channel, self.serialize(message)))
-        for shard, published in shards.values():
-            async with shard._lock:  # what the shard's own publish holds
-                shard._ensure_redis()
-                pipe = shard._redis.pipeline(transaction=False)
-                for channel, payload in published:
-                    pipe.publish(channel, payload)
-                await pipe.execute()
+        await publish_many(self, messages)

@@ -28,6 +28,7 @@ from uuid import UUID
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 from django.utils import translation
 
 from bohnanza_core.commands import Command
@@ -35,7 +36,7 @@ from bohnanza_core.engine import legal_commands
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import Event
 from bohnanza_core.export import event_from_json, event_to_json
-from bohnanza_core.games import _SAVE_FAILED, Game, GameNotFound, StaleCommand, project_game
+from bohnanza_core.games import Game, GameNotFound, StaleCommand
 from bohnanza_core.narrate import Narrator
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.views import SPECTATOR, Perspective, redact, view
@@ -43,7 +44,7 @@ from bohnanza_core.wire import move_to_json
 from play.authority import require_seat
 from play.models import Table
 from replays.drawing import words
-from replays.store import games
+from replays.store import caught_up, game_lock, games, load
 from replays.table import (
     Changes,
     changes_of,
@@ -103,6 +104,19 @@ def lobby_changed() -> dict[str, Any]:
 def lobby_changes() -> int:
     """How many lobby changes this process has told of so far."""
     return _lobby_changes
+
+
+def account_group(user_id: int) -> str:
+    """Every table socket of one account, in every server process: told when the
+    account's credentials change (signed out, a bot's token replaced)."""
+    return f"account-{user_id}"
+
+
+def account_changed(user_id: int) -> None:
+    """Tell the account's sockets to look its credentials up again (once the change is
+    stored): a seat's socket whose session or token no longer stands for it is told
+    ``left`` (``signed_out``) and sent the spectator's view (``play.authority``)."""
+    transaction.on_commit(lambda: tell(account_group(user_id), {"type": "account.changed"}))
 
 
 def room_group(table_id: UUID) -> str:
@@ -427,69 +441,6 @@ def running_table(table_id: UUID) -> Table:
     return Table.objects.prefetch_related("seats__user").get(pk=table_id)
 
 
-CACHED_GAMES = 500
-"""Live games this process keeps in memory between commands (the least recently played
-are dropped first)."""
-
-_cache: OrderedDict[UUID, Game] = OrderedDict()
-_locks: dict[UUID, threading.RLock] = {}
-_held = threading.Lock()
-"""Guards :data:`_cache` and :data:`_locks` (commands run in several worker threads)."""
-
-
-def game_lock(game_id: UUID) -> threading.RLock:
-    """The lock of the game this process holds in memory: whoever plays on it or reads
-    it holds the lock (the consumers' commands run in several worker threads at once,
-    one game's one at a time; the driver's looks in another)."""
-    with _held:
-        lock = _locks.get(game_id)
-        if lock is None:
-            lock = _locks[game_id] = threading.RLock()
-        return lock
-
-
-def _remember(game: Game) -> Game:
-    with _held:
-        _cache[game.id] = game
-        _cache.move_to_end(game.id)
-        while len(_cache) > CACHED_GAMES:
-            dropped, _ = _cache.popitem(last=False)
-            # A game read again later is a new object: a new lock is enough for it.
-            _locks.pop(dropped, None)
-    return game
-
-
-def load(game_id: UUID, *, fresh: bool = False) -> Game:
-    """The game as this process last stored or read it, or (``fresh``, or not held) as
-    the store has it now. A held game may be behind another process's commands: a
-    command played on it then loses its race in the store and is decided again on the
-    stored game (:func:`submit`)."""
-    with _held:
-        game = None if fresh else _cache.get(game_id)
-    if game is None:
-        game = games().game(game_id)
-    return _remember(game)
-
-
-def caught_up(game_id: UUID) -> Game:
-    """The held game brought up to the store's: the events other processes stored since
-    applied to it (one indexed read of a few rows), where :func:`load` (``fresh``)
-    rebuilds it from its last snapshot and every event after that. Two processes
-    serving one table's seats take turns, so nearly every command found the held game
-    one or two events behind (bench/live.py: 4% of a daphne's CPU in rebuilding).
-    Read afresh if none is held, or its last save failed (it holds what was not
-    stored)."""
-    with _held:
-        game = _cache.get(game_id)
-    if game is None or game.__dict__.get(_SAVE_FAILED):
-        return load(game_id, fresh=True)
-    store = games()
-    rows = store.recorder.select_events(game_id, gt=game.version)
-    if rows:
-        project_game(game, [store.mapper.to_domain_event(row) for row in rows])
-    return game
-
-
 def current(table: Table, perspective: Perspective) -> dict[str, Any]:
     """The perspective's whole view, rebuilt from the store (a client that connects,
     reconnects or saw a gap), with the game's last :data:`LOG_LINES` events redacted
@@ -591,11 +542,12 @@ __all__ = [
     "IllegalMove",
     "Played",
     "StaleFrame",
+    "account_changed",
+    "account_group",
     "answer_for",
     "current",
     "error_frame",
     "frame_text",
-    "game_lock",
     "group_for",
     "json_text",
     "lobby_changed",

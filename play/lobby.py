@@ -1,10 +1,10 @@
 """The lobby's pages: the lists of open tables and running games, creating a table,
 a table's page (the waiting room before the start, the live table after), joining,
-leaving, starting; and the accounts' pages: signing up, a player's profile."""
+leaving, starting. Its forms are in ``play/forms.py``; accounts (signing up, a
+player's profile) in ``play/accounts.py``."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from typing import Any
@@ -13,29 +13,22 @@ from uuid import UUID
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django import forms
-from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
-from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from bohnanza_core.bots import BOTS
 from bohnanza_core.cards import BeanKind
 from bohnanza_core.events import Handover
-from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
+from bohnanza_core.rulesets import MAX_PLAYERS
 from play import driver, live
-from play.models import Seat, Table, describe
+from play.forms import TableForm, default_seat
+from play.models import Table, describe
 from play.tables import (
-    MAX_CLOCK_SECONDS,
-    OPEN,
     TableError,
     create_table,
     hand_to_bot,
@@ -44,8 +37,6 @@ from play.tables import (
     seats_digest,
     start,
 )
-from replays.models import GameSummary
-from replays.names import USERNAME_MAX
 from replays.store import games, token_matches
 from replays.table import bean, display_player
 
@@ -141,85 +132,6 @@ def _lobby_changed() -> None:
     live.tell(live.LOBBY_GROUP, live.lobby_changed())
 
 
-def _seat_choices() -> list[tuple[str, Any]]:
-    return [(OPEN, gettext_lazy("open to people")),
-            *((name, display_player(f"bot:{name}")) for name in BOTS)]
-
-
-def _default_seat(seat: int) -> str:
-    return OPEN if seat == 0 else "heuristic"
-
-
-ABSENCE_CHOICES = (60, 120, 300, 600, 1800, 3600)
-"""The absence limits a new table offers (seconds), besides the site's default and never."""
-
-
-def _absence_choices() -> list[tuple[str, Any]]:
-    default = int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0))
-    seconds = sorted({*ABSENCE_CHOICES, *([default] if default else [])})
-    return [*((str(n), _minutes(n)) for n in seconds), ("0", gettext_lazy("never"))]
-
-
-def _minutes(seconds: int) -> str:
-    if seconds % 60:
-        return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
-    minutes = seconds // 60
-    return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
-
-
-class TableForm(forms.Form):
-    """A new table: ruleset, player count, house rules, seats, clock, visibility."""
-
-    preset = forms.ChoiceField(label=gettext_lazy("Ruleset"))
-    players = forms.IntegerField(label=gettext_lazy("Players"), min_value=2,
-                                 max_value=MAX_PLAYERS, initial=4)
-    house_rules = forms.CharField(
-        label=gettext_lazy("House rules (JSON: options that differ from the ruleset)"),
-        required=False, max_length=MAX_HOUSE_RULES_CHARS,
-        widget=forms.Textarea(attrs={"rows": 2}))
-    move_seconds = forms.IntegerField(label=gettext_lazy("Seconds per move (0: no clock)"),
-                                      min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
-    game_seconds = forms.IntegerField(label=gettext_lazy("Seconds per game, beyond those"),
-                                      min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
-    public = forms.BooleanField(label=gettext_lazy("Public (else by invitation link)"),
-                                required=False, initial=True)
-    # Left out of a request: the site's default limit, the heuristic bot.
-    absence_seconds = forms.TypedChoiceField(
-        label=gettext_lazy("A player away this long is replaced by a bot"), coerce=int,
-        required=False, empty_value=None)
-    replacement_bot = forms.ChoiceField(label=gettext_lazy("The bot that replaces them"),
-                                        initial="heuristic", required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [(name, name) for name in PRESETS]
-        absence = self.fields["absence_seconds"]
-        assert isinstance(absence, forms.TypedChoiceField)
-        absence.choices = _absence_choices()
-        absence.initial = str(int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0)))
-        replacement = self.fields["replacement_bot"]
-        assert isinstance(replacement, forms.ChoiceField)
-        replacement.choices = [(name, display_player(f"bot:{name}")) for name in BOTS]
-        for seat in range(MAX_PLAYERS):
-            self.fields[f"seat_{seat}"] = forms.ChoiceField(
-                label=_("Seat %(n)s") % {"n": seat + 1}, choices=_seat_choices(),
-                initial=_default_seat(seat), required=False)
-
-    def clean_house_rules(self) -> dict[str, Any]:
-        text = self.cleaned_data.get("house_rules") or ""
-        if not text.strip():
-            return {}
-        try:
-            value = json.loads(text)
-        except ValueError:
-            raise forms.ValidationError(_("House rules are a JSON object, e.g. "
-                                          '{"trading": false}')) from None
-        if not isinstance(value, dict):
-            raise forms.ValidationError(_("House rules are a JSON object, e.g. "
-                                          '{"trading": false}'))
-        return value
-
-
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: the live lists, and a form for a new table."""
@@ -238,7 +150,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         try:
             table = create_table(
                 request.user, data["preset"], data["players"],
-                seats=[data.get(f"seat_{n}") or _default_seat(n)
+                seats=[data.get(f"seat_{n}") or default_seat(n)
                        for n in range(data["players"])],
                 overrides=data["house_rules"], public=data["public"],
                 move_seconds=data["move_seconds"], game_seconds=data["game_seconds"],
@@ -389,55 +301,6 @@ def start_table(request: HttpRequest, table_id: str) -> HttpResponse:
     return _act(request, table_id, "start")
 
 
-# -- accounts -----------------------------------------------------------------------
-
-
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username",)
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    """A new account, signed in at once."""
-    if request.method == "POST":
-        form = SignUpForm(request.POST)
-        if form.is_valid():
-            user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("play:lobby")
-    elif request.method in ("GET", "HEAD"):
-        form = SignUpForm()
-    else:
-        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    return render(request, "registration/signup.html", {"form": form},
-                  status=400 if request.method == "POST" else 200)
-
-
-@require_safe
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: the games they played, each linked to its replay (private
-    ones only for themselves)."""
-    users = get_user_model()
-    try:
-        person = users.objects.get(username=username[:USERNAME_MAX])
-    except users.DoesNotExist:
-        raise Http404(_("No such player")) from None
-    me = request.user.is_authenticated and request.user.pk == person.pk
-    played = GameSummary.objects.filter(seats__player=f"user:{person.get_username()}")
-    if not me:
-        played = played.filter(Q(private=False))
-    played = list(played.distinct().order_by("-started_at").prefetch_related("seats")[:200])
-    # The games they left (or stayed away from): a bot finished their seat.
-    left = dict(Seat.objects.filter(user=person, table__game_id__in=[g.game_id for g in played])
-                .exclude(handover="").values_list("table__game_id", "bot"))
-    for game in played:
-        game.left_to = left.get(game.game_id)  # type: ignore[attr-defined]
-    return render(request, "play/profile.html", {"person": person, "games": played,
-                                                 "me": me,
-                                                 "my_tables": tables_of(person) if me else []})
-
-
 urlpatterns = [
     path("play/", lobby, name="lobby"),
     path("play/tables/new/", new_table, name="new_table"),
@@ -445,6 +308,4 @@ urlpatterns = [
     path("play/tables/<str:table_id>/join/", join_table, name="join_table"),
     path("play/tables/<str:table_id>/leave/", leave_table, name="leave_table"),
     path("play/tables/<str:table_id>/start/", start_table, name="start_table"),
-    path("accounts/signup/", signup, name="signup"),
-    path("players/<str:username>/", profile, name="profile"),
 ]

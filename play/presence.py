@@ -52,11 +52,6 @@ def arrive(table_id: UUID, seat: int, channel: str, now: datetime | None = None)
         absence_deadline=None)
 
 
-def renew(channel: str, now: datetime | None = None) -> None:
-    """An open connection says it is still there."""
-    renew_all([channel], now)
-
-
 def renew_all(channels: list[str], now: datetime | None = None) -> None:
     """The open connections of one process say they are still there, in one statement
     per thousand (a process serving 400 seats renewed them one by one: 13 updates a

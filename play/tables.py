@@ -26,7 +26,7 @@ from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.events import Handover, SeatHandedToBot
 from bohnanza_core.rulesets import PRESETS, customize, ruleset_for
 from play import live, presence
-from play.authority import account_changed
+from play.authority import token_hash
 from play.models import BotAccount, Presence, Seat, Table
 from replays.store import games
 
@@ -188,6 +188,41 @@ def start(table: Table, user: AbstractBaseUser) -> Table:
     return locked
 
 
+def open_table(organiser: AbstractBaseUser, preset: str, overrides: Mapping[str, Any],
+               seats: Sequence[tuple[AbstractBaseUser | None, str]], *, game_id: UUID,
+               seed: str, players: Sequence[str], tournament: str, actor: str,
+               move_seconds: int, game_seconds: int) -> Table:
+    """A table started at once for others (a competition's game with people at it):
+    ``seats``, in order, each a person (``(user, "")``) or a built-in bot
+    (``(None, name)``); its game ``game_id`` with ``seed``, its record naming each seat's
+    player as ``players`` does (a competition's entrant ids) and the competition
+    (``tournament``). Table, seats and game are made in the caller's transaction, so
+    whoever opens it records it with them (a second try stores nothing: the game's id
+    is taken). What the ``play`` app offers the apps above it: it never imports them,
+    and tells them a table's end by :data:`play.signals.table_finished`."""
+    players_count = len(seats)
+    ruleset = (customize(preset, players_count, dict(overrides)) if overrides
+               else ruleset_for(preset, players_count))
+    table = Table.objects.create(created_by=organiser, preset=preset, players=players_count,
+                                 overrides=dict(overrides), public=True,
+                                 move_seconds=move_seconds, game_seconds=game_seconds)
+    made = [Seat(table=table, number=n, bot=bot, user=user)
+            for n, (user, bot) in enumerate(seats)]
+    Seat.objects.bulk_create(made)
+    game = games().start(ruleset, [s.seat_name() for s in made], seed, players=list(players),
+                         tournament=tournament, actor=actor, game_id=game_id)
+    table.game_id = game.id
+    table.status = Table.Status.RUNNING
+    table.save(update_fields=["game_id", "status"])
+    return table
+
+
+def stop_table(table_id: UUID) -> None:
+    """A table whose game is over for its owner (a competition scored it at its
+    deadline): finished, its clock stopped, so nothing plays on it any more."""
+    Table.objects.filter(pk=table_id).update(status=Table.Status.FINISHED, clock_deadline=None)
+
+
 def hand_to_bot(table_id: UUID, number: int, reason: Handover, *,
                 user: AbstractBaseUser | None = None, now: datetime | None = None
                 ) -> live.Played:
@@ -253,18 +288,5 @@ def issue_bot_token(user: AbstractBaseUser) -> str:
     once: only its hash is kept."""
     token = "bhz_" + secrets.token_urlsafe(30)
     BotAccount.objects.update_or_create(user=user, defaults={"token_hash": token_hash(token)})
-    account_changed(user.pk)  # sockets opened with the old token lose their seats
+    live.account_changed(user.pk)  # sockets opened with the old token lose their seats
     return token
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def bot_user_for(token: str) -> AbstractBaseUser | None:
-    """The bot account a token belongs to, or None."""
-    if not token or len(token) > 200:
-        return None
-    account = (BotAccount.objects.select_related("user")
-               .filter(token_hash=token_hash(token)).first())
-    return account.user if account is not None else None

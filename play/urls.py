@@ -1,6 +1,8 @@
+"""URLs of the play app: the home and rules pages, the lobby and its tables, accounts."""
+
 from django.urls import path
 
-from . import lobby, views
+from play import accounts, lobby, views
 
 app_name = "play"
 
@@ -8,4 +10,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     *lobby.urlpatterns,
+    *accounts.urlpatterns,
 ]

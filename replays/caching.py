@@ -4,10 +4,11 @@ A finished game never changes: its pages and answers are built once and then ser
 from the cache, and browsers, proxies and CDNs may keep them. Three things decide how:
 
 - **Freshness, from the store.** Every request reads the game's last stored row (one
-  indexed query: :func:`head_of`), so the version and the head hash are always the
-  store's own; the :class:`~bohnanza_core.games.Game` is rebuilt only when they are new
-  to this process (:func:`game_at`). For pages, the disputes' notification count (one
-  query) says whether a ruling may have changed what they show (:func:`rulings_of`).
+  indexed query: :func:`replays.store.head_of`), so the version and the head hash are
+  always the store's own; the :class:`~bohnanza_core.games.Game` is rebuilt only when
+  they are new to this process (:func:`replays.store.game_at`). For pages, the
+  disputes' notification count (one query) says whether a ruling may have changed what
+  they show (:func:`replays.disputes.rulings_of`).
 - **Keys and ETags that hold everything that changes the answer** (:func:`tag`): the
   release (code, templates, static files and catalogues: a deploy invalidates), the
   game, its version and head hash, what is asked for (page, step *n*, log, export), the
@@ -30,13 +31,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -45,8 +43,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
-from bohnanza_core.games import Game, GameNotFound
-from replays.store import games
+from bohnanza_core.games import Game
+from replays.store import Head
 
 PAGE_MAX_AGE = 300
 """Seconds a browser or a shared cache may show a finished public game's page without
@@ -57,13 +55,6 @@ ANSWER_MAX_AGE = 3600
 never change (no ruling shows in them), but a deploy may change how they are drawn."""
 SHARED_MAX_AGE = 24 * 3600
 """Seconds for the same in shared caches (``s-maxage``); a CDN may be purged on deploy."""
-GAMES_KEPT = 64
-"""Rebuilt games kept in each process (a 700-event game is a few hundred kB)."""
-
-_lock = threading.Lock()
-_games: OrderedDict[tuple[UUID, int, str], Game] = OrderedDict()
-
-
 # -- the release ------------------------------------------------------------------------
 
 _release: str | None = None
@@ -91,89 +82,6 @@ def _digest_files(root: Path) -> str:
                 digest.update(str(path.relative_to(root)).encode() + b"\0")
                 digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
-
-
-# -- the game as stored now ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Head:
-    """Where a game's record ends in the store: its version and the hash of its last
-    stored row (the head hash, for every row but a lone first event)."""
-
-    version: int
-    digest: str
-
-
-def head_of(game_id: UUID) -> Head:
-    """The game's last stored row, read from the store (GameNotFound if none)."""
-    rows = games().recorder.select_events(game_id, desc=True, limit=1)
-    if not rows:
-        raise GameNotFound(f"no game {game_id}")
-    row = rows[0]
-    # A chained row is its canonical bytes, then a newline and its hidden values;
-    # the hash of the canonical bytes is the game's head hash.
-    return Head(row.originator_version,
-                hashlib.sha256(bytes(row.state).split(b"\n", 1)[0]).hexdigest())
-
-
-def game_at(game_id: UUID, head: Head) -> Game:
-    """The game as it is at ``head``: rebuilt once per process and head, then shared
-    (readers only: nothing may play on it)."""
-    key = (game_id, head.version, head.digest)
-    with _lock:
-        found = _games.get(key)
-        if found is not None:
-            _games.move_to_end(key)
-            return found
-    game = games().game(game_id)
-    if game.version == head.version:  # a command stored in between: not kept
-        with _lock:
-            _games[key] = game
-            while len(_games) > GAMES_KEPT:
-                _games.popitem(last=False)
-    return game
-
-
-def forget_games() -> None:
-    """Drop the rebuilt games (tests that change the store under the same ids)."""
-    with _lock:
-        _games.clear()
-
-
-# -- what disputes show ---------------------------------------------------------------------
-
-_rulings: tuple[Any, dict[UUID, tuple[tuple[int, str], ...]]] | None = None
-
-
-def rulings_of(game_id: UUID) -> tuple[tuple[int, str], ...]:
-    """The ruled disputes of a game, as (event number, ruling), oldest event first.
-    Re-read from the store whenever any dispute was opened or ruled (the disputes'
-    last notification, two small queries, says so), so a ruling shows on the next
-    request."""
-    from replays.disputes import disputes
-
-    global _rulings
-    store = disputes()
-    recorder: Any = store.recorder
-    last = recorder.max_notification_id() or 0
-    newest = recorder.select_notifications(last, 1) if last else []
-    mark = (last, *((newest[0].originator_id, newest[0].originator_version) if newest else ()))
-    known = _rulings
-    if known is None or known[0] != mark:
-        by_game: dict[UUID, list[tuple[int, str]]] = {}
-        for dispute in store.all():
-            if dispute.ruling is not None:
-                by_game.setdefault(dispute.game_id, []).append(
-                    (dispute.event_seq, dispute.ruling))
-        known = (mark, {game: tuple(sorted(found)) for game, found in by_game.items()})
-        _rulings = known
-    return known[1].get(game_id, ())
-
-
-def forget_rulings() -> None:
-    global _rulings
-    _rulings = None
 
 
 # -- who may keep an answer ------------------------------------------------------------------
@@ -324,6 +232,5 @@ def _send(request: HttpRequest, stored: Stored, etag: str, rule: Policy) -> Http
     return response
 
 
-__all__ = ["ANSWER_MAX_AGE", "NOT_CACHED", "PAGE_MAX_AGE", "SHARED_MAX_AGE", "Head",
-           "Policy", "Stored", "answer", "forget_games", "forget_rulings", "game_at",
-           "head_of", "policy", "release", "remember", "rulings_of", "tag"]
+__all__ = ["ANSWER_MAX_AGE", "NOT_CACHED", "PAGE_MAX_AGE", "SHARED_MAX_AGE", "Policy",
+           "Stored", "answer", "policy", "release", "remember", "tag"]

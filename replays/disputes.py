@@ -204,15 +204,48 @@ def disputes() -> Disputes:
 
 
 def reset_disputes() -> None:
-    """Forget the application (tests that change the database between them)."""
-    from replays.caching import forget_rulings
-
+    """Forget the application and the rulings read from it (tests that change the
+    database between them)."""
     global _disputes
     with _lock:
         if _disputes is not None:
             _disputes.close()
         _disputes = None
     forget_rulings()
+
+
+# -- what the game's pages show -------------------------------------------------------
+
+_rulings: tuple[Any, dict[UUID, tuple[tuple[int, str], ...]]] | None = None
+
+
+def rulings_of(game_id: UUID) -> tuple[tuple[int, str], ...]:
+    """The ruled disputes of a game, as (event number, ruling), oldest event first.
+    Re-read from the store whenever any dispute was opened or ruled (the disputes'
+    last notification, two small queries, says so), so a ruling shows on the next
+    request; a game's pages (``replays.caching``) key their answers on them."""
+    global _rulings
+    store = disputes()
+    recorder: Any = store.recorder
+    last = recorder.max_notification_id() or 0
+    newest = recorder.select_notifications(last, 1) if last else []
+    mark = (last, *((newest[0].originator_id, newest[0].originator_version) if newest else ()))
+    known = _rulings
+    if known is None or known[0] != mark:
+        by_game: dict[UUID, list[tuple[int, str]]] = {}
+        for dispute in store.all():
+            if dispute.ruling is not None:
+                by_game.setdefault(dispute.game_id, []).append(
+                    (dispute.event_seq, dispute.ruling))
+        known = (mark, {game: tuple(sorted(found)) for game, found in by_game.items()})
+        _rulings = known
+    return known[1].get(game_id, ())
+
+
+def forget_rulings() -> None:
+    """Drop the rulings read so far (the next :func:`rulings_of` reads them again)."""
+    global _rulings
+    _rulings = None
 
 
 # -- who may do what -----------------------------------------------------------------
@@ -309,5 +342,6 @@ def disputes_for(user: Any) -> list[tuple[Dispute, Game]]:
 
 __all__ = ["MAX_COMPLAINT", "MAX_EXPLANATION", "REJECTED", "RULINGS", "UPHELD", "Dispute",
            "DisputeNotFound", "DisputeRefused", "Disputes", "NotAllowed", "Standing",
-           "account", "disputes", "disputes_for", "game_of", "is_arbiter", "open_dispute",
-           "person", "reset_disputes", "rule_dispute", "standing"]
+           "account", "disputes", "disputes_for", "forget_rulings", "game_of", "is_arbiter",
+           "open_dispute", "person", "reset_disputes", "rule_dispute", "rulings_of",
+           "standing"]

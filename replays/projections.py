@@ -71,7 +71,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import DatabaseError as DjangoDatabaseError
-from django.db import DataError, connections, transaction
+from django.db import DataError, connections, models, transaction
 from django.db import IntegrityError as DjangoIntegrityError
 from django.utils import timezone
 from eventsourcing.persistence import (
@@ -221,12 +221,12 @@ class _Batch:
             meta = SeatSummary._meta
             connection = connections[self.alias]
             qn = connection.ops.quote_name
-            columns = [meta.get_field(name).column
+            columns = [column(SeatSummary, name)
                        for name in ("coins", "rank", "winner", "handed_to")]
             with connection.cursor() as cursor:
                 cursor.executemany(
                     f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(c)} = %s' for c in columns)}"
-                    f" WHERE {qn(meta.pk.column)} = %s",
+                    f" WHERE {qn(column(SeatSummary, 'id'))} = %s",
                     [(s.coins, s.rank, s.winner, s.handed_to, s.pk) for s in old_seats])
 
 
@@ -271,7 +271,8 @@ def _advance(alias: str, latest: Iterable[Game.Happened]) -> None:
     ``replays.outages`` too)."""
     connection = connections[alias]
     meta = GameSummary._meta
-    key, events, last = (meta.get_field(name) for name in ("game_id", "events", "last_event_at"))
+    key, events, last = (model_field(GameSummary, name) for name in ("game_id", "events",
+                                                                "last_event_at"))
     qn = connection.ops.quote_name
     statement = (f"UPDATE {qn(meta.db_table)} SET {qn(events.column)} = %s, "
                  f"{qn(last.column)} = %s WHERE {qn(key.column)} = %s "
@@ -285,6 +286,20 @@ def _advance(alias: str, latest: Iterable[Game.Happened]) -> None:
             if cursor.rowcount == 0 and not GameSummary.objects.using(alias).filter(
                     pk=stored.originator_id).exists():
                 _missing(stored, alias)
+
+
+def model_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """A model's concrete field by name (the rows are written by hand here)."""
+    found = model._meta.get_field(name)
+    assert isinstance(found, models.Field)
+    return found
+
+
+def column(model: type[models.Model], name: str) -> str:
+    """A concrete field's column."""
+    found = model_field(model, name).column
+    assert found is not None
+    return found
 
 
 _STARTED = get_topic(Game.Started)
@@ -394,7 +409,7 @@ class GameListView(DjangoTrackingRecorder):
             return set()
         return self._record(listed_events(app.mapper, notifications),
                             Tracking(app.name, notifications[-1].id), lambda: {
-                                (n.originator_id, n.originator_version): n.id
+                                (cast(UUID, n.originator_id), n.originator_version): n.id
                                 for n in notifications})
 
     def _record(self, events: Sequence[Any], tracking: Tracking,
@@ -529,7 +544,8 @@ def catch_up_after_save() -> None:
     """The ``replays.store.after_save`` hook: bring the list up to date after a command.
     The command is already stored, so a failure here must not fail it: it is logged, and
     the next catch-up (or ``run_projections``) picks the events up."""
-    if not getattr(settings, "READ_MODELS_CATCH_UP", True) or getattr(_deferred, "depth", 0):
+    depth: int = getattr(_deferred, "depth", 0)
+    if not getattr(settings, "READ_MODELS_CATCH_UP", True) or depth:
         return
     try:
         catch_up()
@@ -743,7 +759,7 @@ class GameListRunner:
         self.projection.process_notifications(self.app, batch)  # None: already listed
         committed_at = time.time()
         self.position = batch[-1].id
-        lag = max(0.0, committed_at - oldest.timestamp.timestamp())
+        lag = max(0.0, committed_at - cast(Game.Happened, oldest).timestamp.timestamp())
         with self._lock:
             self._report.events += len(batch)
             self._report.batches += 1

@@ -1,7 +1,8 @@
 """The admin of the tournaments app: django-celery-beat's schedules are taken out of it.
-A ladder makes and owns its periodic task (``tournaments.ladder_runner.schedule``); an
-edit by hand in the admin would only break the ladder's ticks, and its forms (crontab
-and solar fields) would be pages more for every outside input to reach."""
+A competition makes and owns its periodic tasks (``tournaments.tasks.schedule_ticks``,
+``tournaments.core.live.schedule``); an edit by hand in the admin would only break its
+rounds, and its forms (crontab and solar fields) would be pages more for every outside
+input to reach."""
 
 from django.contrib import admin
 from django_celery_beat import models as beat

@@ -35,7 +35,7 @@ from django.views.decorators.http import require_safe
 from bohnanza_core.bots.registry import BUILTIN
 from bohnanza_core.ratings import Moments, statistics_from_moments
 from replays.models import GameSummary, SeatSummary
-from tournaments.entrants import entrant_name, is_person
+from tournaments.core.entrants import entrant_name, is_person
 
 MAX_ENTRANT = 150
 """The longest entrant id a URL may name (a stored player is at most 150 characters)."""

@@ -1,10 +1,10 @@
-"""Read models of the tournaments app: written with the games they describe.
+"""Read models of the tournaments app: written with the games and events they describe.
 
-A :class:`TournamentGame` row is stored in the same transaction as its game's events
-(``tournaments.runner.play_deal``), so a game is in the store exactly when its row is:
-counting a round's rows says whether the round is done without reading any game.
-The results they hold are copies of the games' ``GameEnded`` events; the competition's
-own ``RoundEnded`` events are built from them.
+A :class:`CompetitionGame` row is stored in the same transaction as its game's events,
+so a bot game is in the store exactly when its row is: counting a round's rows says
+whether the round is done without reading any game. The results they hold are copies
+of the games' ``GameEnded`` events (or, for a live table past its deadline, of the game
+as it stood); the competition's own ``RoundEnded`` events are built from them.
 """
 
 from __future__ import annotations
@@ -13,9 +13,15 @@ from django.conf import settings
 from django.db import models
 
 
-class TournamentGame(models.Model):
+class CompetitionGame(models.Model):
+    """One game of a competition's round, with its result: stored in the same
+    transaction as its game's events (``tournaments.core.games``), or, a live table's,
+    once its game has ended or its deadline passed (``tournaments.core.live``). Counting
+    a round's rows says whether the round is done without reading any game; the
+    competition's ``RoundEnded`` is built from them."""
+
     game_id = models.UUIDField(primary_key=True)
-    tournament_id = models.UUIDField()
+    competition_id = models.UUIDField()
     round = models.PositiveIntegerField()
     index = models.PositiveIntegerField(help_text="the game's place in the round's pairings")
     ranks = models.JSONField()
@@ -23,71 +29,35 @@ class TournamentGame(models.Model):
     winners = models.JSONField()
 
     class Meta:
-        indexes = [models.Index(fields=["tournament_id", "round"])]
-        constraints = [models.UniqueConstraint(fields=["tournament_id", "round", "index"],
+        indexes = [models.Index(fields=["competition_id", "round"])]
+        constraints = [models.UniqueConstraint(fields=["competition_id", "round", "index"],
                                                name="one_game_per_pairing")]
 
 
-class LadderGame(models.Model):
-    """A ladder match's game, stored in the same transaction as its events
-    (``tournaments.ladder_runner.play_match``): counting a tick's rows says whether it
-    is done."""
-
-    game_id = models.UUIDField(primary_key=True)
-    ladder_id = models.UUIDField()
-    tick = models.PositiveIntegerField()
-    match = models.PositiveIntegerField(help_text="the match's number on the ladder")
-    ranks = models.JSONField()
-    coins = models.JSONField()
-    winners = models.JSONField()
-
-    class Meta:
-        indexes = [models.Index(fields=["ladder_id", "tick"])]
-        constraints = [models.UniqueConstraint(fields=["ladder_id", "match"],
-                                               name="one_game_per_ladder_match")]
-
-
-class LeagueGame(models.Model):
-    """A league fixture's game, stored in the same transaction as its events
-    (``tournaments.league_runner.play_fixture``)."""
-
-    game_id = models.UUIDField(primary_key=True)
-    league_id = models.UUIDField()
-    season = models.PositiveIntegerField()
-    fixture = models.PositiveIntegerField(help_text="the fixture's place in the season")
-    ranks = models.JSONField()
-    coins = models.JSONField()
-    winners = models.JSONField()
-
-    class Meta:
-        indexes = [models.Index(fields=["league_id", "season"])]
-        constraints = [models.UniqueConstraint(fields=["league_id", "season", "fixture"],
-                                               name="one_game_per_league_fixture")]
-
-
-class LeagueTable(models.Model):
-    """A league fixture with people at it, played as a live table of the ``play`` app
-    (``tournaments.league_live``): made once per fixture (the unique constraint), in the
+class CompetitionTable(models.Model):
+    """A competition's game with people at it, played as a live table of the ``play``
+    app (``tournaments.core.live``): made once per game (the unique constraint), in the
     same transaction as its table and its game's start. Its result goes in as a
-    :class:`LeagueGame` row once the game ends, or at the ``deadline`` as it stands."""
+    :class:`CompetitionGame` row once the game ends, or at the ``deadline`` as it
+    stands."""
 
-    league_id = models.UUIDField()
-    season = models.PositiveIntegerField()
-    fixture = models.PositiveIntegerField()
+    competition_id = models.UUIDField()
+    round = models.PositiveIntegerField()
+    index = models.PositiveIntegerField()
     table = models.OneToOneField("play.Table", on_delete=models.PROTECT,
-                                 related_name="league_fixture")
+                                 related_name="competition_game")
     deadline = models.DateTimeField()
 
     class Meta:
-        indexes = [models.Index(fields=["league_id", "season"])]
-        constraints = [models.UniqueConstraint(fields=["league_id", "season", "fixture"],
-                                               name="one_table_per_league_fixture")]
+        indexes = [models.Index(fields=["competition_id", "round"])]
+        constraints = [models.UniqueConstraint(fields=["competition_id", "round", "index"],
+                                               name="one_table_per_pairing")]
 
 
 class Invitation(models.Model):
-    """A person invited into a competition that takes people (today a league): the
+    """A person invited into a competition that takes people: the
     read model of its ``Invited``, ``Accepted``, ``Declined`` and ``Expired`` events,
-    written in the same transaction as them (``tournaments.consent.save``), so that
+    written in the same transaction as them (``tournaments.core.consent.save``), so that
     a person's invitations are one indexed query instead of a read of every league."""
 
     class Status(models.TextChoices):
@@ -111,7 +81,7 @@ class Invitation(models.Model):
 
 class QuotaUse(models.Model):
     """What one competition, ladder or league made by an account counts against that
-    account's quotas (``tournaments.quotas``): written with its creation, in the same
+    account's quotas (``tournaments.core.quotas``): written with its creation, in the same
     transaction. ``games`` is every game it asks for (a ladder: the games its ticks
     play a day), counted from ``games_at`` (a league waiting for its first season asks
     for none until it starts); ``running`` is cleared once it is seen to have ended."""

@@ -1,9 +1,7 @@
-"""URLs of the tournaments app: the competitions' pages (tournaments/views.py), the
-ladders' (tournaments/ladder_views.py), the leagues' (tournaments/league_views.py) and
-each entrant's statistics (tournaments/entrant_views.py)."""
+"""URLs of the tournaments app: the competitions' pages, one set for every format
+(tournaments/views.py), and each entrant's statistics (tournaments/entrant_views.py)."""
 
-from tournaments import entrant_views, ladder_views, league_views, views
+from tournaments import entrant_views, views
 
 app_name = "tournaments"
-urlpatterns = (views.urlpatterns + ladder_views.urlpatterns + league_views.urlpatterns
-               + entrant_views.urlpatterns)
+urlpatterns = views.urlpatterns + entrant_views.urlpatterns

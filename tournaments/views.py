@@ -1,199 +1,234 @@
-"""Pages of the competitions: the list, a new competition, one competition (standings,
-ratings, rounds and pairings, each game linked to its replay, progress live) and its
-progress as JSON for the page's polling.
+"""The competitions' pages, one set for every format: the list, a new competition (the
+format chosen first, then one field per option of it), one competition, the part of it
+that changes as games are played (fetched again by the page), its progress as JSON,
+the changes a signed-in person makes (join, leave, start, invite, accept, decline) and
+a person's invitations.
+
+One competition's page shows what its format has: standings, statistics and rounds
+(round robin, Swiss, knockout, duplicate), a ranking with its rating history (a
+ladder), every season's divisions (a league); while it waits for its first round, who
+has entered and (its organiser) who was invited and what they answered.
 
 Everything shown is built from the competition's events and its games' results: the
-secret the deals' seeds derive from never reaches a page. A new competition needs an
-account (its games cost the workers' time) within its quotas (``tournaments.quotas``);
-its form is bounded field by field and a refusal stores nothing.
+secret the seeds derive from never reaches a page. A new competition needs an account
+(its games cost the workers' time) within its quotas (``tournaments.core.quotas``); a
+refusal stores nothing. People are entered only by their consent
+(``tournaments.core.consent``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_http_methods, require_safe
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
-from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE
+from bohnanza_core.formats import FORMATS
 from bohnanza_core.ratings import entrant_statistics, seat_results
-from bohnanza_core.rulesets import (
-    PRESETS,
-    RULE_PARAMETERS,
-    Ruleset,
-    customize,
-    rule_overrides,
-    ruleset_for,
+from bohnanza_core.rulesets import rule_overrides
+from tournaments import tasks
+from tournaments.charts import rating_chart
+from tournaments.core import consent, quotas, rounds
+from tournaments.core.competition import Competition, CompetitionError, LivePlay
+from tournaments.core.entrants import person_entrant, username_of
+from tournaments.core.games import results_so_far
+from tournaments.core.store import CompetitionNotFound, competitions, create
+from tournaments.forms import (
+    FORMAT_LEDES,
+    FORMAT_NAMES,
+    MAX_PEOPLE_TEXT,
+    TAKES_PEOPLE,
+    Invite,
+    NewCompetition,
+    requested,
 )
-from tournaments import quotas, tasks
-from tournaments.competitions import (
-    FORMATS,
-    MAX_NAME,
-    CompetitionError,
-    Tournament,
-    TournamentNotFound,
-    game_id,
-    tournaments,
-)
-from tournaments.models import TournamentGame
-from tournaments.runner import entrants_for
+from tournaments.models import CompetitionGame, CompetitionTable, Invitation
 
 SHOWN_GAMES = 500
 """Games of one round listed on the page; a round robin round of 20 entrants has more."""
-MAX_RULES_TEXT = 4000
-
-FORMAT_NAMES = {
-    "round-robin": gettext_lazy("Round robin"),
-    "swiss": gettext_lazy("Swiss"),
-    "knockout": gettext_lazy("Knockout"),
-    "duplicate": gettext_lazy("Duplicate"),
-}
-OPTION_OF = {"round-robin": "cycles", "swiss": "rounds", "knockout": "advance",
-             "duplicate": "deals"}
+LISTED = 50
+"""Competitions the list shows, newest first."""
+INVITATIONS_SHOWN = 100
+"""Invitations listed at most: a person's open ones first, then the latest answered."""
 
 
-class NewTournament(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=MAX_NAME, strip=True)
-    format = forms.ChoiceField(label=gettext_lazy("Format"),
-                               choices=[(f, FORMAT_NAMES[f]) for f in FORMATS])
-    ruleset = forms.ChoiceField(label=gettext_lazy("Ruleset"),
-                                choices=[(p, p) for p in PRESETS])
-    table = forms.IntegerField(label=gettext_lazy("Players at each table"),
-                               min_value=MIN_TABLE, max_value=MAX_TABLE, initial=4)
-    bots = forms.CharField(
-        label=gettext_lazy("Entrants"), max_length=MAX_ENTRANTS * 41, strip=True,
-        help_text=gettext_lazy("Bot names, comma-separated; a name again enters that bot "
-                               "again."),
-        initial="heuristic, nontrading, random, heuristic, nontrading")
-    count = forms.IntegerField(
-        label=gettext_lazy("Rounds, cycles, deals or advancing"), min_value=1,
-        max_value=MAX_ROUNDS, initial=1,
-        help_text=gettext_lazy("Round robin: cycles. Swiss: rounds. Duplicate: deals. "
-                               "Knockout: how many of each table go through."))
-    rules = forms.CharField(
-        label=gettext_lazy("House rules"), required=False, max_length=MAX_RULES_TEXT,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=gettext_lazy("One KEY=VALUE a line, e.g. draw_cards=3."))
+def kind_of(competition: Competition) -> str:
+    """Which part of the page shows it: ``league`` (seasons of divisions), ``ladder`` (a
+    ranking on a schedule) or ``rounds`` (standings and rounds)."""
+    if competition.format == "league":
+        return "league"
+    return "ladder" if competition.continuous else "rounds"
 
 
-def _house_rules(ruleset: Any) -> list[str]:
-    return list(ruleset.house_rules)
+def summary(c: Competition) -> dict[str, Any]:
+    """What a page says of a competition at a glance."""
+    total = c.games_total()
+    done = c.games_done()
+    ruleset = c.ruleset
+    return {"id": c.id, "name": c.name, "format": FORMAT_NAMES.get(c.format, c.format),
+            "format_id": c.format, "kind": kind_of(c), "options": c.options,
+            "ruleset": ruleset.name, "house_rules": list(ruleset.house_rules),
+            "table": c.table, "entrants": len(c.entrants), "done": done, "total": total,
+            "percent": 100 * done // total if total else 100, "finished": c.finished,
+            "rounds": len(c.results), "every": c.every, "live": c.live,
+            "entries_open": c.entries_open, "waiting": c.waiting and not c.continuous,
+            "rated": bool(c.ratings),
+            "organiser_name": username_of(c.organiser or "") or _("the platform's operator")}
 
 
-def _summary(t: Tournament) -> dict[str, Any]:
-    total = t.games_total()
-    done = t.games_done()
-    return {"id": t.id, "name": t.name, "format": FORMAT_NAMES.get(t.format, t.format),
-            "ruleset": t.ruleset.name, "house_rules": _house_rules(t.ruleset),
-            "table": t.table, "entrants": len(t.entrants), "done": done, "total": total,
-            "percent": 100 * done // total if total else 100, "finished": t.finished}
-
-
-def _get(tournament_id: UUID) -> Tournament:
+def _get(competition_id: UUID) -> Competition:
     try:
-        return tournaments().get_tournament(tournament_id)
-    except TournamentNotFound:
+        return competitions().get(competition_id)
+    except CompetitionNotFound:
         raise Http404(_("No such competition.")) from None
 
 
-def requested(data: dict[str, Any]) -> tuple[Ruleset, list[str]]:
-    """The ruleset (a preset with the form's house rules, KEY=VALUE a line) and the
-    entrants (bot names, comma-separated) that a new competition's, ladder's or league's
-    form asks for. RulesetError or CompetitionError if either is refused."""
-    names = [n.strip() for n in data["bots"].split(",") if n.strip()]
-    lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
-    if len(lines) > len(RULE_PARAMETERS):
-        raise RulesetError(_("Too many house rules."))
-    ruleset = (customize(data["ruleset"], data["table"], rule_overrides(lines))
-               if lines else ruleset_for(data["ruleset"], data["table"]))
-    return ruleset, entrants_for(names[:MAX_ENTRANTS + 1])
+def _me(request: HttpRequest) -> str | None:
+    return (person_entrant(request.user.get_username()) if request.user.is_authenticated
+            else None)
+
+
+# -- the list and a new competition ------------------------------------------------
 
 
 @require_safe
-def tournament_list(request: HttpRequest) -> HttpResponse:
-    app = tournaments()
-    rows = [_summary(app.get_tournament(tid)) for tid in app.ids(limit=50)]
-    return render(request, "tournaments/list.html", {"rows": rows})
+def competition_list(request: HttpRequest) -> HttpResponse:
+    """Every competition, newest first (``?format=``: one format's)."""
+    app = competitions()
+    chosen = request.GET.get("format", "")
+    rows = []
+    for cid in app.ids(limit=LISTED if chosen not in FORMATS else 1000):
+        competition = app.get(cid)
+        if chosen in FORMATS and competition.format != chosen:
+            continue
+        rows.append(summary(competition))
+        if len(rows) >= LISTED:
+            break
+    return render(request, "tournaments/list.html", {
+        "rows": rows, "formats": FORMAT_NAMES, "chosen": chosen if chosen in FORMATS else ""})
+
+
+@login_required
+@require_safe
+def choose_format(request: HttpRequest) -> HttpResponse:
+    """The formats, each with a line of what it is: a new competition starts here."""
+    return render(request, "tournaments/choose.html", {
+        "formats": [{"id": f, "name": FORMAT_NAMES[f], "lede": FORMAT_LEDES[f]}
+                    for f in FORMATS]})
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def new_tournament(request: HttpRequest) -> HttpResponse:
-    form = NewTournament(request.POST if request.method == "POST" else None)
+def new_competition(request: HttpRequest, format: str) -> HttpResponse:
+    if format not in FORMATS:
+        raise Http404(_("No such format."))
+    form = NewCompetition(format, request.POST if request.method == "POST" else None)
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            ruleset, entrants = requested(data)
-            with quotas.creating(request.user) as admit:
-                t = tournaments().create(
-                    data["name"], data["format"], ruleset, data["table"],
-                    {OPTION_OF[data["format"]]: data["count"]}, entrants,
-                    created_by=f"user:{request.user.get_username()}", admit=admit)
+            competition = _create(request, form)
         except (CompetitionError, RulesetError) as refused:
             problems.append(str(refused))
         else:
-            tasks.start(t.id)
-            return redirect("tournaments:detail", tournament_id=t.id)
+            tasks.start(competition)
+            return redirect("tournaments:detail", competition_id=competition.id)
     status = 400 if request.method == "POST" else 200
-    return render(request, "tournaments/new.html",
-                  {"form": form, "problems": problems, "bots": list(registry().values())},
-                  status=status)
+    return render(request, "tournaments/new.html", {
+        "form": form, "problems": problems, "bots": list(registry().values()),
+        "format": FORMAT_NAMES[format], "lede": FORMAT_LEDES[format]}, status=status)
 
 
-def _round_number(request: HttpRequest, rounds: int) -> int:
+def _create(request: HttpRequest, form: NewCompetition) -> Competition:
+    """The competition the form asks for, made for the signed-in organiser within their
+    quotas; the people they name are invited (the organiser themselves entered)."""
+    data = form.cleaned_data
+    ruleset, bots = requested(data)
+    me = person_entrant(request.user.get_username())
+    live = None
+    people = consent.People([], [])
+    if form.format in TAKES_PEOPLE:
+        people = consent.sort_people(consent.named_people(data["people"]), me)
+        if people.entered or people.invited or data["open_entries"]:
+            if None in (data["move_seconds"], data["game_seconds"], data["fixture_hours"]):
+                raise CompetitionError(_("Games with people need a turn clock, a bank and "
+                                         "hours to play them."))
+            lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
+            live = LivePlay(data["ruleset"], rule_overrides(lines) if lines else {},
+                            data["move_seconds"], data["game_seconds"], data["fixture_hours"],
+                            data["open_entries"])
+    with quotas.creating(request.user) as admit:
+        return create(data["name"], form.format, form.options(), ruleset, data["table"],
+                      people.entered + bots, organiser=me, every=data.get("every") or 0,
+                      live=live, invited=people.invited, admit=admit)
+
+
+# -- one competition ------------------------------------------------------------------
+
+
+def _round_number(request: HttpRequest, rounds_paired: int) -> int:
     """The round the page shows (?round=, from 1), the last one by default."""
     text = request.GET.get("round", "")
-    if text.isascii() and text.isdigit() and 0 < len(text) <= 3 and 1 <= int(text) <= rounds:
+    if text.isascii() and text.isdigit() and 0 < len(text) <= 3 and (
+            1 <= int(text) <= rounds_paired):
         return int(text) - 1
-    return max(rounds - 1, 0)
+    return max(rounds_paired - 1, 0)
 
 
-@require_safe
-def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse:
-    t = _get(tournament_id)
-    shown = _round_number(request, len(t.rounds))
-    stored = {row.index: row for row in TournamentGame.objects.filter(
-        tournament_id=t.id, round=shown, index__lt=SHOWN_GAMES)} if t.rounds else {}
-    pairings = []
-    for i, pairing in enumerate(t.rounds[shown][:SHOWN_GAMES] if t.rounds else []):
+def _seats(c: Competition, seats: tuple[int, ...], row: CompetitionGame | None
+           ) -> list[dict[str, Any]]:
+    return [{"entrant": c.entrants[e], "coins": row.coins[s] if row else None,
+             "won": bool(row and s in row.winners)} for s, e in enumerate(seats)]
+
+
+def _games(c: Competition, r: int, me: str | None) -> list[dict[str, Any]]:
+    """Round ``r``'s games (at most :data:`SHOWN_GAMES`): each its seats, its result
+    once stored, its replay or live table and deadline, and whether ``me`` plays it."""
+    stored = {row.index: row for row in CompetitionGame.objects.filter(
+        competition_id=c.id, round=r, index__lt=SHOWN_GAMES)}
+    tables = {row.index: row for row in CompetitionTable.objects.filter(
+        competition_id=c.id, round=r, index__lt=SHOWN_GAMES)} if c.live else {}
+    shown = []
+    for i, pairing in enumerate(c.rounds[r].games[:SHOWN_GAMES]):
         row = stored.get(i)
-        pairings.append({
-            "number": i + 1, "deal": pairing.deal + 1,
-            "seats": [{"entrant": t.entrants[e],
-                       "coins": row.coins[s] if row else None,
-                       "won": bool(row and s in row.winners)}
-                      for s, e in enumerate(pairing.seats)],
-            "game_id": game_id(t.id, shown, i) if row else None})
-    ratings = []
-    for standing in t.standings():
-        mu, sigma, _games = t.ratings.get(standing.entrant, (25.0, 25.0 / 3, 0))
-        ratings.append({"standing": standing, "mu": mu, "sigma": sigma,
-                        "conservative": mu - 3 * sigma})
-    return render(request, "tournaments/detail.html", {
-        "statistics": _statistics(t),
-        "t": _summary(t), "standings": ratings, "round_numbers": range(1, len(t.rounds) + 1),
-        "shown": shown + 1, "pairings": pairings,
-        "more": max(0, len(t.rounds[shown]) - SHOWN_GAMES) if t.rounds else 0,
-        "progress_url": reverse("tournaments:progress", args=[t.id]),
-    })
+        table = tables.get(i)
+        shown.append({
+            "number": i + 1, "deal": pairing.deal + 1, "seats": _seats(c, pairing.seats, row),
+            "game_id": c.game_id(r, i) if row else None,
+            "table": table.table_id if table else None,
+            "deadline": table.deadline if table else None,
+            "mine": me is not None and me in [c.entrants[e] for e in pairing.seats]})
+    return shown
 
 
-def _statistics(t: Tournament) -> list[dict[str, Any]]:
+def _standings(c: Competition) -> list[dict[str, Any]]:
+    rows = []
+    for row in c.standings():
+        entrant = c.entrants[row.entrant]
+        rating = c.rating(entrant)
+        rows.append({"entrant": entrant, "games": row.games, "points": row.points,
+                     "average_coins": row.coins / row.games if row.games else 0.0,
+                     "wins": row.wins, "conservative": rating.conservative})
+    return rows
+
+
+def _statistics(c: Competition) -> list[dict[str, Any]]:
     """Per entrant: average coins and win rate with their 95% intervals, overall and by
     seat (seats from 1), from the results the competition recorded."""
-    results = [r for pairings, round_results in zip(t.rounds, t.results, strict=False)
-               for pairing, result in zip(pairings, round_results, strict=True)
-               for r in seat_results([t.entrants[e] for e in pairing.seats], result.coins,
+    results = [r for paired, ended in zip(c.rounds, c.results, strict=False)
+               for pairing, result in zip(paired.games, ended, strict=True)
+               for r in seat_results([c.entrants[e] for e in pairing.seats], result.coins,
                                      result.winners)]
     return [{"entrant": s.entrant, "games": s.games, "coins": s.coins, "wins": s.win_rate,
              "seats": [{"seat": seat + 1, "games": games, "wins": wins}
@@ -201,21 +236,291 @@ def _statistics(t: Tournament) -> list[dict[str, Any]]:
             for s in sorted(entrant_statistics(results), key=lambda s: -s.win_rate.value)]
 
 
+def _ranking(c: Competition) -> list[dict[str, Any]]:
+    rows = []
+    for e in c.ranking():
+        entrant = c.entrants[e]
+        mu, sigma, games = c.ratings.get(entrant, (25.0, 25.0 / 3, 0))
+        rows.append({"entrant": entrant, "games": games, "mu": mu, "sigma": sigma,
+                     "conservative": mu - 3 * sigma})
+    return rows
+
+
+def _seasons(c: Competition, me: str | None) -> list[dict[str, Any]]:
+    """Every season newest first: each division's standings (a running season's as its
+    games are played) with its games."""
+    seasons = []
+    for season in range(len(c.rounds) - 1, -1, -1):
+        ended = season < len(c.results)
+        results = c.results[season] if ended else results_so_far(c, season)
+        tallies = c.tallies(season, results)
+        games = _games(c, season, me)
+        divisions = []
+        for d, ranked in enumerate(c.divisions(season, results)):
+            rows = [{"entrant": c.entrants[e], "games": tallies[e].games,
+                     "points": tallies[e].points, "coins": tallies[e].coins,
+                     "move": c.moved(season, e), "rating": c.rating(c.entrants[e], season)}
+                    for e in ranked]
+            divisions.append({"number": d + 1, "rows": rows, "games": [
+                g for i, g in enumerate(games) if c.rounds[season].division_of(i) == d]})
+        seasons.append({"number": season + 1, "divisions": divisions, "ended": ended})
+    return seasons
+
+
+def _mine(c: Competition, me: str | None) -> list[dict[str, Any]]:
+    """The games ``me`` is still to play at a live table, in the open round."""
+    r = c.open_round
+    if me is None or r is None or c.live is None:
+        return []
+    return [g for g in _games(c, r, me) if g["mine"] and g["table"] and not g["game_id"]]
+
+
+def _moved_on(competition: Competition) -> Competition:
+    """The competition after the cheap look at its live tables a page view makes (ended
+    or overdue games go in, and the competition moves on)."""
+    if (competition.live is not None and competition.open_round is not None
+            and rounds.collect(competition.id, tasks.send_deals, marked_only=True)):
+        return _get(competition.id)
+    return competition
+
+
+def _live_part(request: HttpRequest, c: Competition) -> dict[str, Any]:
+    """What the part of the page that changes as games are played shows."""
+    me = _me(request)
+    context: dict[str, Any] = {"c": summary(c), "mine": _mine(c, me)}
+    kind = kind_of(c)
+    if kind == "league":
+        context["seasons"] = _seasons(c, me)
+    elif kind == "ladder":
+        context.update(ranking=_ranking(c), chart=rating_chart(c))
+        if c.results:
+            context.update(tick=len(c.results), games=_games(c, len(c.results) - 1, me))
+    else:
+        shown = _round_number(request, len(c.rounds))
+        context.update(standings=_standings(c), statistics=_statistics(c),
+                       round_numbers=range(1, len(c.rounds) + 1), shown=shown + 1,
+                       games=_games(c, shown, me) if c.rounds else [],
+                       more=max(0, len(c.rounds[shown].games) - SHOWN_GAMES)
+                       if c.rounds else 0)
+    return context
+
+
 @require_safe
-def tournament_progress(request: HttpRequest, tournament_id: UUID) -> JsonResponse:
-    t = _get(tournament_id)
-    summary = _summary(t)
-    return JsonResponse({"done": summary["done"], "total": summary["total"],
-                         "percent": summary["percent"], "finished": t.finished,
-                         "round": len(t.rounds),
+def competition_detail(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    competition = _moved_on(_get(competition_id))
+    me = _me(request)
+    organiser = me is not None and competition.organiser == me
+    return render(request, "tournaments/detail.html", {
+        **_live_part(request, competition),
+        "entrants": competition.entrants, "me": me, "organiser": organiser,
+        "entered": me is not None and me in competition.entrants,
+        "invitations": list(competition.invitations.items()) if organiser else [],
+        "my_invitation": competition.invitations.get(me) if me is not None else None,
+        "invite_max": MAX_PEOPLE_TEXT,
+        "follow": not competition.finished and not (competition.waiting
+                                                     and not competition.continuous),
+        "progress_url": reverse("tournaments:progress", args=[competition.id]),
+        "live_url": reverse("tournaments:live", args=[competition.id])})
+
+
+@require_safe
+def competition_live(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    """The part of a competition's page that changes as games are played ("Your games",
+    then its standings, ranking or seasons and its games): an HTML fragment the page
+    fetches again whenever the lobby's socket says a table opened, started or ended,
+    and every few seconds while bots play (static/js/competition_live.js). Its view
+    moves the competition on, as the page's does."""
+    competition = _moved_on(_get(competition_id))
+    return render(request, "tournaments/_live.html", _live_part(request, competition))
+
+
+@require_safe
+def competition_progress(request: HttpRequest, competition_id: UUID) -> JsonResponse:
+    c = summary(_get(competition_id))
+    total = c["total"] or 0
+    return JsonResponse({"done": c["done"], "total": total, "percent": c["percent"],
+                         "finished": c["finished"], "round": c["rounds"],
                          "text": ngettext("%(done)s of %(total)s game",
                                           "%(done)s of %(total)s games",
-                                          summary["total"]) % summary})
+                                          total) % {"done": c["done"], "total": total}})
+
+
+# -- changes a signed-in person makes ---------------------------------------------------
+
+
+Action = Callable[[Competition, str], str | None]
+"""A change a signed-in person makes to a competition (``me``: their entrant id);
+returns what to tell them when it is stored, or None."""
+
+
+def _change(request: HttpRequest, competition_id: UUID, action: Action) -> HttpResponse:
+    """A signed-in person's change (join, leave, start, accept, decline, invite), stored
+    with its invitations' rows and any quota it counts against in one transaction, or
+    refused with the reason; a lost race with another change is tried again. Back to
+    the competition's page, or to the invitations page it was made on."""
+    me = person_entrant(request.user.get_username())
+    app = competitions()
+    for _attempt in range(5):
+        competition = _get(competition_id)
+        started = competition.started
+        try:
+            with transaction.atomic():
+                said = action(competition, me)
+                consent.save(app, competition)
+        except CompetitionError as refused:
+            messages.error(request, str(refused))
+            break
+        except IntegrityError:
+            continue
+        else:
+            if said:
+                messages.success(request, said)
+            if competition.started and not started:
+                tasks.start(competition)
+            break
+    if request.POST.get("back") == "invitations":
+        return redirect("tournaments:invitations")
+    return redirect("tournaments:detail", competition_id=competition_id)
+
+
+def _organiser(competition: Competition, me: str) -> None:
+    if competition.organiser != me:
+        raise CompetitionError(_("Only its organiser does that."))
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    def joined(competition: Competition, me: str) -> str:
+        competition.join(me)
+        return _("You are entered in %(name)s.") % {"name": competition.name}
+    return _change(request, competition_id, joined)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    def left(competition: Competition, me: str) -> str:
+        competition.leave(me)
+        return _("You have left %(name)s.") % {"name": competition.name}
+    return _change(request, competition_id, left)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    """The organiser starts the first round with whoever has entered: invitations not
+    answered by then expire. Its games count against the organiser's quota from now
+    (``quotas.admit_start``)."""
+    def started(competition: Competition, me: str) -> None:
+        _organiser(competition, me)
+        competition.start()
+        quotas.admit_start(request.user, competition)
+    return _change(request, competition_id, started)
+
+
+@login_required
+@require_POST
+def accept(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    def accepted(competition: Competition, me: str) -> str:
+        competition.accept(me)
+        return _("You are entered in %(name)s.") % {"name": competition.name}
+    return _change(request, competition_id, accepted)
+
+
+@login_required
+@require_POST
+def decline(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    def declined(competition: Competition, me: str) -> str:
+        competition.decline(me)
+        return _("You have declined %(name)s.") % {"name": competition.name}
+    return _change(request, competition_id, declined)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    """The organiser asks more people in while the competition waits for its first
+    round (to make up for those who declined); the same rules as the new form."""
+    form = Invite(request.POST)
+
+    def invited(competition: Competition, me: str) -> str:
+        _organiser(competition, me)
+        if not form.is_valid():
+            raise CompetitionError(_("Name the people to invite: usernames, "
+                                     "comma-separated."))
+        people = consent.sort_people(consent.named_people(form.cleaned_data["people"]), me)
+        for entrant in people.entered:
+            if entrant not in competition.entrants:
+                competition.join(entrant)
+        for entrant in people.invited:
+            competition.invite(entrant)
+        return ngettext("%(count)d person invited.", "%(count)d people invited.",
+                        len(people.invited)) % {"count": len(people.invited)}
+    return _change(request, competition_id, invited)
+
+
+@login_required
+@require_safe
+def invitations(request: HttpRequest) -> HttpResponse:
+    """The signed-in person's invitations: each competition's name, organiser and
+    state, the open ones with Accept and Decline."""
+    rows = list(Invitation.objects.filter(user=request.user, status=consent.INVITED)
+                .order_by("-invited_at")[:INVITATIONS_SHOWN])
+    rows += list(Invitation.objects.filter(user=request.user)
+                 .exclude(status=consent.INVITED)
+                 .order_by("-answered_at")[:max(0, INVITATIONS_SHOWN - len(rows))])
+    shown = []
+    for row in rows:
+        try:
+            competition = competitions().get(row.competition_id)
+        except CompetitionNotFound:
+            continue
+        shown.append({"row": row, "c": summary(competition)})
+    return render(request, "tournaments/invitations.html", {"invitations": shown})
+
+
+# -- addresses of the pages before there was one competitions core ----------------------
+
+
+def moved(name: str) -> Callable[..., HttpResponse]:
+    """A page that moved: the same page at its new address (a permanent redirect)."""
+    def view(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        if "ladder_id" in kwargs or "league_id" in kwargs:
+            cid = kwargs.get("ladder_id") or kwargs.get("league_id")
+            return redirect(reverse(f"tournaments:{name}", args=[cid]), permanent=True)
+        target = reverse(f"tournaments:{name}", kwargs=kwargs)
+        return redirect(target, permanent=True)
+    return require_safe(view)
+
+
+def _format_list(format: str) -> Callable[..., HttpResponse]:
+    def view(request: HttpRequest) -> HttpResponse:
+        return redirect(reverse("tournaments:list") + f"?format={format}", permanent=True)
+    return require_safe(view)
 
 
 urlpatterns: list[URLPattern] = [
-    path("", tournament_list, name="list"),
-    path("new/", new_tournament, name="new"),
-    path("<uuid:tournament_id>/", tournament_detail, name="detail"),
-    path("<uuid:tournament_id>/progress.json", tournament_progress, name="progress"),
+    path("", competition_list, name="list"),
+    path("new/", choose_format, name="new"),
+    path("new/<str:format>/", new_competition, name="new_format"),
+    path("<uuid:competition_id>/", competition_detail, name="detail"),
+    path("<uuid:competition_id>/live/", competition_live, name="live"),
+    path("<uuid:competition_id>/progress.json", competition_progress, name="progress"),
+    path("<uuid:competition_id>/join/", join, name="join"),
+    path("<uuid:competition_id>/leave/", leave, name="leave"),
+    path("<uuid:competition_id>/start/", start, name="start"),
+    path("<uuid:competition_id>/accept/", accept, name="accept"),
+    path("<uuid:competition_id>/decline/", decline, name="decline"),
+    path("<uuid:competition_id>/invite/", invite, name="invite"),
+    path("invitations/", invitations, name="invitations"),
+    # Where the ladders' and leagues' pages were before there was one core.
+    path("ladders/", _format_list("ladder"), name="ladders"),
+    path("leagues/", _format_list("league"), name="leagues"),
+    path("ladders/new/", require_safe(lambda request: redirect(
+        "tournaments:new_format", format="ladder", permanent=True)), name="new_ladder"),
+    path("leagues/new/", require_safe(lambda request: redirect(
+        "tournaments:new_format", format="league", permanent=True)), name="new_league"),
+    path("ladders/<uuid:ladder_id>/", moved("detail"), name="ladder"),
+    path("leagues/<uuid:league_id>/", moved("detail"), name="league"),
 ]

@@ -6,10 +6,9 @@ so a bot never needs more than it may see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Final
 
-from bohnanza_core.cards import BEANOMETER, BeanKind, Card, coins_for
+from bohnanza_core.cards import BEANOMETER, BeanKind, coins_for
 from bohnanza_core.seatview import SeatView
 
 Field = tuple[BeanKind | None, int]
@@ -167,7 +166,3 @@ def richest_harvest(view: SeatView, seat: int, fields: list[Field]) -> int | Non
         if coins > best_coins or (coins == best_coins and beans < best_beans):
             best, best_coins, best_beans = index, coins, beans
     return best
-
-
-def kinds_of(view: SeatView, cards: Iterable[Card]) -> list[BeanKind]:
-    return [view.kind(card) for card in cards]

@@ -39,7 +39,7 @@ cut to it)."""
 ENTRANT_MAX = len(f"{'n' * MAX_NAME}@{'v' * MAX_VERSION} #{MAX_ENTRANTS}")
 """The longest entrant id of a bot: ``name@version``, and `` #n`` after it for the
 n-th copy of one bot version in a competition of at most ``MAX_ENTRANTS``
-(``tournaments.runner.entrants_for``). Games record it as their player, ``bot:<id>``."""
+(``tournaments.core.entrants.entrants_for``). Games record it as their player, ``bot:<id>``."""
 
 log = logging.getLogger(__name__)
 

@@ -66,22 +66,16 @@ from bohnanza_core.narrate import Narrator, phase_name
 from bohnanza_core.record import Entry
 from bohnanza_core.rulesets import display_name
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective, redact, view
-from replays.caching import (
-    Head,
-    Policy,
-    answer,
-    game_at,
-    head_of,
-    policy,
-    remember,
-    rulings_of,
-    tag,
-)
+from replays.caching import Policy, answer, policy, remember, tag
+from replays.disputes import rulings_of
 from replays.store import (
     Access,
+    Head,
     access,
     default_perspective,
+    game_at,
     games,
+    head_of,
     parse_game_id,
     parse_perspective,
     perspective_name,

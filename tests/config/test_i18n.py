@@ -27,6 +27,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from bohnanza_core.cards import BeanKind
+from bohnanza_core.formats import FORMATS
 from bohnanza_core.games import Game, Games
 from bohnanza_core.narrate import bean_name
 from bohnanza_core.rulesets import PRESETS
@@ -35,12 +36,9 @@ from play.tables import create_table, start
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import bot_game, running_game
-from tournaments.competitions import reset_tournaments, tournaments
-from tournaments.ladder_runner import run_ticks_here
-from tournaments.ladders import create_ladder
-from tournaments.league_runner import run_league_here
-from tournaments.leagues import LivePlay, create_league
-from tournaments.runner import run_here
+from tournaments.core.competition import LivePlay
+from tournaments.core.rounds import run_here
+from tournaments.core.store import create, reset_competitions
 
 LANGUAGES = ("hu", "fi")
 RULEBOOK = settings.BASE_DIR.parent / "shared" / "seeds" / "000_f017b717b63a1ae7.txt"
@@ -126,29 +124,29 @@ def world(store: Games) -> Iterator[dict[str, object]]:
     ann = User.objects.create_user("ann", password="pw-ann-123")
     staff = User.objects.create_user("zed", password="pw-zed-123", is_staff=True)
     dispute = open_dispute(ann, finished.id, 40, "This draw looks wrong to me.")
-    reset_tournaments()
-    cup = tournaments().create("Cup", "knockout", PRESETS["duel"][0], 2, {"advance": 1},
-                               ["heuristic@builtin", "random@builtin", "nontrading@builtin",
-                                "heuristic@builtin #2"])
+    reset_competitions()
+    cup = create("Cup", "knockout", {"advance": 1}, PRESETS["duel"][0], 2,
+                 ["heuristic@builtin", "random@builtin", "nontrading@builtin",
+                  "heuristic@builtin #2"])
     run_here(cup.id)
     waiting = create_table(ann, "classic", 3, seats=["open", "heuristic", "open"],
                            move_seconds=30, overrides={"trading": False})
     live = start(create_table(ann, "duel", 2, seats=["open", "random"]), ann)
-    ladder = create_ladder("Ladder", PRESETS["duel"][0], 2, 60,
-                           ["heuristic@builtin", "random@builtin", "nontrading@builtin"])
-    run_ticks_here(ladder.id, 3)
-    league = run_league_here(create_league(
-        "League", PRESETS["duel"][0], 2, 2, 1, 2,
+    ladder = create("Ladder", "ladder", {}, PRESETS["duel"][0], 2,
+                    ["heuristic@builtin", "random@builtin", "nontrading@builtin"], every=60)
+    run_here(ladder.id, rounds=3)
+    league = run_here(create(
+        "League", "league", {"divisions": 2, "moves": 1, "seasons": 2}, PRESETS["duel"][0], 2,
         ["heuristic@builtin", "random@builtin", "nontrading@builtin", "random@builtin #2"]).id)
     # waiting for its first season: zed organises, ann is invited (issue 26, consent)
-    invited = create_league("Invited", PRESETS["duel"][0], 2, 1, 0, 1, ["heuristic@builtin"],
-                            created_by="user:zed", live=LivePlay("duel", {}, 60, 0, 24, False),
-                            invited=["user:ann"])
+    invited = create("Invited", "league", {"divisions": 1, "moves": 0, "seasons": 1},
+                     PRESETS["duel"][0], 2, ["heuristic@builtin"], organiser="user:zed",
+                     live=LivePlay("duel", {}, 60, 0, 24, False), invited=["user:ann"])
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
            "dispute": str(dispute.id), "cup": str(cup.id), "waiting": str(waiting.id),
            "live": str(live.id), "live_seats": list(games().game(live.game_id).table.seats),
            "ladder": str(ladder.id), "league": str(league.id), "invited": str(invited.id)}
-    reset_tournaments()
+    reset_competitions()
     reset_disputes()
 
 
@@ -175,14 +173,13 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("ann", f"/play/tables/{world['waiting']}/"),
         ("anyone", f"/play/tables/{world['waiting']}/"),
         ("ann", f"/play/tables/{world['live']}/"),
-        ("anyone", "/tournaments/ladders/"),
-        ("anyone", f"/tournaments/ladders/{world['ladder']}/"),
-        ("ann", "/tournaments/ladders/new/"),
-        ("anyone", "/tournaments/leagues/"), ("ann", "/tournaments/leagues/new/"),
-        ("anyone", f"/tournaments/leagues/{world['league']}/"),
+        ("anyone", "/tournaments/?format=ladder"),
+        ("anyone", f"/tournaments/{world['ladder']}/"),
+        ("anyone", f"/tournaments/{world['league']}/"),
+        *[("ann", f"/tournaments/new/{format}/") for format in FORMATS],
         ("ann", "/tournaments/invitations/"),
-        ("ann", f"/tournaments/leagues/{world['invited']}/"),
-        ("staff", f"/tournaments/leagues/{world['invited']}/"),
+        ("ann", f"/tournaments/{world['invited']}/"),
+        ("staff", f"/tournaments/{world['invited']}/"),
     ]
 
 

@@ -31,6 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern
 
 from bohnanza_core.export import export_record
+from bohnanza_core.formats import FORMATS
 from bohnanza_core.games import Game, play_bot_game
 from bohnanza_core.rulesets import customize
 from bohnanza_core.views import SPECTATOR
@@ -38,12 +39,8 @@ from play.tables import create_table
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import running_game
-from tournaments.competitions import reset_tournaments, tournaments
-from tournaments.ladder_runner import run_ticks_here
-from tournaments.ladders import create_ladder
-from tournaments.league_runner import run_league_here
-from tournaments.leagues import create_league
-from tournaments.runner import run_here
+from tournaments.core.rounds import run_here
+from tournaments.core.store import create, reset_competitions
 
 MAX_ANSWER = 2_000_000
 """Bytes: the longest real page (a finished game's viewer) is about a tenth of this."""
@@ -77,11 +74,27 @@ RAW: dict[str, str] = {
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
     "game_id": ("00000000-0000-0000-0000-000000000000", " "),
     "dispute_id": ("00000000-0000-0000-0000-000000000000",),
-    "tournament_id": ("00000000-0000-0000-0000-000000000000",),
+    "competition_id": ("00000000-0000-0000-0000-000000000000",),
+    "ladder_id": ("00000000-0000-0000-0000-000000000000",),
+    "league_id": ("00000000-0000-0000-0000-000000000000",),
     "round": ("0", "1", "2", "999", "1e3", " 1"),
     "table": ("1", "8", "2", "7"),
     "count": ("0", "51", "1"),
-    "format": ("swiss", "knockout"),
+    "format": ("swiss", "knockout", "ladder", "league", "League", "round_robin"),
+    "cycles": ("0", "1", "51"),
+    "rounds": ("0", "1", "51"),
+    "advance": ("0", "1", "7"),
+    "deals": ("0", "1", "51"),
+    "divisions": ("0", "1", "9"),
+    "moves": ("0", "1", "65"),
+    "seasons": ("0", "1", "21"),
+    "every": ("9", "10", "604801"),
+    "move_seconds": ("4", "5", "3601"),
+    "game_seconds": ("0", "86401"),
+    "fixture_hours": ("0", "1", "1441"),
+    "people": ("ann", "ann, ann", "ann," * 70, "arbiter, nobody"),
+    "open_entries": ("on", "off"),
+    "back": ("invitations", "elsewhere"),
     "rules": ("draw_cards=3", "x=1\n" * 500, "draw_cards=" + "9" * 300),
     "perspective": ("seat-\u00b2", "seat-\u0663", "seat-" + "9" * 5000, "seat-99",
                     "seat--1", "seat-", "everything", "seat-1"),
@@ -198,30 +211,33 @@ SPECS: dict[str, Spec] = {
                                  extra_form={"complaint": "the draw looks wrong"},
                                  signed_in=True),
     "replays:dispute_list": Spec(signed_in=True),
-    "tournaments:list": Spec(),
-    "tournaments:new": Spec(form=("name", "format", "ruleset", "table", "bots", "count",
-                                  "rules"), signed_in=True),
-    "tournaments:detail": Spec(query=("round",)),
-    "tournaments:progress": Spec(),
-    "tournaments:ladders": Spec(),
-    "tournaments:new_ladder": Spec(form=("name", "ruleset", "table", "bots", "every", "rules"),
-                                   signed_in=True),
-    "tournaments:ladder": Spec(),
-    "tournaments:leagues": Spec(),
-    "tournaments:new_league": Spec(form=("name", "ruleset", "table", "bots", "divisions",
-                                         "moves", "seasons", "rules", "people",
+    # tournaments/views.py (one set of pages for every format)
+    "tournaments:list": Spec(query=("format",)),
+    "tournaments:new": Spec(signed_in=True),
+    "tournaments:new_format": Spec(form=("name", "ruleset", "table", "bots", "rules",
+                                         "cycles", "rounds", "advance", "deals", "divisions",
+                                         "moves", "seasons", "every", "people",
                                          "open_entries", "move_seconds", "game_seconds",
                                          "fixture_hours"), signed_in=True),
-    "tournaments:league": Spec(),
-    "tournaments:league_live": Spec(),
-    "tournaments:entrant": Spec(),
-    "tournaments:join_league": Spec(form=("entrant",), signed_in=True),
-    "tournaments:leave_league": Spec(form=("entrant",), signed_in=True),
-    "tournaments:start_league": Spec(form=("entrant",), signed_in=True),
-    "tournaments:accept_invitation": Spec(form=("back",), signed_in=True),
-    "tournaments:decline_invitation": Spec(form=("back",), signed_in=True),
-    "tournaments:invite_to_league": Spec(form=("people",), signed_in=True),
+    "tournaments:detail": Spec(query=("round",)),
+    "tournaments:live": Spec(query=("round",)),
+    "tournaments:progress": Spec(),
+    "tournaments:join": Spec(form=("back",), signed_in=True),
+    "tournaments:leave": Spec(form=("back",), signed_in=True),
+    "tournaments:start": Spec(form=("back",), signed_in=True),
+    "tournaments:accept": Spec(form=("back",), signed_in=True),
+    "tournaments:decline": Spec(form=("back",), signed_in=True),
+    "tournaments:invite": Spec(form=("people", "back"), signed_in=True),
     "tournaments:invitations": Spec(signed_in=True),
+    # the ladders' and leagues' old addresses: permanent redirects
+    "tournaments:ladders": Spec(),
+    "tournaments:new_ladder": Spec(signed_in=True),
+    "tournaments:ladder": Spec(),
+    "tournaments:leagues": Spec(),
+    "tournaments:new_league": Spec(signed_in=True),
+    "tournaments:league": Spec(),
+    # tournaments/entrant_views.py
+    "tournaments:entrant": Spec(),
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
                                    signed_in=True, staff=True),
@@ -347,6 +363,9 @@ class World:
     users: dict[str, User]
     path_values: dict[str, str]
     everything: str
+    competitions: list[str]
+    """A finished round robin, a ladder and a finished league: each page of one
+    competition is walked for every one (what a page shows depends on its format)."""
 
 
 def _user(name: str, **flags: Any) -> User:
@@ -379,24 +398,26 @@ def world(db: None, settings: Any) -> Iterator[World]:
     group = Group.objects.create(name="walkers")
     dispute = open_dispute(users["player"], finished.id, 3, "the third event looks wrong")
     everything = export_record(games().record(finished.id), head=finished.head_hash)
-    reset_tournaments()
-    cup = tournaments().create("Walker Cup", "round-robin", SHORT_GAME, 2, {"cycles": 1},
-                               ["random@builtin", "heuristic@builtin"])
+    reset_competitions()
+    cup = create("Walker Cup", "round-robin", {"cycles": 1}, SHORT_GAME, 2,
+                 ["random@builtin", "heuristic@builtin"])
     run_here(cup.id)
     # A table waiting in the lobby (ann sits, a bot too; the walk joins, leaves, starts).
     table = create_table(users["player"], "duel", 2, seats=["open", "random"], public=False)
-    ladder = create_ladder("Walker Ladder", SHORT_GAME, 2, 60,
-                           ["random@builtin", "heuristic@builtin"])
-    run_ticks_here(ladder.id, 2)
-    league = run_league_here(create_league("Walker League", SHORT_GAME, 2, 2, 1, 2,
-                                           ["random@builtin", "heuristic@builtin",
-                                            "random@builtin #2", "heuristic@builtin #2"]).id)
+    ladder = create("Walker Ladder", "ladder", {}, SHORT_GAME, 2,
+                    ["random@builtin", "heuristic@builtin"], every=60)
+    run_here(ladder.id, rounds=2)
+    league = run_here(create("Walker League", "league",
+                             {"divisions": 2, "moves": 1, "seasons": 2}, SHORT_GAME, 2,
+                             ["random@builtin", "heuristic@builtin", "random@builtin #2",
+                              "heuristic@builtin #2"]).id)
     path_values = {
         "table_id": str(table.id),
         "username": "ann",
         "step": "3",
         "dispute_id": str(dispute.id),
-        "tournament_id": str(cup.id),
+        "competition_id": str(cup.id),
+        "format": "league",
         "ladder_id": str(ladder.id),
         "league_id": str(league.id),
         "entrant": "heuristic@builtin",
@@ -409,15 +430,21 @@ def world(db: None, settings: Any) -> Iterator[World]:
         "url": "nothing/here/",
     }
     yield World(running, finished, private, str(dispute.id), str(group.pk), users,
-                path_values, everything)
+                path_values, everything, [str(cup.id), str(ladder.id), str(league.id)])
     reset_disputes()
-    reset_tournaments()
+    reset_competitions()
     reset_games()
 
 
 def targets(world: World, pattern: Pattern, key: str) -> list[dict[str, str]]:
-    """The valid path values to walk a pattern with: each game for a game's page."""
+    """The valid path values to walk a pattern with: each game for a game's page, each
+    competition for a competition's, each format for a new competition's form."""
     base = {name: world.path_values.get(name, "") for name in pattern.params}
+    if "competition_id" in pattern.params:
+        return [{**base, "competition_id": c} for c in world.competitions]
+    if "format" in pattern.params:
+        return [{**base, "format": f}
+                for f in sorted(FORMATS, key=lambda f: f != base["format"])]
     if "game_id" not in pattern.params:
         if key.startswith("admin:auth_group") or key == "admin/auth/group/<path:object_id>/":
             base["object_id"] = world.group

@@ -167,3 +167,27 @@ def test_without_a_c_compiler_the_package_installs_pure_and_plays(tmp_path: Path
     assert where == str(tree / "bohnanza_core" / "__init__.py")
     assert which.startswith("pure Python (no working C compiler")
     assert result == "GameEnded"
+
+
+def test_the_compiler_probe_s_setuptools_internals_are_there() -> None:
+    """setup.py's compiler_refusal makes a compiler with setuptools' vendored distutils
+    (``setuptools._distutils``), checked against the version setup.py names: an upgrade
+    that moves or changes what it calls fails here, not as a silent pure install."""
+    import inspect
+    import re
+
+    import setuptools
+    from setuptools._distutils.ccompiler import new_compiler
+    from setuptools._distutils.sysconfig import customize_compiler
+
+    pinned = re.search(r'^SETUPTOOLS_CHECKED_AGAINST = "([^"]+)"$',
+                       (ROOT / "setup.py").read_text(encoding="utf-8"), re.MULTILINE)
+    assert pinned is not None and setuptools.__version__ == pinned.group(1), (
+        f"setuptools {setuptools.__version__} is installed, setup.py was checked against "
+        f"{pinned and pinned.group(1)}: check compiler_refusal, then update the pin")
+    assert [name for name in inspect.signature(new_compiler).parameters][:2] == [
+        "plat", "compiler"]
+    assert list(inspect.signature(customize_compiler).parameters) == ["compiler"]
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    assert {"output_dir", "include_dirs"} <= set(inspect.signature(compiler.compile).parameters)

@@ -8,6 +8,7 @@ verdict points at the event that was changed, removed, moved or inserted."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -16,9 +17,25 @@ import pytest
 from bohnanza_core import SPECTATOR, ruleset_for
 from bohnanza_core.cli import main
 from bohnanza_core.commitments import value_salt
-from bohnanza_core.events import CardDrawn, GameEnded, OfferMade, ThirdFieldBought
+from bohnanza_core.events import (
+    BeanPlanted,
+    CardDealt,
+    CardDrawn,
+    CardSource,
+    GameEnded,
+    OfferMade,
+    ThirdFieldBought,
+)
 from bohnanza_core.export import RECORD_KEYS, event_from_json, export_jsonl
-from bohnanza_core.record import GENESIS, Entry, chain, commitments_for
+from bohnanza_core.games import Games, play_bot_game, stored_form
+from bohnanza_core.record import (
+    GENESIS,
+    Entry,
+    canonical_entry,
+    chain,
+    check_chain,
+    commitments_for,
+)
 from bohnanza_core.simulator import bot_classes, play_game
 from bohnanza_core.verify import verify_text
 from tests.core.invariants import sample_events
@@ -264,6 +281,59 @@ def test_the_fast_canonical_form_is_the_reference_one(game: list[Any]) -> None:
         assert entry.canonical() == entry.reference_canonical()
     for entry in chain(list(sample_events().values())):
         assert entry.canonical() == entry.reference_canonical()
+
+
+# The layout of an entry (docs/export.md, "The hash chain"), pinned to known bytes: the
+# CardDealt of the docs' worked example and a decision with an actor to escape.
+KNOWN_ENTRIES = (
+    (b'{"actor":null,"at":"2026-11-30T10:00:00.120000+00:00","event":{"card":"17204f60a1c1'
+     b'bb6edfc6e56266fe53b9ffa3b75074da836cb7991cf6cfc59243","seat":0,"type":"CardDealt"},"p'
+     b'revious_hash":"0000000000000000000000000000000000000000000000000000000000000000","se'
+     b'q":3}',
+     "663745ac07f6e7109790c29706b6647aae0f67ac62294ca0dd7271d2f1f739c9"),
+    ('{"actor":"Ännä \\"q\\" \\\\ ✓","at":null,"event":{"card":11,"field":0,"seat":0,'
+     '"source":"hand","type":"BeanPlanted"},"previous_hash":"663745ac07f6e7109790c29706b'
+     '6647aae0f67ac62294ca0dd7271d2f1f739c9","seq":19}'.encode(),
+     "0e38e807cc234daf40ca38184262e28928c014e2b6980b7965383435a17d9917"),
+)
+
+
+def _known_entries() -> list[Entry]:
+    dealt = CardDealt(seat=0, card=11)
+    first = Entry(3, dealt, None, "2026-11-30T10:00:00.120000+00:00", GENESIS,
+                  commitments_for(dealt, 3, "00112233445566778899aabbccddeeff"))
+    planted = BeanPlanted(seat=0, card=11, field=0, source=CardSource.HAND)
+    return [first, Entry(19, planted, 'Ännä "q" \\ ✓', None, first.hash)]
+
+
+def test_the_entry_layout_is_the_known_one() -> None:
+    """The one writer of the layout (record.entry_bytes), through the fast form and the
+    reference one, gives these exact bytes and hashes; and they are the canonical JSON
+    the docs define (keys sorted, no spaces, UTF-8)."""
+    for entry, (known, digest) in zip(_known_entries(), KNOWN_ENTRIES, strict=True):
+        assert entry.canonical() == known == entry.reference_canonical()
+        assert entry.hash == digest == hashlib.sha256(known).hexdigest()
+        event = json.loads(known)["event"]
+        defined = {"seq": entry.seq, "event": event, "actor": entry.actor, "at": entry.at,
+                   "previous_hash": entry.previous_hash}
+        assert json.dumps(defined, sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False).encode() == known
+
+
+def test_the_store_chains_in_the_same_layout() -> None:
+    """Game._seal writes the layout through record.entry_bytes: its rows are the
+    entries' canonical bytes, the hidden values after them."""
+    app = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    game = play_bot_game(app, ruleset_for("classic", 3), ["heuristic"] * 3, "layout",
+                         players=['user:Ännä "q"', "bot:heuristic", "bot:heuristic"])
+    rows = app.recorder.select_events(game.id)
+    entries = app.record(game.id)
+    for row, entry in zip(rows[1:], entries[1:], strict=True):  # the first: the library's
+        assert row.state.partition(b"\n")[0] == entry.canonical() == canonical_entry(
+            entry.seq, entry.event, entry.actor, entry.at, entry.previous_hash,
+            entry.commitments)
+        assert row.state == stored_form(entry)
+    assert check_chain(entries, game.head_hash).ok
 
 
 # -- the command line ----------------------------------------------------------------

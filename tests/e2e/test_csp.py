@@ -25,6 +25,7 @@ from django.contrib.auth.models import User
 from django.test import override_settings
 from playwright.sync_api import BrowserContext, Page, Response, expect, sync_playwright
 
+from bohnanza_core.formats import FORMATS
 from bohnanza_core.games import Game
 from bohnanza_core.rulesets import ruleset_for
 from play.models import Table
@@ -33,7 +34,7 @@ from replays.store import games, reset_games
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium, sign_in
 from tests.e2e.test_live_table import _version, _wait_moved
 from tests.factories import bot_game
-from tournaments.competitions import ROUND_ROBIN, reset_tournaments, tournaments
+from tournaments.core.store import create, reset_competitions
 
 pytestmark = pytest.mark.e2e
 
@@ -123,9 +124,9 @@ class ContentSecurityPolicyTest(ChannelsLiveServerTestCase):
         table = start(create_table(self.ann, "classic", 3, seats=["open", "heuristic",
                                                                   "heuristic"]), self.ann)
         room = create_table(self.ann, "classic", 3, seats=["open", "open", "heuristic"])
-        reset_tournaments()
-        competition = tournaments().create(
-            "CSP Cup", ROUND_ROBIN, ruleset_for("classic", 3), 3, {"cycles": 1},
+        reset_competitions()
+        competition = create(
+            "CSP Cup", "round-robin", {"cycles": 1}, ruleset_for("classic", 3), 3,
             ["heuristic@builtin", "random@builtin", "nontrading@builtin"]).id
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
@@ -157,9 +158,9 @@ class ContentSecurityPolicyTest(ChannelsLiveServerTestCase):
             opened.value.wait_for_event("framereceived")
             for path in ("/replays/games/", "/replays/mine/", f"/replays/games/{game.id}/audit/",
                          "/replays/import/", "/replays/verify/", "/replays/disputes/",
-                         "/tournaments/", "/tournaments/new/", "/tournaments/ladders/",
-                         "/tournaments/ladders/new/", "/tournaments/leagues/",
-                         "/tournaments/leagues/new/", "/tournaments/entrants/heuristic@builtin/",
+                         "/tournaments/", "/tournaments/new/", "/tournaments/?format=ladder",
+                         *(f"/tournaments/new/{format}/" for format in FORMATS),
+                         "/tournaments/invitations/", "/tournaments/entrants/heuristic@builtin/",
                          "/players/ann/", "/accounts/password_change/"):
                 self._open(page, path)
                 self._styled(page)

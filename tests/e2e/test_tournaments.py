@@ -1,6 +1,7 @@
 """A competition's page in a real browser: the progress bar follows the workers live
 (progress.json, polled) until the competition ends, then the page shows its standings
-and every game's replay link."""
+and every game's replay link; a ladder's page its rating history, a league's its
+divisions; the new competition's form for each format."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from bohnanza_core.rulesets import ruleset_for
 from tests.e2e.conftest import sign_in
 from tests.tournaments.conftest import competitions, worker  # noqa: F401 (fixtures)
 from tournaments import tasks
-from tournaments.competitions import Tournaments
+from tournaments.core.rounds import run_here, start_round
+from tournaments.core.store import Competitions, create
 
 pytestmark = pytest.mark.e2e
 
@@ -26,12 +28,11 @@ ENTRANTS = ["heuristic@builtin", "nontrading@builtin", "random@builtin",
 
 
 def test_the_progress_bar_follows_the_workers_to_the_end(page: Page, live_server: LiveServer,
-                                                         worker: Tournaments) -> None:  # noqa: F811
-    cup = worker.create("Browser Cup", "swiss", ruleset_for("classic", 4), 4, {"rounds": 3},
-                        ENTRANTS)
+                                                         worker: Competitions) -> None:  # noqa: F811
+    cup = create("Browser Cup", "swiss", {"rounds": 3}, ruleset_for("classic", 4), 4, ENTRANTS)
     page.goto(f"{live_server.url}/tournaments/{cup.id}/")
     expect(page.locator("#competition-status")).to_have_text("running")
-    tasks.start(cup.id)
+    tasks.start(cup)
     expect(page.locator("#competition-status")).to_have_text("finished", timeout=60_000)
     expect(page.locator("#competition-count")).to_have_text("6 of 6 games")
     expect(page.locator("table.standings tbody tr")).to_have_count(8)
@@ -57,13 +58,12 @@ def test_the_progress_bar_follows_the_workers_to_the_end(page: Page, live_server
 
 
 def test_a_ladder_page_draws_its_rating_history(page: Page, live_server: LiveServer,
-                                               competitions: Tournaments) -> None:  # noqa: F811
-    from tournaments.ladder_runner import run_ticks_here
-    from tournaments.ladders import create_ladder
-
-    ladder = create_ladder("Browser Ladder", ruleset_for("duel", 2), 2, 60, ENTRANTS[:5])
-    run_ticks_here(ladder.id, 12)
-    page.goto(f"{live_server.url}/tournaments/ladders/{ladder.id}/")
+                                               competitions: Competitions) -> None:  # noqa: F811
+    ladder = create("Browser Ladder", "ladder", {}, ruleset_for("duel", 2), 2, ENTRANTS[:5],
+                    every=60)
+    run_here(ladder.id, rounds=12)
+    page.goto(f"{live_server.url}/tournaments/ladders/{ladder.id}/")  # its old address
+    expect(page).to_have_url(f"{live_server.url}/tournaments/{ladder.id}/")
     expect(page.locator("table.standings tbody tr")).to_have_count(5)
     expect(page.locator(".rating-chart path.series")).to_have_count(5)
     expect(page.get_by_role("link", name="replay", exact=True)).to_have_count(2)
@@ -74,17 +74,16 @@ def test_a_ladder_page_draws_its_rating_history(page: Page, live_server: LiveSer
     expect(page.locator("table.standings")).not_to_contain_text("@builtin")
     page.screenshot(path=str(SCREENSHOTS / "ladder.png"), full_page=True)
     page.goto(f"{live_server.url}/tournaments/ladders/")
+    expect(page).to_have_url(f"{live_server.url}/tournaments/?format=ladder")
     expect(page.get_by_role("link", name="Browser Ladder")).to_be_visible()
 
 
 def test_a_league_page_shows_its_divisions_and_moves(page: Page, live_server: LiveServer,
-                                                     competitions: Tournaments) -> None:  # noqa: F811
-    from tournaments.league_runner import run_league_here
-    from tournaments.leagues import create_league
-
-    league = run_league_here(create_league("Browser League", ruleset_for("duel", 2), 2, 3, 1,
-                                           2, ENTRANTS[:6]).id)
-    page.goto(f"{live_server.url}/tournaments/leagues/{league.id}/")
+                                                     competitions: Competitions) -> None:  # noqa: F811
+    league = run_here(create("Browser League", "league",
+                             {"divisions": 3, "moves": 1, "seasons": 2}, ruleset_for("duel", 2),
+                             2, ENTRANTS[:6]).id)
+    page.goto(f"{live_server.url}/tournaments/{league.id}/")
     expect(page.get_by_role("heading", level=3)).to_have_count(6)  # 3 divisions, 2 seasons
     expect(page.locator("td", has_text="promoted")).to_have_count(4)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -92,52 +91,54 @@ def test_a_league_page_shows_its_divisions_and_moves(page: Page, live_server: Li
 
 
 def test_the_new_ladder_and_league_forms_refuse_and_create(
-        page: Page, live_server: LiveServer, competitions: Tournaments,  # noqa: F811
+        page: Page, live_server: LiveServer, competitions: Competitions,  # noqa: F811
         django_user_model: Any) -> None:
-    from tournaments.ladders import ladder_ids
-    from tournaments.leagues import league_ids
-
     django_user_model.objects.create_user("organiser", password="pw-organiser-1")
     base = live_server.url
-    sign_in(page, base, "organiser", "pw-organiser-1", "/tournaments/ladders/new/")
+    sign_in(page, base, "organiser", "pw-organiser-1", "/tournaments/new/")
+    page.get_by_role("link", name="Ladder").click()  # the format first
+    expect(page).to_have_url(f"{base}/tournaments/new/ladder/")
     page.fill("#id_name", "Form ladder")
     page.fill("#id_bots", "heuristic, nosuchbot")
     page.get_by_role("button", name="Create").click()
     expect(page.locator(".problems")).to_contain_text("nosuchbot")
     page.screenshot(path=str(SCREENSHOTS / "new_ladder.png"), full_page=True)
-    assert ladder_ids() == []
-    page.goto(f"{base}/tournaments/leagues/new/")
+    assert competitions.ids() == []
+    page.goto(f"{base}/tournaments/leagues/new/")  # its old address
+    expect(page).to_have_url(f"{base}/tournaments/new/league/")
     page.fill("#id_name", "Form league")
     page.get_by_role("button", name="Create").click()
-    page.wait_for_url(f"{base}/tournaments/leagues/{league_ids()[0]}/")
+    page.wait_for_url(f"{base}/tournaments/*/")
+    (made,) = competitions.ids()
+    expect(page).to_have_url(f"{base}/tournaments/{made}/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Form league")
-    page.goto(f"{base}/tournaments/leagues/new/")
+    assert competitions.get(made).format == "league"
+    page.goto(f"{base}/tournaments/new/league/")
     page.screenshot(path=str(SCREENSHOTS / "new_league.png"), full_page=True)
 
 
-def test_a_person_sees_their_fixture_and_opens_its_table(page: Page, live_server: LiveServer,
-                                                         competitions: Tournaments) -> None:  # noqa: F811
+def test_a_person_sees_their_game_and_opens_its_table(page: Page, live_server: LiveServer,
+                                                         competitions: Competitions) -> None:  # noqa: F811
     from django.contrib.auth.models import User
 
     from bohnanza_core.rulesets import customize
-    from tournaments.league_runner import start_fixtures
-    from tournaments.leagues import LivePlay, create_league
-    from tournaments.models import LeagueTable
+    from tournaments.core.competition import LivePlay
+    from tournaments.models import CompetitionTable
 
     User.objects.create_user("alice", password="pw-league-123")
     short = {"beans": ["wax", "blue", "chili", "stink"]}
-    league = create_league("People League", customize("duel", 2, short), 2, 1, 0, 1,
-                           ["user:alice", "heuristic@builtin"], created_by="user:alice",
-                           live=LivePlay("duel", short, 60, 0, 24, False))
-    start_fixtures(league, lambda *_: None)
+    league = create("People League", "league", {"divisions": 1, "moves": 0, "seasons": 1},
+                    customize("duel", 2, short), 2, ["user:alice", "heuristic@builtin"],
+                    organiser="user:alice", live=LivePlay("duel", short, 60, 0, 24, False))
+    start_round(league, lambda *_: None)
     sign_in(page, live_server.url, "alice", "pw-league-123")
-    page.goto(f"{live_server.url}/tournaments/leagues/{league.id}/")
+    page.goto(f"{live_server.url}/tournaments/{league.id}/")
     mine = page.locator(".my-fixtures li")
     expect(mine).to_have_count(2)
     expect(page.locator("table.standings .entrant.person")).to_have_text("alice")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "league-people.png"), full_page=True)
-    first = LeagueTable.objects.get(league_id=league.id, fixture=0).table_id
+    first = CompetitionTable.objects.get(competition_id=league.id, index=0).table_id
     mine.first.get_by_role("link", name="Open the table").click()
     expect(page).to_have_url(f"{live_server.url}/play/tables/{first}/")
     expect(page.locator(".live-table")).to_be_attached()  # drawn once its socket answers

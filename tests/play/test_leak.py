@@ -35,6 +35,8 @@ from bohnanza_core.state import GameState, Phase
 from bohnanza_core.views import SPECTATOR, view
 from play import live
 from play.models import Table
+from replays import store as platform_store
+from replays.store import loaded
 
 pytestmark = [pytest.mark.slow]
 
@@ -56,9 +58,10 @@ def store(monkeypatch: pytest.MonkeyPatch) -> Iterator[Games]:
     """An in-memory store for the live code (the frames are the same on any)."""
     games = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
     monkeypatch.setattr(live, "games", lambda: games)
-    live._cache.clear()
+    monkeypatch.setattr(platform_store, "games", lambda: games)
+    loaded.clear()
     yield games
-    live._cache.clear()
+    loaded.clear()
     games.close()
 
 

@@ -29,7 +29,7 @@ from play.lobby import forget_snapshot
 from play.models import Table
 from play.routing import websocket_urlpatterns
 from play.tables import create_table, join, start
-from replays.store import games, reset_games
+from replays.store import games, loaded, reset_games
 from tests.services.live_servers import told
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,10 +44,10 @@ def fresh(settings: Any) -> Iterator[None]:
     settings.PLAY_BOT_PACE_SECONDS = 0
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     reset_games()
-    live._cache.clear()
+    loaded.clear()
     forget_snapshot()
     yield
-    live._cache.clear()
+    loaded.clear()
     reset_games()
 
 
@@ -484,7 +484,7 @@ async def test_a_deadline_set_before_a_restart_fires_with_nobody_connected() -> 
     # The restart: this process forgets every driver and held game; the deadline, in
     # the store, passes while nobody is connected.
     await driver.stop_all()
-    live._cache.clear()
+    loaded.clear()
     startup._started.clear()
     await sync_to_async(Table.objects.filter(pk=table.pk).update)(
         clock_deadline=timezone.now() - timedelta(seconds=1))

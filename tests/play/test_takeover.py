@@ -24,7 +24,7 @@ from play import driver, live, presence
 from play.lobby import lobby_lists
 from play.models import Presence, Seat, Table
 from play.tables import TableError, create_table, hand_to_bot
-from replays.store import games
+from replays.store import games, loaded
 from tests.play.test_live import (
     TIMEOUT,
     _client,
@@ -230,7 +230,7 @@ async def test_an_absence_deadline_set_before_a_restart_fires_after_it() -> None
     # The restart: every driver and held game forgotten; the deadline, on the seat in
     # the database, passes while nobody is connected.
     await driver.stop_all()
-    live._cache.clear()
+    loaded.clear()
     startup._started.clear()
     await sync_to_async(Seat.objects.filter(table=table, number=0).update)(
         absence_deadline=timezone.now() - timedelta(seconds=1))
@@ -271,7 +271,7 @@ def test_presence_is_shared_by_processes_and_a_dead_ones_connections_go_stale() 
     assert _seat(table, 1).absence_deadline == later + timedelta(seconds=120)
     assert table.id in driver.resumable_tables()
     # ... and Ann's, not renewed either by then, too; renewing keeps her there.
-    presence.renew("process-a.2", later)
+    presence.renew_all(["process-a.2"], later)
     table.refresh_from_db()
     away = presence.look(table, list(table.seats.all()), later)
     assert _seat(table, 0).absence_deadline is None

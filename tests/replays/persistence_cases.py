@@ -433,6 +433,21 @@ class StoreBehaviour(StoreCase):
         recorder.select_events(game)  # the hook is gone: the bare cursor again
         assert seen == []
 
+    def test_the_subscription_keeps_its_state_beside_the_library_s(self) -> None:
+        """DjangoSubscription's own attributes sit beside ListenNotifySubscription's
+        (bohnanza_core.fastpath.BatchedSubscription): none of them may be a name the
+        library uses, or one would overwrite the other without a word."""
+        from tests.core.test_fastpath import LIBRARY_SUBSCRIPTION_ATTRIBUTES
+
+        recorder = self.application_recorder()
+        with recorder.subscribe() as subscription:
+            names = set(vars(subscription))
+        listen = {"_listen_params", "_channel"} if self.datastore.is_postgres else set()
+        assert names - LIBRARY_SUBSCRIPTION_ATTRIBUTES == {
+            "_alias", "_poll_interval", "_stopping", "_ready", "_seen", "_listen_thread",
+            "_doorbell", *listen}
+        assert names >= LIBRARY_SUBSCRIPTION_ATTRIBUTES
+
     def test_the_query_log_sees_statements_but_never_their_values(self) -> None:
         from django.test.utils import CaptureQueriesContext
 

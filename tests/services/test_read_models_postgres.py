@@ -59,11 +59,12 @@ from replays import projections
 from replays.models import GameSummary, ProjectionFailure, SeatSummary
 from replays.names import BOT, PERSON, PLAYER_MAX, USERNAME_MAX, WINNERS_MAX
 from replays.projections import rebuild
-from replays.store import games, reset_games
+from replays.store import games, loaded, reset_games
 from tests.services.conftest import postgres_default
-from tournaments.competitions import reset_tournaments, tournaments
-from tournaments.models import TournamentGame
-from tournaments.runner import entrants_for, run_here
+from tournaments.core.entrants import entrants_for
+from tournaments.core.rounds import run_here
+from tournaments.core.store import create, reset_competitions
+from tournaments.models import CompetitionGame
 
 SHORT = {"beans": ["wax", "blue", "chili", "stink"]}
 """House rules of a short game: four kinds of bean."""
@@ -90,13 +91,13 @@ def platform(django_db_blocker: Any, settings: Any) -> Iterator[None]:
     settings.PLAY_BOT_PACE_SECONDS = 0
     with postgres_default("read_models", django_db_blocker):
         reset_games()
-        reset_tournaments()
-        live._cache.clear()
+        reset_competitions()
+        loaded.clear()
         cache.clear()
         yield
         refresh()
-        live._cache.clear()
-        reset_tournaments()
+        loaded.clear()
+        reset_competitions()
         reset_games()
 
 
@@ -177,10 +178,10 @@ def test_the_longest_values_are_listed_on_postgresql(platform: None) -> None:
     registry()[bot] = RegisteredBot(bot, "v" * MAX_VERSION, HeuristicBot, "the test")
     entrants = entrants_for([bot] * MAX_ENTRANTS)
     assert len(entrants[-1]) == ENTRANT_MAX
-    cup = tournaments().create("C" * TOURNAMENT_NAME_MAX, "swiss", customize("classic", 4, SHORT),
-                               4, {"rounds": 1}, entrants)
+    cup = create("C" * TOURNAMENT_NAME_MAX, "swiss", {"rounds": 1}, customize("classic", 4, SHORT),
+                 4, entrants)
     run_here(cup.id)
-    cup_games = {str(row.game_id) for row in TournamentGame.objects.filter(tournament_id=cup.id)}
+    cup_games = {str(row.game_id) for row in CompetitionGame.objects.filter(competition_id=cup.id)}
     assert len(cup_games) == MAX_ENTRANTS // 4
 
     # A seat handed to a bot with the longest name the game takes.

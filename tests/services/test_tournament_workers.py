@@ -83,12 +83,12 @@ def query(env: dict[str, str], sql: str) -> Any:
 
 
 def stored(env: dict[str, str]) -> int:
-    return int(query(env, "SELECT count(*) FROM tournaments_tournamentgame"))
+    return int(query(env, "SELECT count(*) FROM tournaments_competitiongame"))
 
 
 def finished(env: dict[str, str]) -> bool:
     return bool(query(env, "SELECT count(*) FROM tournaments_events "
-                           "WHERE topic LIKE '%Tournament.Finished'"))
+                           "WHERE topic LIKE '%Competition.Finished'"))
 
 
 def logs(env: dict[str, str]) -> str:
@@ -133,7 +133,7 @@ def test_workers_complete_a_competition_though_one_is_killed_mid_way(platform):
     assert stored(platform) == GAMES
     assert query(platform, "SELECT count(DISTINCT originator_id) FROM games_events") == GAMES
     assert query(platform, "SELECT count(*) FROM games_events e WHERE originator_version = 1 "
-                           "AND NOT EXISTS (SELECT 1 FROM tournaments_tournamentgame t "
+                           "AND NOT EXISTS (SELECT 1 FROM tournaments_competitiongame t "
                            "WHERE t.game_id = e.originator_id)") == 0
     shown = subprocess.run([sys.executable, "manage.py", "tournament", "show", match[1]],
                            cwd=ROOT, env=platform, capture_output=True, text=True, timeout=60)

@@ -12,7 +12,8 @@ from django.db import connection
 
 from config.celery import app
 from replays.store import reset_games
-from tournaments.competitions import Tournaments, reset_tournaments, tournaments
+from tournaments.core.store import Competitions, reset_competitions
+from tournaments.core.store import competitions as stored_competitions
 
 
 def wipe_competitions() -> None:
@@ -24,14 +25,14 @@ def wipe_competitions() -> None:
 
 
 @pytest.fixture
-def competitions(transactional_db: None) -> Iterator[Tournaments]:
-    """The Tournaments application on the test database, committed (a worker thread
+def competitions(transactional_db: None) -> Iterator[Competitions]:
+    """The competitions' application on the test database, committed (a worker thread
     reads it), emptied before and after."""
     reset_games()
-    reset_tournaments()
+    reset_competitions()
     wipe_competitions()
-    yield tournaments()
-    reset_tournaments()
+    yield stored_competitions()
+    reset_competitions()
     reset_games()
     wipe_competitions()
 
@@ -57,7 +58,7 @@ def celery_conf(**changes: Any) -> Iterator[None]:
 
 
 @pytest.fixture
-def worker(competitions: Tournaments) -> Iterator[Tournaments]:
+def worker(competitions: Competitions) -> Iterator[Competitions]:
     """A real Celery worker (celery.contrib.testing: a thread) on an in-memory broker of
     its own."""
     with celery_conf(broker_url="memory://", result_backend="cache+memory://"), \

@@ -9,41 +9,47 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from bohnanza_core.rulesets import ruleset_for
-from tournaments.competitions import CompetitionError
-from tournaments.models import TournamentGame
-from tournaments.runner import entrants_for, run_here
+from tournaments.core.competition import CompetitionError
+from tournaments.core.entrants import entrants_for
+from tournaments.core.rounds import run_here
+from tournaments.core.store import create
+from tournaments.models import CompetitionGame
 
 BOTS3 = ["heuristic@builtin", "random@builtin", "nontrading@builtin"]
 
 
 def test_a_round_robin_played_here_runs_to_the_end(competitions):
-    t = competitions.create("Here", "round-robin", ruleset_for("classic", 3), 3,
-                            {"cycles": 1}, BOTS3)
+    t = create("Here", "round-robin", {"cycles": 1}, ruleset_for("classic", 3), 3, BOTS3)
     seen: list[int] = []
     done = run_here(t.id, on_deal=lambda t: seen.append(t.games_done()))
     assert done.finished and done.games_done() == done.games_total() == 3
+    assert done.finished_recorded  # said by its own event (Finished), not only worked out
     assert seen == [1, 2, 3]
-    assert TournamentGame.objects.filter(tournament_id=t.id).count() == 3
+    assert CompetitionGame.objects.filter(competition_id=t.id).count() == 3
     assert run_here(t.id).version == done.version  # nothing left to play
 
 
 def test_a_copy_of_a_competition_is_its_own_and_shares_only_frozen_games(competitions):
     import copy
 
-    t = competitions.create("Copied", "swiss", ruleset_for("classic", 3), 3,
-                            {"rounds": 2}, BOTS3)
+    t = create("Copied", "swiss", {"rounds": 2}, ruleset_for("classic", 3), 3, BOTS3)
     played = run_here(t.id)
     clone = copy.deepcopy(played)
     assert clone.__dict__.keys() == played.__dict__.keys()
-    assert (clone.rounds, clone.results, clone.ratings, clone.version) == (
-        played.rounds, played.results, played.ratings, played.version)
-    assert clone.rounds is not played.rounds and clone.rounds[0] is not played.rounds[0]
-    assert clone.rounds[0][0] is played.rounds[0][0]  # a frozen Pairing, shared
-    clone.rounds.append([])
+    assert (clone.rounds, clone.results, clone.ratings, clone.rating_history,
+            clone.version) == (played.rounds, played.results, played.ratings,
+                               played.rating_history, played.version)
+    assert clone.rounds is not played.rounds and clone.results[0] is not played.results[0]
+    assert clone.rounds[0] is played.rounds[0]  # a frozen Round, shared
+    assert clone.results[0][0] is played.results[0][0]  # a frozen Result, shared
+    clone.rounds.append(clone.rounds[0])
     clone.results[0].clear()
     clone.ratings.clear()
+    clone.rating_history.clear()
+    clone.moves.clear()
     clone.entrants.append("someone@1")
     assert len(played.rounds) == 2 and played.results[0] and played.ratings
+    assert len(played.rating_history) == len(played.moves) == 2
     assert played.entrants == BOTS3
 
 
@@ -53,10 +59,10 @@ def test_every_game_of_a_competition_is_stored_whole_and_passes_the_audit(compet
     from bohnanza_core.verify import verify_record
     from replays.store import games
 
-    t = competitions.create("Audited", "round-robin", ruleset_for("classic", 3), 3,
-                            {"cycles": 1}, [*BOTS3, "heuristic@builtin #2"])
+    t = create("Audited", "round-robin", {"cycles": 1}, ruleset_for("classic", 3), 3,
+               [*BOTS3, "heuristic@builtin #2"])
     run_here(t.id)
-    rows = list(TournamentGame.objects.filter(tournament_id=t.id))
+    rows = list(CompetitionGame.objects.filter(competition_id=t.id))
     assert len(rows) == t.games_total() == 12
     for row in rows:
         game = games().game(row.game_id)
@@ -67,8 +73,8 @@ def test_every_game_of_a_competition_is_stored_whole_and_passes_the_audit(compet
 
 def test_a_format_that_cannot_be_paired_stores_nothing(competitions):
     with pytest.raises(CompetitionError, match="do not fill tables"):
-        competitions.create("Bad", "swiss", ruleset_for("classic", 3), 3, {"rounds": 2},
-                            [*BOTS3, "heuristic@builtin #2"])
+        create("Bad", "swiss", {"rounds": 2}, ruleset_for("classic", 3), 3,
+               [*BOTS3, "heuristic@builtin #2"])
     assert competitions.ids() == []
 
 
@@ -91,6 +97,10 @@ def test_the_command_creates_and_plays_a_competition_with_house_rules(competitio
     assert re.search(rf"{tid}\s+Shell Cup\s+knockout\s+6/6\s+finished", capsys.readouterr().out)
     call_command("tournament", "show", str(tid))
     assert "heuristic@builtin" in capsys.readouterr().out
+    call_command("tournament", "show", str(tid)[:8])  # a unique start of its id
+    assert "Shell Cup" in capsys.readouterr().out
+    call_command("tournament", "show", "Shell Cup")  # or its name
+    assert str(tid) in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -117,13 +127,13 @@ def test_the_demo_competition_is_stored_once_and_finished(competitions, capsys):
     out = capsys.readouterr().out
     assert "demo: Demo Cup" in out and "nothing added" in out
     (tid,) = competitions.ids()
-    cup = competitions.get_tournament(tid)
+    cup = competitions.get(tid)
     assert cup.finished and cup.games_done() == 20
 
 
 def test_rerating_from_the_stored_games_gives_the_recorded_ratings(competitions, capsys):
-    t = competitions.create("Rerate", "swiss", ruleset_for("duel", 2), 2, {"rounds": 4},
-                            [*BOTS3, "heuristic@builtin #2"])
+    t = create("Rerate", "swiss", {"rounds": 4}, ruleset_for("duel", 2), 2,
+               [*BOTS3, "heuristic@builtin #2"])
     run_here(t.id)
     call_command("tournament", "rerate", str(t.id))
     out = capsys.readouterr().out
@@ -131,7 +141,7 @@ def test_rerating_from_the_stored_games_gives_the_recorded_ratings(competitions,
     assert out.count("conservative") == 4
     # Each round's end rates on from the last one's stored floats: to the bit what
     # rating every game again from the first gives.
-    done = competitions.get_tournament(t.id)
+    done = competitions.get(t.id)
     again = done.rerated()
     assert done.ratings == {e: (again.of(e).mu, again.of(e).sigma, again.games.get(e, 0))
                             for e in done.entrants}

@@ -20,11 +20,11 @@ from config.celery import app
 from tests.replays.test_read_models import shared_database_url
 from tests.tournaments.conftest import celery_conf
 from tournaments import tasks
-from tournaments.competitions import Tournaments
+from tournaments.core.store import Competitions, create
 
 
 @pytest.fixture
-def embedded_worker(competitions: Tournaments, tmp_path: Path) -> Iterator[Tournaments]:
+def embedded_worker(competitions: Competitions, tmp_path: Path) -> Iterator[Competitions]:
     queue = tmp_path / "queue"
     queue.mkdir()
     env = {**os.environ, "DATABASE_URL": shared_database_url(), "CELERY_QUEUE_DIR": str(queue),
@@ -51,15 +51,14 @@ def embedded_worker(competitions: Tournaments, tmp_path: Path) -> Iterator[Tourn
 
 
 def test_the_embedded_worker_runs_a_competition_over_files(embedded_worker, tmp_path):
-    t = embedded_worker.create("Files", "swiss", ruleset_for("classic", 3), 3, {"rounds": 2},
-                               ["heuristic@builtin", "random@builtin", "nontrading@builtin",
-                                "heuristic@builtin #2", "random@builtin #2",
-                                "nontrading@builtin #2"])
-    tasks.start(t.id)
+    t = create("Files", "swiss", {"rounds": 2}, ruleset_for("classic", 3), 3,
+               ["heuristic@builtin", "random@builtin", "nontrading@builtin",
+                "heuristic@builtin #2", "random@builtin #2", "nontrading@builtin #2"])
+    tasks.start(t)
     assert list((tmp_path / "queue").iterdir()), "the round's tasks are files in the queue"
     deadline = time.monotonic() + 120
-    while not embedded_worker.get_tournament(t.id).finished:
+    while not embedded_worker.get(t.id).finished:
         assert time.monotonic() < deadline, "the worker did not finish the competition"
         time.sleep(0.1)
-    done = embedded_worker.get_tournament(t.id)
+    done = embedded_worker.get(t.id)
     assert done.games_done() == done.games_total() == 4

@@ -3,13 +3,14 @@ the page's title attribute and the shell's last column."""
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.template import Context, Template
 
-from tournaments.entrants import display_name, entrant_name, person_entrant, username_of
+from tournaments.core.entrants import display_name, entrant_name, person_entrant, username_of
 
 
 @pytest.mark.parametrize("entrant, name, version, shown", [
@@ -42,8 +43,11 @@ def test_the_filter_shows_the_name_with_the_id_in_the_title():
 
 def test_the_shell_names_entrants_and_keeps_their_ids(competitions):
     out = StringIO()
-    call_command("league", "create", "--name", "Names", "--ruleset", "duel", "--table", "2",
-                 "--bots", "heuristic,random", "--divisions", "1", "--moves", "0",
-                 "--seasons", "1", "--here", stdout=out)
+    call_command("tournament", "create", "--format", "league", "--name", "Names",
+                 "--ruleset", "duel", "--table", "2", "--bots", "heuristic,random",
+                 "--divisions", "1", "--moves", "0", "--seasons", "1", "--here", stdout=out)
     lines = [line for line in out.getvalue().splitlines() if "random@builtin" in line]
-    assert lines and all(line.strip().startswith("random (built in)") for line in lines)
+    # the division's row and the ranking's (after its place): the name first, the id last
+    assert len(lines) == 2
+    assert all(re.match(r"\s*(\d+ +)?random \(built in\) ", line) for line in lines)
+    assert all(line.endswith("  random@builtin") for line in lines)

@@ -9,12 +9,14 @@ import time
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 
-from tournaments.competitions import Tournaments, game_id
+from bohnanza_core.formats import FORMATS
+from tournaments.core.store import Competitions
 
-FORM = {"name": "Page Cup", "format": "duplicate", "ruleset": "classic", "table": "3",
-        "bots": "heuristic, random, nontrading", "count": "1", "rules": "draw_cards=2"}
+FORM = {"name": "Page Cup", "ruleset": "classic", "table": "3",
+        "bots": "heuristic, random, nontrading", "deals": "1", "rules": "draw_cards=2"}
+NEW = reverse_lazy("tournaments:new_format", args=["duplicate"])
 
 
 @pytest.fixture
@@ -24,9 +26,11 @@ def signed_in() -> Client:
     return client
 
 
-def test_a_competition_created_on_the_page_runs_and_shows_its_games(worker: Tournaments,
+def test_a_competition_created_on_the_page_runs_and_shows_its_games(worker: Competitions,
                                                                     signed_in: Client):
-    answer = signed_in.post(reverse("tournaments:new"), FORM)
+    chooser = signed_in.get(reverse("tournaments:new")).content.decode()
+    assert str(NEW) in chooser  # the format is chosen first
+    answer = signed_in.post(NEW, FORM)
     assert answer.status_code == 302
     (tid,) = worker.ids()
     assert answer["Location"] == reverse("tournaments:detail", args=[tid])
@@ -49,26 +53,29 @@ def test_a_competition_created_on_the_page_runs_and_shows_its_games(worker: Tour
     assert text.count('<tr><td><a href="/tournaments/entrants/') == 3 and "seat 1: " in text
     assert "95 percent confidence interval" in text
     for i in range(3):
-        link = reverse("replays:replay", args=[game_id(tid, 0, i)])
+        link = reverse("replays:replay", args=[worker.get(tid).game_id(0, i)])
         assert link in text
         assert Client().get(link).status_code == 200
-    t = worker.get_tournament(tid)
+    t = worker.get(tid)
     assert t.secret not in text
     listing = Client().get(reverse("tournaments:list")).content.decode()
     assert "Page Cup" in listing and "3/3" in listing and "draw_cards" in listing
 
 
-@pytest.mark.parametrize("change, problem", [
-    ({"rules": "colour=red"}, "unknown rule option"),
-    ({"bots": "heuristic, clever, random"}, "unknown bot"),
-    ({"format": "swiss", "bots": "heuristic, random, nontrading, heuristic"},
+@pytest.mark.parametrize("format, change, problem", [
+    ("duplicate", {"rules": "colour=red"}, "unknown rule option"),
+    ("duplicate", {"bots": "heuristic, clever, random"}, "unknown bot"),
+    ("swiss", {"rounds": "2", "bots": "heuristic, random, nontrading, heuristic"},
      "do not fill tables"),
-    ({"table": "9"}, "Ensure this value is less than or equal to 7"),
-    ({"ruleset": "duel"}, "duel is played by 2 players"),
+    ("duplicate", {"table": "9"}, "Ensure this value is less than or equal to 7"),
+    ("duplicate", {"ruleset": "duel"}, "duel is played by 2 players"),
+    ("duplicate", {"deals": "0"}, "Ensure this value is greater than or equal to 1"),
+    ("swiss", {}, "This field is required"),  # a Swiss's rounds, not a duplicate's deals
 ])
-def test_bad_input_is_refused_and_stores_nothing(competitions: Tournaments, signed_in: Client,
-                                                 change, problem):
-    answer = signed_in.post(reverse("tournaments:new"), {**FORM, **change})
+def test_bad_input_is_refused_and_stores_nothing(competitions: Competitions, signed_in: Client,
+                                                 format, change, problem):
+    answer = signed_in.post(reverse("tournaments:new_format", args=[format]),
+                            {**FORM, **change})
     assert answer.status_code == 400
     assert problem in answer.content.decode()
     assert competitions.ids() == []
@@ -77,9 +84,33 @@ def test_bad_input_is_refused_and_stores_nothing(competitions: Tournaments, sign
 def test_creating_needs_an_account_and_pages_of_no_competition_are_404(competitions):
     client = Client()
     assert client.get(reverse("tournaments:new")).status_code == 302
-    assert client.post(reverse("tournaments:new"), FORM).status_code == 302
+    assert client.post(NEW, FORM).status_code == 302
     assert competitions.ids() == []
+    signed_in = Client()
+    signed_in.force_login(User.objects.create(username="organiser"))
+    assert signed_in.get(reverse("tournaments:new_format", args=["poker"])).status_code == 404
     missing = "00000000-0000-0000-0000-000000000000"
     assert client.get(f"/tournaments/{missing}/").status_code == 404
     assert client.get(f"/tournaments/{missing}/progress.json").status_code == 404
     assert client.get("/tournaments/").status_code == 200
+
+
+@pytest.mark.parametrize("format", list(FORMATS))
+def test_every_formats_form_as_it_comes_makes_a_competition(competitions: Competitions,
+                                                             signed_in: Client,
+                                                             monkeypatch, format):
+    """The form of each format, sent with the values it starts with and a name, makes a
+    competition of that format (nothing refused: its bots, table and options fit)."""
+    from tournaments import tasks
+    from tournaments.forms import NewCompetition
+
+    monkeypatch.setattr(tasks, "start", lambda competition: None)  # counted, not played
+    form = NewCompetition(format)
+    sent = {name: field.initial for name, field in form.fields.items()
+            if field.initial is not None}
+    sent.setdefault("ruleset", form.fields["ruleset"].choices[0][0])  # a browser's choice
+    answer = signed_in.post(reverse("tournaments:new_format", args=[format]),
+                            {**sent, "name": f"Default {format}"})
+    assert answer.status_code == 302, answer.content.decode()[-3000:]
+    (made,) = competitions.ids()
+    assert competitions.get(made).format == format

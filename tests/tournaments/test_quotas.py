@@ -9,6 +9,7 @@ import html
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 from django.contrib.auth.models import User
@@ -16,16 +17,15 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import quotas, tasks
-from tournaments.competitions import Tournaments
-from tournaments.ladders import ladder_ids
-from tournaments.leagues import get_league, league_ids
+from tournaments import tasks
+from tournaments.core import quotas
+from tournaments.core.rounds import run_here
+from tournaments.core.store import Competitions
 from tournaments.models import QuotaUse
-from tournaments.runner import run_here
 
-CUP = {"name": "Cup", "format": "round-robin", "ruleset": "classic", "table": "4",
+CUP = {"name": "Cup", "ruleset": "classic", "table": "4",
        "bots": "heuristic, random, nontrading, heuristic, random, nontrading, heuristic, "
-               "random", "count": "1", "rules": ""}
+               "random", "cycles": "1", "rules": ""}
 """A round robin of 8 at tables of 4: 280 games."""
 LADDER = {"name": "Ladder", "ruleset": "duel", "table": "2",
           "bots": "heuristic, random, nontrading, heuristic", "every": "600", "rules": ""}
@@ -35,11 +35,19 @@ LEAGUE = {"name": "League", "ruleset": "duel", "table": "2", "bots": "heuristic,
 """One division of two playing both seat orders, three seasons: 6 games."""
 
 
+def new(format: str) -> str:
+    return reverse("tournaments:new_format", args=[format])
+
+
+def of_format(competitions: Competitions, format: str) -> list[UUID]:
+    return [i for i in competitions.ids() if competitions.get(i).format == format]
+
+
 @pytest.fixture(autouse=True)
 def no_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """What the pages send the workers goes nowhere: these tests count, not play."""
-    monkeypatch.setattr(tasks, "start", lambda tournament_id: None)
-    monkeypatch.setattr(tasks, "dispatch_fixtures", lambda *args: None)
+    monkeypatch.setattr(tasks, "start", lambda competition: None)
+    monkeypatch.setattr(tasks, "send_deals", lambda *args: None)
 
 
 @pytest.fixture
@@ -62,85 +70,87 @@ def refused(answer: Any, reason: str) -> None:
     assert 'class="problems"' in text and reason in text, text[text.find("problems"):][:600]
 
 
-def test_games_a_day_bound_competitions_and_staff_are_exempt(competitions: Tournaments,
+def test_games_a_day_bound_competitions_and_staff_are_exempt(competitions: Competitions,
                                                              limits: dict[str, int]):
     owner = account("owner")
-    assert owner.post(reverse("tournaments:new"), CUP).status_code == 302
-    answer = owner.post(reverse("tournaments:new"), {**CUP, "name": "Again"})
+    assert owner.post(new("round-robin"), CUP).status_code == 302
+    answer = owner.post(new("round-robin"), {**CUP, "name": "Again"})
     refused(answer, "This asks for 280 games; your account may ask for 500 games a day and "
                     "has asked for 280 in the last 24 hours")
     assert len(competitions.ids()) == 1
     # in the reader's language, as the rest of the page
     owner.cookies["django_language"] = "hu"
-    refused(owner.post(reverse("tournaments:new"), {**CUP, "name": "Again"}), "280")
-    assert "This asks for" not in owner.post(reverse("tournaments:new"), CUP
+    refused(owner.post(new("round-robin"), {**CUP, "name": "Again"}), "280")
+    assert "This asks for" not in owner.post(new("round-robin"), CUP
                                              ).content.decode()
     owner.cookies["django_language"] = "en"
     # a day later the games asked for then count no more
     QuotaUse.objects.update(games_at=timezone.now() - timedelta(hours=25))
-    assert owner.post(reverse("tournaments:new"), {**CUP, "name": "Next day"}
+    assert owner.post(new("round-robin"), {**CUP, "name": "Next day"}
                       ).status_code == 302
     staff = account("arbiter", is_staff=True)
     for n in range(3):
-        assert staff.post(reverse("tournaments:new"), {**CUP, "name": f"Staff {n}"}
+        assert staff.post(new("round-robin"), {**CUP, "name": f"Staff {n}"}
                           ).status_code == 302
     assert len(competitions.ids()) == 5
     assert not QuotaUse.objects.filter(user__username="arbiter").exists()
 
 
-def test_running_competitions_are_bounded_until_one_ends(competitions: Tournaments,
+def test_running_competitions_are_bounded_until_one_ends(competitions: Competitions,
                                                          limits: dict[str, int]):
     limits.update(running_competitions=1, games_per_day=10_000)
     owner = account("owner")
-    small = {**CUP, "format": "swiss", "count": "1"}  # 2 games
-    assert owner.post(reverse("tournaments:new"), small).status_code == 302
-    refused(owner.post(reverse("tournaments:new"), small),
+    small = {**CUP, "rounds": "1"}  # a Swiss round: 2 games
+    assert owner.post(new("swiss"), small).status_code == 302
+    refused(owner.post(new("swiss"), small),
             "An account runs at most 1 competition at a time: wait until yours has ended.")
+    refused(owner.post(new("round-robin"), CUP),  # any format but a ladder or a league
+            "An account runs at most 1 competition at a time")
     (first,) = competitions.ids()
     run_here(first)
-    assert owner.post(reverse("tournaments:new"), small).status_code == 302
+    assert owner.post(new("swiss"), small).status_code == 302
     assert QuotaUse.objects.get(competition_id=first).running is False
 
 
 def test_ladders_tick_no_faster_than_the_quota_and_count_their_games_every_day(
-        competitions: Tournaments, limits: dict[str, int]):
+        competitions: Competitions, limits: dict[str, int]):
     owner = account("owner")
-    refused(owner.post(reverse("tournaments:new_ladder"), {**LADDER, "every": "60"}),
+    refused(owner.post(new("ladder"), {**LADDER, "every": "60"}),
             "Your ladders tick at most once every 300 seconds.")
-    assert ladder_ids() == []
-    assert owner.post(reverse("tournaments:new_ladder"), LADDER).status_code == 302
+    assert of_format(competitions, "ladder") == []
+    assert owner.post(new("ladder"), LADDER).status_code == 302
     assert quotas.games_used(User.objects.get(username="owner")) == 288
     # a running ladder's day of games counts in every 24 hours
     QuotaUse.objects.update(games_at=timezone.now() - timedelta(days=3))
-    refused(owner.post(reverse("tournaments:new_ladder"), LADDER),
+    refused(owner.post(new("ladder"), LADDER),
             "This ladder plays 288 games a day; your account may ask for 500 games a day "
             "and has asked for 288")
     limits.update(games_per_day=100_000, running_ladders=1)
-    refused(owner.post(reverse("tournaments:new_ladder"), LADDER),
+    refused(owner.post(new("ladder"), LADDER),
             "An account runs at most 1 ladder.")
-    assert len(ladder_ids()) == 1
+    assert len(of_format(competitions, "ladder")) == 1
     staff = account("arbiter", is_staff=True)
-    assert staff.post(reverse("tournaments:new_ladder"), {**LADDER, "every": "10"}
+    assert staff.post(new("ladder"), {**LADDER, "every": "10"}
                       ).status_code == 302
 
 
 def test_a_waiting_league_counts_its_games_when_its_organiser_starts_it(
-        competitions: Tournaments, limits: dict[str, int]):
+        competitions: Competitions, limits: dict[str, int]):
     limits.update(games_per_day=8, running_leagues=2)
     User.objects.create_user("ann")
     owner = account("owner")
-    assert owner.post(reverse("tournaments:new_league"), LEAGUE).status_code == 302  # 6
+    assert owner.post(new("league"), LEAGUE).status_code == 302  # 6
     waiting = {**LEAGUE, "name": "Waiting", "people": "ann", "move_seconds": "60",
                "game_seconds": "0", "fixture_hours": "24"}
-    assert owner.post(reverse("tournaments:new_league"), waiting).status_code == 302
-    refused(owner.post(reverse("tournaments:new_league"), LEAGUE),
+    assert owner.post(new("league"), waiting).status_code == 302
+    refused(owner.post(new("league"), LEAGUE),
             "An account runs at most 2 leagues at a time")
-    lid = next(i for i in league_ids() if get_league(i).waiting)
-    answer = owner.post(reverse("tournaments:start_league", args=[lid]), follow=True)
+    (lid,) = [i for i in of_format(competitions, "league") if competitions.get(i).waiting]
+    answer = owner.post(reverse("tournaments:start", args=[lid]), follow=True)
     assert "This asks for 6 games; your account may ask for 8 games a day" in (
         answer.content.decode())
-    assert get_league(lid).waiting  # refused: nothing changed
+    assert competitions.get(lid).waiting  # refused: nothing changed
     limits.update(games_per_day=12)
-    owner.post(reverse("tournaments:start_league", args=[lid]))
-    assert not get_league(lid).waiting
+    owner.post(reverse("tournaments:start", args=[lid]))
+    assert not competitions.get(lid).waiting
     assert quotas.games_used(User.objects.get(username="owner")) == 12

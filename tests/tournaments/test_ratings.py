@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.ratings import Rating, Ratings, rerate
+from tournaments.core.ratings import Rating, Ratings, rerate
 
 
 def test_a_new_entrant_starts_at_a_conservative_zero():

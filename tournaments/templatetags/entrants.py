@@ -9,7 +9,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from tournaments.entrants import entrant_name
+from tournaments.core.entrants import entrant_name
 
 register = template.Library()
 

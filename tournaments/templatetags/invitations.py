@@ -1,4 +1,4 @@
-"""``{% open_invitations user as n %}``: how many league invitations ``user`` has not
+"""``{% open_invitations user as n %}``: how many competition invitations ``user`` has not
 answered, for the profile's link to them (the ``play`` app's page names no
 competition in its code: ``play`` never imports ``tournaments``)."""
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.consent import pending_invitations
+from tournaments.core.consent import pending_invitations
 
 register = template.Library()
 

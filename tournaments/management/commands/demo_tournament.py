@@ -13,9 +13,9 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from bohnanza_core.rulesets import ruleset_for
-from tournaments.competitions import tournaments
-from tournaments.entrants import display_name
-from tournaments.runner import entrants_for, run_here
+from tournaments.core.entrants import display_name, entrants_for
+from tournaments.core.rounds import run_here
+from tournaments.core.store import competitions, create
 
 NAME = "Demo Cup"
 BOTS = ("heuristic", "nontrading", "random", "heuristic", "nontrading")
@@ -25,13 +25,13 @@ class Command(BaseCommand):
     help = "Store a finished demo competition (only when there is none)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        app = tournaments()
-        if app.ids(limit=1):
+        if competitions().ids(limit=1):
             self.stdout.write("demo: a competition exists already; nothing added")
             return
-        cup = app.create(NAME, "round-robin", ruleset_for("classic", 4), 4, {"cycles": 1},
-                         entrants_for(BOTS), created_by="demo")
+        cup = create(NAME, "round-robin", {"cycles": 1}, ruleset_for("classic", 4), 4,
+                     entrants_for(BOTS), organiser="demo")
         done = run_here(cup.id)
         leader = done.standings()[0]
-        self.stdout.write(f"demo: {NAME} {cup.id}: {done.games_done()} games, "
-                          f"won by {display_name(leader.entrant)} with {leader.points:g} points")
+        self.stdout.write(f"demo: {NAME} {cup.id}: {done.games_done()} games, won by "
+                          f"{display_name(done.entrants[leader.entrant])} with "
+                          f"{leader.points:g} points")

@@ -1,26 +1,36 @@
-"""``manage.py tournament``: competitions from the shell.
+"""``manage.py tournament``: competitions of every format from the shell.
 
     manage.py tournament create --name "Spring Cup" --format round-robin \\
         --ruleset classic --table 4 --bots heuristic,nontrading,random,heuristic,heuristic \\
-        [--rule draw_cards=3 ...] [--cycles N | --rounds N | --advance K | --deals N] \\
+        [--rule draw_cards=3 ...] [--cycles N | --rounds N | --advance K | --deals N]
         [--here] [--no-wait]
+    manage.py tournament create --format ladder --every 300 ...      (a ladder)
+    manage.py tournament create --format league --divisions 2 --moves 1 --seasons 2 \\
+        [--people ann,bob [--consented] [--open-entries --organiser ann] \\
+         --move-seconds 60 --game-seconds 300 --fixture-hours 72] ...   (a league)
     manage.py tournament list
-    manage.py tournament show ID
+    manage.py tournament show ID          (ID: the id, a unique start of it, or the name)
     manage.py tournament follow ID
+    manage.py tournament start ID         (a competition waiting for entries)
+    manage.py tournament join ID --bots cautious    (a ladder: more bots)
+    manage.py tournament tick ID [--here] [--ticks N]   (a ladder's next round now)
     manage.py tournament resume [ID]
     manage.py tournament rerate ID
 
 ``create`` sends the first round to the Celery workers and follows the competition
-with a progress bar until it ends (``--no-wait``: print the id and return);
-``--here`` plays every game in this process instead, without workers. ``resume`` sends
-the current round's missing games of one competition (or every unfinished one) again.
-``rerate`` rates the competition again from its stored games alone (their ``GameEnded``
-events) and compares with the ratings it recorded: exit status 1 if they differ.
+with a progress bar until it ends (``--no-wait``: print the id and return; a ladder's
+rounds come on its schedule, and games with people at their pace: neither is
+followed); ``--here`` plays every game in this process instead,
+without workers (a ladder: ``--ticks`` rounds). People named with ``--people`` are
+invited and play at live tables once they accept (``--consented``: the operator states
+they agreed elsewhere, and enters them at once). ``resume`` sends the open round's
+missing games of one competition (or every unfinished one) again. ``rerate`` rates the
+competition again from its stored games alone (their ``GameEnded`` events) and compares
+with the ratings it recorded: exit status 1 if they differ.
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Any
 from uuid import UUID
@@ -28,147 +38,302 @@ from uuid import UUID
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bohnanza_core.errors import RulesetError
+from bohnanza_core.formats import FORMATS, MAX_TICKS
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
-from tournaments.competitions import (
-    FORMATS,
-    CompetitionError,
-    Tournament,
-    TournamentNotFound,
-    tournaments,
+from tournaments.core import consent
+from tournaments.core.competition import Competition, CompetitionError, LivePlay
+from tournaments.core.entrants import display_name, entrants_for
+from tournaments.core.games import stored_results
+from tournaments.core.ratings import rerate
+from tournaments.core.rounds import run_here
+from tournaments.core.store import (
+    MAX_FIXTURE_HOURS,
+    MAX_GAME_SECONDS,
+    MAX_MOVE_SECONDS,
+    MIN_MOVE_SECONDS,
+    CompetitionNotFound,
+    competitions,
+    create,
 )
-from tournaments.entrants import display_name
-from tournaments.ratings import rerate
-from tournaments.runner import entrants_for, run_here, stored_results
 
-OPTION_OF = {"round-robin": "cycles", "swiss": "rounds", "knockout": "advance",
-             "duplicate": "deals"}
-DEFAULT = {"cycles": 1, "rounds": 3, "advance": 1, "deals": 1}
+OPTIONS = {"cycles": 1, "rounds": 3, "advance": 1, "deals": 1, "divisions": 2, "moves": 1,
+           "seasons": 1}
+"""Every format's options, and each one's default."""
 BAR = 30
+MOVED = {1: "up", -1: "down", 0: ""}
 
 
-def progress_bar(tournament: Tournament) -> str:
-    done, total = tournament.games_done(), tournament.games_total()
+def progress_bar(competition: Competition) -> str:
+    done, total = competition.games_done(), competition.games_total()
+    if total is None:
+        return f"{done} games, {len(competition.results)} rounds"
     filled = BAR * done // total if total else BAR
-    state = "finished" if tournament.finished else f"round {len(tournament.rounds)}"
+    state = "finished" if competition.finished else f"round {len(competition.rounds)}"
     return f"[{'#' * filled}{'.' * (BAR - filled)}] {done}/{total} games, {state}"
 
 
-def describe(tournament: Tournament) -> str:
-    ruleset = tournament.ruleset
+def describe(competition: Competition) -> str:
+    """The competition as the shell shows it: its standings (a ladder: its ranking; a
+    league: each season's divisions), its invitations, its ratings."""
+    ruleset = competition.ruleset
     house = f": {', '.join(ruleset.house_rules)}" if ruleset.house_rules else ""
-    lines = [f"{tournament.name} [{tournament.id}]",
-             f"{tournament.format}, tables of {tournament.table}, {ruleset.name}{house}",
-             progress_bar(tournament), "",
-             f"{'#':>3} {'entrant':<28} {'games':>5} {'points':>7} {'avg coins':>9} "
-             f"{'wins':>6} {'rating':>7}  id"]
-    for place, s in enumerate(tournament.standings(), 1):
-        mu, sigma, _ = tournament.ratings.get(s.entrant, (25.0, 25.0 / 3, 0))
-        lines.append(f"{place:>3} {display_name(s.entrant):<28} {s.games:>5} {s.points:>7.1f} "
-                     f"{s.average_coins:>9.2f} {s.wins:>6.1f} {mu - 3 * sigma:>7.2f}  "
-                     f"{s.entrant}")
+    every = f", a round every {competition.every} s" if competition.every else ""
+    lines = [f"{competition.name} [{competition.id}]",
+             f"{competition.format}, tables of {competition.table}, {ruleset.name}{house}"
+             f"{every}", progress_bar(competition), ""]
+    if competition.format == "league":
+        for season in range(len(competition.rounds)):
+            lines.append(f"season {season + 1}")
+            # The season's own games, points and coins (not every season's so far).
+            tallies = competition.tallies(season)
+            for d, division in enumerate(competition.divisions(season)):
+                lines.append(f"  division {d + 1}")
+                for e in division:
+                    move = competition.moved(season, e)
+                    t = tallies[e]
+                    lines.append(f"    {display_name(competition.entrants[e]):<28} {t.games:>3} "
+                                 f"{t.points:>6.1f} {t.coins:>5} {MOVED[move]:<5} "
+                                 f"{competition.entrants[e]}")
+    elif not competition.continuous:
+        lines.append(f"{'#':>3} {'entrant':<28} {'games':>5} {'points':>7} {'avg coins':>9} "
+                     f"{'wins':>6} {'rating':>7}  id")
+        for place, s in enumerate(competition.standings(), 1):
+            entrant = competition.entrants[s.entrant]
+            rating = competition.rating(entrant)
+            average = s.coins / s.games if s.games else 0.0
+            lines.append(f"{place:>3} {display_name(entrant):<28} {s.games:>5} "
+                         f"{s.points:>7.1f} {average:>9.2f} {s.wins:>6.1f} "
+                         f"{rating.conservative:>7.2f}  {entrant}")
+    if competition.continuous or competition.format == "league":
+        lines += ["", f"{'#':>3} {'entrant':<28} {'games':>5} {'mu':>7} {'sigma':>6} "
+                  f"{'rating':>7}  id"]
+        for place, e in enumerate(competition.ranking(), 1):
+            entrant = competition.entrants[e]
+            mu, sigma, played = competition.ratings.get(entrant, (25.0, 25.0 / 3, 0))
+            lines.append(f"{place:>3} {display_name(entrant):<28} {played:>5} {mu:>7.2f} "
+                         f"{sigma:>6.2f} {mu - 3 * sigma:>7.2f}  {entrant}")
+    if competition.invitations:
+        lines += ["", "invitations"]
+        lines += [f"  {display_name(e):<28} {status:<9} {e}"
+                  for e, status in competition.invitations.items()]
+    if competition.waiting and not competition.continuous:
+        lines += ["", f"waiting for its first round: {len(competition.entrants)} entered, "
+                  f"{len(competition.invited)} not answered yet"]
     return "\n".join(lines)
 
 
+def find(text: str) -> Competition:
+    """The competition a command names: its id, a unique start of its id (at least 4
+    characters), or its exact name (if no other has it)."""
+    app = competitions()
+    text = text.strip()[:200]
+    try:
+        return app.get(UUID(text))
+    except ValueError:
+        pass
+    except CompetitionNotFound:
+        raise CommandError(f"no competition {text!r}") from None
+    found = [cid for cid in app.ids(limit=10_000)
+             if len(text) >= 4 and str(cid).startswith(text.lower())]
+    if not found:
+        found = [cid for cid in app.ids(limit=10_000) if app.get(cid).name == text]
+    if len(found) != 1:
+        raise CommandError(f"no competition {text!r}" if not found else
+                           f"{len(found)} competitions are {text!r}: give more of the id")
+    return app.get(found[0])
+
+
 class Command(BaseCommand):
-    help = "Create, follow, show and resume competitions between bots."
+    help = "Create, follow, show, tick, resume and re-rate competitions of every format."
 
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
-        create = sub.add_parser("create", help="create a competition and run it")
-        create.add_argument("--name", required=True)
-        create.add_argument("--format", required=True, choices=FORMATS)
-        create.add_argument("--ruleset", required=True)
-        create.add_argument("--table", type=int, required=True, help="players at each table")
-        create.add_argument("--bots", required=True,
-                            help="the entrants, comma-separated bot names (a name again: "
-                                 "another entrant of that bot)")
-        create.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
-        for option in DEFAULT:
-            create.add_argument(f"--{option}", type=int)
-        create.add_argument("--here", action="store_true",
-                            help="play every game in this process, without workers")
-        create.add_argument("--no-wait", action="store_true",
-                            help="send the first round to the workers and return")
+        new = sub.add_parser("create", help="create a competition and run it")
+        new.add_argument("--name", required=True)
+        new.add_argument("--format", required=True, choices=list(FORMATS))
+        new.add_argument("--ruleset", required=True)
+        new.add_argument("--table", type=int, required=True, help="players at each table")
+        new.add_argument("--bots", default="",
+                         help="the bot entrants, comma-separated names (a name again: "
+                              "another entrant of that bot)")
+        new.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+        for option in OPTIONS:
+            new.add_argument(f"--{option}", type=int)
+        new.add_argument("--every", type=int, default=0,
+                         help="a ladder: seconds between its rounds (default 300)")
+        new.add_argument("--people", default="",
+                         help="comma-separated usernames, invited: they play their games "
+                              "at live tables once they accept")
+        new.add_argument("--consented", action="store_true",
+                         help="the people agreed elsewhere: enter them at once instead of "
+                              "inviting them")
+        new.add_argument("--open-entries", action="store_true",
+                         help="people join on its page until the organiser starts it")
+        new.add_argument("--organiser", default="",
+                         help="the username who organises it (starts it on its page)")
+        new.add_argument("--move-seconds", type=int, default=60,
+                         help=f"live tables' turn clock ({MIN_MOVE_SECONDS}-"
+                              f"{MAX_MOVE_SECONDS} s a move)")
+        new.add_argument("--game-seconds", type=int, default=300,
+                         help=f"live tables' bank (0-{MAX_GAME_SECONDS} s a game)")
+        new.add_argument("--fixture-hours", type=int, default=72,
+                         help=f"hours to play a live game (1-{MAX_FIXTURE_HOURS}); one not "
+                              "over by then is scored as it stands")
+        new.add_argument("--here", action="store_true",
+                         help="play every game in this process, without workers")
+        new.add_argument("--ticks", type=int, default=1, help="with --here, a ladder's rounds")
+        new.add_argument("--no-wait", action="store_true",
+                         help="send the first round to the workers and return")
         sub.add_parser("list", help="the newest competitions")
         for name, text in (("show", "standings and ratings"),
-                           ("follow", "a progress bar until it ends")):
+                           ("follow", "a progress bar until it ends"),
+                           ("start", "start a competition waiting for entries: unanswered "
+                                     "invitations expire"),
+                           ("rerate", "re-rate from the stored games and compare")):
             sub.add_parser(name, help=text).add_argument("id")
+        join = sub.add_parser("join", help="enter more bots (a ladder)")
+        join.add_argument("id")
+        join.add_argument("--bots", required=True)
+        tick = sub.add_parser("tick", help="a ladder's next round now")
+        tick.add_argument("id")
+        tick.add_argument("--here", action="store_true", help="play it in this process")
+        tick.add_argument("--ticks", type=int, default=1)
         sub.add_parser("resume", help="send missing games again").add_argument("id", nargs="?")
-        sub.add_parser("rerate", help="re-rate from the stored games and compare"
-                       ).add_argument("id")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             getattr(self, f"_{options['action']}")(options)
-        except (CompetitionError, RulesetError, TournamentNotFound) as refused:
+        except (CompetitionError, RulesetError, CompetitionNotFound) as refused:
             raise CommandError(str(refused)) from None
 
-    def _tournament(self, text: str) -> Tournament:
-        try:
-            return tournaments().get_tournament(UUID(text))
-        except ValueError:
-            raise CommandError(f"no tournament {text!r}") from None
+    @staticmethod
+    def _names(text: str) -> list[str]:
+        return [n.strip() for n in text.split(",") if n.strip()][:MAX_ENTRANTS + 1]
 
     def _create(self, options: dict[str, Any]) -> None:
         fmt = options["format"]
-        option = OPTION_OF[fmt]
-        value = options[option] if options[option] is not None else DEFAULT[option]
-        if not 1 <= value <= MAX_ROUNDS:
-            raise CommandError(f"--{option}: 1 to {MAX_ROUNDS}")
-        others = [o for o in DEFAULT if o != option and options[o] is not None]
+        wanted = FORMATS[fmt].parameters
+        chosen = {o: options[o] if options[o] is not None else OPTIONS[o] for o in wanted}
+        others = [o for o in OPTIONS if o not in wanted and options[o] is not None]
         if others:
-            raise CommandError(f"a {fmt} competition takes --{option}, not --{others[0]}")
-        names = [n.strip() for n in options["bots"].split(",") if n.strip()]
-        if len(names) > MAX_ENTRANTS:
-            raise CommandError(f"at most {MAX_ENTRANTS} entrants")
+            raise CommandError(f"a {fmt} takes {', '.join('--' + o for o in wanted) or 'none'}"
+                               f", not --{others[0]}")
+        for option, value in chosen.items():
+            lowest = 0 if option == "moves" else 1  # a league may move nobody
+            if not lowest <= value <= MAX_ROUNDS:
+                raise CommandError(f"--{option}: {lowest} to {MAX_ROUNDS}")
+        every = options["every"] or (300 if FORMATS[fmt].continuous else 0)
         table = options["table"]
-        ruleset = (customize(options["ruleset"], table, rule_overrides(options["rule"]))
-                   if options["rule"] else ruleset_for(options["ruleset"], table))
-        tournament = tournaments().create(options["name"], fmt, ruleset, table,
-                                          {option: value}, entrants_for(names),
-                                          created_by="shell")
-        self.stdout.write(f"created {tournament.id}: {tournament.games_total()} games")
+        overrides = rule_overrides(options["rule"]) if options["rule"] else {}
+        ruleset = (customize(options["ruleset"], table, overrides) if overrides
+                   else ruleset_for(options["ruleset"], table))
+        named = consent.named_people(options["people"][:MAX_ENTRANTS * 151])
+        organiser = options["organiser"].strip()
+        if organiser:
+            if "," in organiser:
+                raise CommandError("one --organiser")
+            (organiser,) = consent.named_people(organiser)
+        elif options["open_entries"]:
+            raise CommandError("--open-entries needs an --organiser, who starts it on its "
+                               "page")
+        else:
+            organiser = "shell"
+        people = consent.sort_people(named, organiser, consented=options["consented"])
+        live = None
+        if named or options["open_entries"]:
+            if options["here"]:
+                raise CommandError("people play at live tables, not --here")
+            live = LivePlay(options["ruleset"], overrides, options["move_seconds"],
+                            options["game_seconds"], options["fixture_hours"],
+                            options["open_entries"])
+        competition = create(options["name"], fmt, chosen, ruleset, table,
+                             people.entered + entrants_for(self._names(options["bots"])),
+                             organiser=organiser, every=every, live=live,
+                             invited=people.invited, consented=options["consented"])
+        total = competition.games_total()
+        self.stdout.write(f"created {competition.id}"
+                          + (f": {total} games" if total is not None else ""))
         if options["here"]:
-            done = run_here(tournament.id, on_deal=self._bar)
+            done = run_here(competition.id, rounds=self._ticks(options),
+                            on_deal=self._bar)
             self._bar(done, end=True)
             self.stdout.write(describe(done))
             return
-        tasks.start(tournament.id)
-        if not options["no_wait"]:
-            self._follow({"id": str(tournament.id)})
+        tasks.start(competition)
+        # Not followed: a ladder (it never ends), one waiting for its first round, and
+        # one with people at live tables (its games take hours, at the people's pace).
+        if (competition.continuous or competition.waiting or competition.live is not None
+                or options["no_wait"]):
+            self.stdout.write(describe(competition))
+            return
+        self._follow({"id": str(competition.id)})
 
-    def _bar(self, tournament: Tournament, end: bool = False) -> None:
-        self.stdout.write("\r" + progress_bar(tournament), ending="\n" if end else "")
+    @staticmethod
+    def _ticks(options: dict[str, Any]) -> int:
+        if not 1 <= options["ticks"] <= MAX_TICKS:
+            raise CommandError(f"--ticks from 1 to {MAX_TICKS}")
+        return int(options["ticks"])
+
+    def _bar(self, competition: Competition, end: bool = False) -> None:
+        self.stdout.write("\r" + progress_bar(competition), ending="\n" if end else "")
         self.stdout.flush()
 
     def _follow(self, options: dict[str, Any]) -> None:
-        tournament = self._tournament(options["id"])
-        while not tournament.finished:
-            self._bar(tournament)
+        competition = find(options["id"])
+        while not competition.finished and not competition.continuous:
+            self._bar(competition)
             time.sleep(0.5)
-            tournament = self._tournament(options["id"])
-        self._bar(tournament, end=True)
-        self.stdout.write(describe(tournament))
+            competition = find(str(competition.id))
+        self._bar(competition, end=True)
+        self.stdout.write(describe(competition))
 
     def _list(self, options: dict[str, Any]) -> None:
-        app = tournaments()
-        for tid in app.ids():
-            t = app.get_tournament(tid)
-            self.stdout.write(f"{t.id}  {t.name:<30} {t.format:<11} "
-                              f"{t.games_done():>6}/{t.games_total():<6} "
-                              f"{'finished' if t.finished else 'running'}")
+        app = competitions()
+        for cid in app.ids():
+            c = app.get(cid)
+            total = c.games_total()
+            state = ("finished" if c.finished else "waiting" if c.waiting and not c.continuous
+                     else "running")
+            self.stdout.write(f"{c.id}  {c.name:<30} {c.format:<11} "
+                              f"{c.games_done():>6}/{total if total is not None else '-':<6} "
+                              f"{state}")
 
     def _show(self, options: dict[str, Any]) -> None:
-        self.stdout.write(describe(self._tournament(options["id"])))
+        self.stdout.write(describe(find(options["id"])))
+
+    def _start(self, options: dict[str, Any]) -> None:
+        competition = find(options["id"])
+        competition.start()
+        consent.save(competitions(), competition)
+        tasks.start(competition)
+        self.stdout.write(describe(competition))
+
+    def _join(self, options: dict[str, Any]) -> None:
+        competition = find(options["id"])
+        for entrant in entrants_for(self._names(options["bots"])):
+            competition.enter(entrant)
+        competitions().save(competition)
+        self.stdout.write(describe(competition))
+
+    def _tick(self, options: dict[str, Any]) -> None:
+        competition = find(options["id"])
+        if not competition.continuous:
+            raise CommandError("only a competition on a schedule (a ladder) ticks")
+        if options["here"]:
+            self.stdout.write(describe(run_here(competition.id, rounds=self._ticks(options))))
+        else:
+            tasks.tick.delay(str(competition.id))
+            self.stdout.write("sent to the workers")
 
     def _rerate(self, options: dict[str, Any]) -> None:
-        tournament = self._tournament(options["id"])
-        again = rerate(stored_results(tournament))
-        differ = [e for e in tournament.entrants
-                  if (again.of(e).mu, again.of(e).sigma) != tournament.ratings.get(e, (
-                      again.of(e).mu, again.of(e).sigma, 0))[:2]]
+        competition = find(options["id"])
+        again = rerate(stored_results(competition))
+        differ = [e for e in competition.entrants
+                  if competition.ratings.get(e, (0.0, 0.0, 0))[2]
+                  and (again.of(e).mu, again.of(e).sigma) != competition.ratings[e][:2]]
+        differ += [e for e in again.ratings if not competition.ratings.get(e, (0, 0, 0))[2]]
         for entrant, rating in again.leaderboard():
             self.stdout.write(f"{display_name(entrant):<28} mu {rating.mu:7.3f} sigma "
                               f"{rating.sigma:6.3f} conservative {rating.conservative:7.3f}"
@@ -177,13 +342,12 @@ class Command(BaseCommand):
             raise CommandError(f"re-rated from the stored games, these differ from the "
                                f"recorded ratings: {', '.join(differ)}")
         self.stdout.write(f"the same ratings as recorded, from "
-                          f"{tournament.games_done()} stored games")
+                          f"{competition.games_done()} stored games")
 
     def _resume(self, options: dict[str, Any]) -> None:
-        app = tournaments()
-        ids = [self._tournament(options["id"]).id] if options["id"] else app.ids()
-        for tid in ids:
-            if not app.get_tournament(tid).finished:
-                sent = tasks.resume.delay(str(tid))
-                self.stdout.write(f"resumed {tid} ({sent.id})")
-        sys.stdout.flush()
+        app = competitions()
+        ids = [find(options["id"]).id] if options["id"] else app.ids()
+        for cid in ids:
+            if not app.get(cid).finished:
+                sent = tasks.resume.delay(str(cid))
+                self.stdout.write(f"resumed {cid} ({sent.id})")

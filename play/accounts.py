@@ -1,0 +1,64 @@
+"""Accounts: signing up, and a player's profile (the games they played, each with its
+replay; their own tables waiting or being played)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model, login
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from play.forms import SignUpForm
+from play.lobby import tables_of
+from play.models import Seat
+from replays.models import GameSummary
+from replays.names import USERNAME_MAX
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """A new account, signed in at once."""
+    if request.method == "POST":
+        form = SignUpForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("play:lobby")
+    elif request.method in ("GET", "HEAD"):
+        form = SignUpForm()
+    else:
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    return render(request, "registration/signup.html", {"form": form},
+                  status=400 if request.method == "POST" else 200)
+
+
+@require_safe
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: the games they played, each linked to its replay (private
+    ones only for themselves)."""
+    users = get_user_model()
+    try:
+        person = users.objects.get(username=username[:USERNAME_MAX])
+    except users.DoesNotExist:
+        raise Http404(_("No such player")) from None
+    me = request.user.is_authenticated and request.user.pk == person.pk
+    played = GameSummary.objects.filter(seats__player=f"user:{person.get_username()}")
+    if not me:
+        played = played.filter(Q(private=False))
+    played = list(played.distinct().order_by("-started_at").prefetch_related("seats")[:200])
+    # The games they left (or stayed away from): a bot finished their seat.
+    left = dict(Seat.objects.filter(user=person, table__game_id__in=[g.game_id for g in played])
+                .exclude(handover="").values_list("table__game_id", "bot"))
+    for game in played:
+        game.left_to = left.get(game.game_id)  # type: ignore[attr-defined]
+    return render(request, "play/profile.html", {"person": person, "games": played,
+                                                 "me": me,
+                                                 "my_tables": tables_of(person) if me else []})
+
+
+urlpatterns = [
+    path("accounts/signup/", signup, name="signup"),
+    path("players/<str:username>/", profile, name="profile"),
+]

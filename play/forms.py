@@ -1,0 +1,108 @@
+"""The forms of live play's pages: a new table, and a new account."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from bohnanza_core.bots import BOTS
+from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
+from play.tables import MAX_CLOCK_SECONDS, OPEN
+from replays.table import display_player
+
+MAX_HOUSE_RULES_CHARS = 2000
+
+
+def _seat_choices() -> list[tuple[str, Any]]:
+    return [(OPEN, gettext_lazy("open to people")),
+            *((name, display_player(f"bot:{name}")) for name in BOTS)]
+
+
+def default_seat(seat: int) -> str:
+    return OPEN if seat == 0 else "heuristic"
+
+
+ABSENCE_CHOICES = (60, 120, 300, 600, 1800, 3600)
+"""The absence limits a new table offers (seconds), besides the site's default and never."""
+
+
+def _absence_choices() -> list[tuple[str, Any]]:
+    default = int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0))
+    seconds = sorted({*ABSENCE_CHOICES, *([default] if default else [])})
+    return [*((str(n), _minutes(n)) for n in seconds), ("0", gettext_lazy("never"))]
+
+
+def _minutes(seconds: int) -> str:
+    if seconds % 60:
+        return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+    minutes = seconds // 60
+    return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
+
+
+class TableForm(forms.Form):
+    """A new table: ruleset, player count, house rules, seats, clock, visibility."""
+
+    preset = forms.ChoiceField(label=gettext_lazy("Ruleset"))
+    players = forms.IntegerField(label=gettext_lazy("Players"), min_value=2,
+                                 max_value=MAX_PLAYERS, initial=4)
+    house_rules = forms.CharField(
+        label=gettext_lazy("House rules (JSON: options that differ from the ruleset)"),
+        required=False, max_length=MAX_HOUSE_RULES_CHARS,
+        widget=forms.Textarea(attrs={"rows": 2}))
+    move_seconds = forms.IntegerField(label=gettext_lazy("Seconds per move (0: no clock)"),
+                                      min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
+    game_seconds = forms.IntegerField(label=gettext_lazy("Seconds per game, beyond those"),
+                                      min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
+    public = forms.BooleanField(label=gettext_lazy("Public (else by invitation link)"),
+                                required=False, initial=True)
+    # Left out of a request: the site's default limit, the heuristic bot.
+    absence_seconds = forms.TypedChoiceField(
+        label=gettext_lazy("A player away this long is replaced by a bot"), coerce=int,
+        required=False, empty_value=None)
+    replacement_bot = forms.ChoiceField(label=gettext_lazy("The bot that replaces them"),
+                                        initial="heuristic", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [(name, name) for name in PRESETS]
+        absence = self.fields["absence_seconds"]
+        assert isinstance(absence, forms.TypedChoiceField)
+        absence.choices = _absence_choices()
+        absence.initial = str(int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0)))
+        replacement = self.fields["replacement_bot"]
+        assert isinstance(replacement, forms.ChoiceField)
+        replacement.choices = [(name, display_player(f"bot:{name}")) for name in BOTS]
+        for seat in range(MAX_PLAYERS):
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                label=_("Seat %(n)s") % {"n": seat + 1}, choices=_seat_choices(),
+                initial=default_seat(seat), required=False)
+
+    def clean_house_rules(self) -> dict[str, Any]:
+        text = self.cleaned_data.get("house_rules") or ""
+        if not text.strip():
+            return {}
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise forms.ValidationError(_("House rules are a JSON object, e.g. "
+                                          '{"trading": false}')) from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("House rules are a JSON object, e.g. "
+                                          '{"trading": false}'))
+        return value
+
+
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+
+__all__ = ["ABSENCE_CHOICES", "MAX_HOUSE_RULES_CHARS", "SignUpForm", "TableForm", "default_seat"]

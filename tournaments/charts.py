@@ -1,0 +1,82 @@
+"""A competition's rating history as a chart: the conservative rating (mu - 3 sigma) of
+the top entrants after every round, one line each, as SVG geometry drawn by the
+server (the replay summary's chart geometry and colours: ``replays.summary``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replays.summary import (
+    BOTTOM,
+    HEIGHT,
+    LEFT,
+    SEAT_COLOURS,
+    SEAT_DASHES,
+    TOP,
+    WIDTH,
+    _spread_labels,
+)
+from tournaments.core.competition import Competition
+from tournaments.core.entrants import entrant_name
+
+CHART_LINES = 7
+"""Entrants drawn on the chart: the top of the ranking (one colour and dash each)."""
+LABEL_ROOM = 150
+"""Right of the plot: each line's end label (the entrant's short name and rating)."""
+CHART_POINTS = 200
+"""Rounds drawn at most: a long ladder's history is sampled evenly, the last kept."""
+
+
+def short_name(entrant: str) -> str:
+    """An entrant on the chart: a bot and its copy number without the version
+    (``heuristic@builtin #2`` -> ``heuristic #2``), a person's username; the ranking
+    above names it in full."""
+    named = entrant_name(entrant)
+    if named.person:
+        return named.name[:17]
+    bot, _, copy = named.name.partition(" ")
+    return f"{bot[:14]} {copy}".strip()
+
+
+def rating_chart(competition: Competition) -> dict[str, Any] | None:
+    """The conservative rating of the top entrants after every round (0 before their
+    first game), one line each, as SVG geometry; None before the first round ends."""
+    history = competition.rating_history
+    if not history:
+        return None
+    ticks = list(range(0, len(history), max(1, -(-len(history) // CHART_POINTS))))
+    if ticks[-1] != len(history) - 1:
+        ticks.append(len(history) - 1)
+    shown = [competition.entrants[e] for e in competition.ranking()[:CHART_LINES]]
+    series = [[h[e][0] - 3 * h[e][1] if e in h else 0.0 for h in (history[t] for t in ticks)]
+              for e in shown]
+    values = [v for line in series for v in line]
+    low, high = min(0.0, *values), max(1.0, *values)
+    plot_w, plot_h = WIDTH - LEFT - LABEL_ROOM, HEIGHT - TOP - BOTTOM
+    span = max(1, len(ticks) - 1)
+
+    def x(i: int) -> float:
+        return round(LEFT + plot_w * i / span, 1)
+
+    def y(v: float) -> float:
+        return round(TOP + plot_h * (high - v) / (high - low), 1)
+
+    lines = []
+    for n, (entrant, line) in enumerate(zip(shown, series, strict=True)):
+        points = " L".join(f"{x(i)},{y(v)}" for i, v in enumerate(line))
+        lines.append({"path": f"M{points}", "colour": SEAT_COLOURS[n], "dash": SEAT_DASHES[n],
+                      "name": short_name(entrant), "final": f"{line[-1]:.1f}",
+                      "label_x": x(len(line) - 1) + 6, "label_y": y(line[-1]) + 4})
+    _spread_labels(lines, low=TOP + 8, high=HEIGHT - BOTTOM + 4)
+    step = max(1, round((high - low) / 5))
+    first = int(low // step) * step
+    y_ticks = [{"value": v, "y": y(v)} for v in range(first, int(high) + 1, step) if v >= low]
+    every = max(1, span // 10)
+    x_ticks = [{"label": str(t + 1), "x": x(i)} for i, t in enumerate(ticks)
+               if i % every == 0 or i == span]
+    return {"width": WIDTH, "height": HEIGHT, "lines": lines, "y_ticks": y_ticks,
+            "x_ticks": x_ticks, "left": LEFT, "right": WIDTH - LABEL_ROOM, "top": TOP,
+            "bottom": HEIGHT - BOTTOM}
+
+
+__all__ = ["rating_chart", "short_name"]

@@ -1,0 +1,85 @@
+"""Who an entrant is, in words: an entrant's id names a bot version
+(``heuristic@builtin``, ``cautious@0.1.0``, a second copy ``heuristic@builtin #2``) or
+a person (``user:<username>``). Pages and the shell show :func:`display_name` (a
+bot's name and version, a person's username) and keep the id where an author needs it
+(a title attribute, a column of its own)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bohnanza_core.bots.registry import BUILTIN, registry
+from tournaments.core.errors import CompetitionError
+
+PERSON = "user:"
+"""The prefix of a person's entrant id (as the game record names a seated person)."""
+
+
+@dataclass(frozen=True)
+class EntrantName:
+    id: str
+    name: str
+    """A bot's name with its copy number (``heuristic #2``), or a person's username."""
+    version: str
+    """A bot's version (``builtin`` for the bots that come with the platform); "" for a
+    person."""
+
+    @property
+    def person(self) -> bool:
+        return self.id.startswith(PERSON)
+
+    @property
+    def builtin(self) -> bool:
+        return self.version == BUILTIN
+
+
+def person_entrant(username: str) -> str:
+    return f"{PERSON}{username}"
+
+
+def username_of(entrant: str) -> str | None:
+    """The username of a person's entrant id, or None for a bot."""
+    return entrant[len(PERSON):] if entrant.startswith(PERSON) else None
+
+
+def is_person(entrant: str) -> bool:
+    return entrant.startswith(PERSON)
+
+
+def entrant_name(entrant: str) -> EntrantName:
+    username = username_of(entrant)
+    if username is not None:
+        return EntrantName(entrant, username, "")
+    bot, _, rest = entrant.partition("@")
+    version, _, copy = rest.partition(" ")
+    return EntrantName(entrant, f"{bot} {copy}".strip(), version)
+
+
+def display_name(entrant: str) -> str:
+    """What the shell shows: ``heuristic #2 (built in)``, ``cautious (0.1.0)``, ``alice``."""
+    named = entrant_name(entrant)
+    if named.person:
+        return named.name
+    return f"{named.name} ({'built in' if named.builtin else named.version})"
+
+
+def entrants_for(bot_names: Sequence[str]) -> list[str]:
+    """Entrants for registered bots, by name: each its installed version
+    (``heuristic@builtin``); a bot named again is another entrant of the same version,
+    numbered (``heuristic@builtin #2``). Unknown names are refused."""
+    known = registry()
+    unknown = sorted({n for n in bot_names if n not in known})
+    if unknown:
+        raise CompetitionError(f"unknown bot(s): {', '.join(u[:40] for u in unknown[:5])}; "
+                               f"known: {', '.join(known)}")
+    entrants: list[str] = []
+    for name in bot_names:
+        entrant = known[name].entrant
+        copies = sum(1 for e in entrants if e.split(" #", 1)[0] == entrant)
+        entrants.append(entrant if not copies else f"{entrant} #{copies + 1}")
+    return entrants
+
+
+__all__ = ["PERSON", "EntrantName", "display_name", "entrant_name", "entrants_for", "is_person",
+           "person_entrant", "username_of"]

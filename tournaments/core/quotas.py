@@ -1,0 +1,224 @@
+"""Quotas: how much of the workers' time one account may ask for.
+
+A competition of 20,000 games, or a ladder of 64 bots ticking every 10 seconds (some
+276,000 games a day), costs every other organiser their workers; so each account's
+competitions, ladders and leagues are bounded, from ``settings.TOURNAMENT_QUOTAS``
+(:data:`DEFAULTS` for what it leaves out):
+
+- ``games_per_day``: the games an account may ask for in any 24 hours: a new
+  competition's every game (Swiss and knockout as their format says they will be), a
+  league's every game when its first season starts (each season has as many fixtures
+  as the first), and for every ladder still running the games its ticks play a day
+  (its tables a tick times its ticks a day: a ladder runs day after day);
+- ``running_competitions``, ``running_ladders``, ``running_leagues``: how many of each
+  an account may have running at once (a league waiting for its first season runs; a
+  ladder runs until its last tick, ``ladders.MAX_TICKS``);
+- ``shortest_tick_seconds``: the shortest interval an account's ladder ticks at.
+
+Staff are exempt, and so is the command line (``manage.py tournament
+create``: its operator runs the workers). Every creation for an account over the web
+passes :func:`creating`, in the transaction that stores it: the check and the
+:class:`~tournaments.models.QuotaUse` row it writes commit or roll back with the
+competition, and the account's row is locked for the transaction (PostgreSQL; SQLite
+serialises writers from ``BEGIN IMMEDIATE``), so two creations at once cannot both
+take the last place. A refusal is a :class:`QuotaExceeded` (a ``CompetitionError``)
+whose message, translated, says which bound and how far.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any, Final
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import ngettext
+
+from bohnanza_core.formats import MAX_TICKS
+from tournaments.core.competition import Competition, CompetitionError
+from tournaments.core.store import CompetitionNotFound, competitions
+from tournaments.models import QuotaUse
+
+DEFAULTS: Final[dict[str, int]] = {
+    "games_per_day": 5_000,
+    "running_competitions": 3,
+    "running_ladders": 2,
+    "running_leagues": 3,
+    "shortest_tick_seconds": 60,
+}
+DAY: Final = 24 * 3600
+
+Kind = QuotaUse.Kind
+Admit = Callable[[Any], None]
+"""Called by a create function with the competition built, before it is stored."""
+
+
+class QuotaExceeded(CompetitionError):
+    """A creation over one of the account's quotas; nothing stored."""
+
+
+def limits() -> dict[str, int]:
+    """The quotas in force: the settings' over :data:`DEFAULTS`."""
+    return {**DEFAULTS, **getattr(settings, "TOURNAMENT_QUOTAS", {})}
+
+
+def exempt(user: Any) -> bool:
+    """Staff run the platform: no quota bounds them."""
+    return bool(user.is_staff or user.is_superuser)
+
+
+def kind_of(competition: Competition) -> str:
+    """What the competition counts as: a ladder, a league, or (any other format) a
+    competition."""
+    return {"ladder": Kind.LADDER, "league": Kind.LEAGUE}.get(competition.format,
+                                                             Kind.COMPETITION)
+
+
+def games_asked(competition: Competition) -> int:
+    """The games a competition asks for: all of its games once its first round is
+    paired (none while it waits for entries); a ladder's in a day."""
+    if competition.continuous:
+        return (len(competition.entrants) // competition.table) * math.ceil(
+            DAY / competition.every)
+    if competition.waiting:
+        return 0
+    return competition.games_total() or 0
+
+
+def _ended(row: QuotaUse) -> bool:
+    """Whether the competition of ``row`` has ended (or is gone from the store)."""
+    try:
+        competition = competitions().get(row.competition_id)
+    except CompetitionNotFound:
+        return True
+    return competition.finished or (competition.continuous and competition.open_round is None
+                                    and len(competition.rounds) >= MAX_TICKS)
+
+
+def running(user: Any, kind: str) -> int:
+    """How many of ``kind`` the account runs now; rows of those that have ended are
+    marked so on the way (each is read once more at most)."""
+    count = 0
+    for row in QuotaUse.objects.filter(user=user, kind=kind, running=True):
+        if _ended(row):
+            QuotaUse.objects.filter(pk=row.pk).update(running=False)
+        else:
+            count += 1
+    return count
+
+
+def games_used(user: Any, leaving_out: Any = None) -> int:
+    """The games the account has asked for in the last 24 hours: its competitions'
+    and leagues' since then, and a day of each running ladder's (those that have
+    ended marked so first)."""
+    running(user, Kind.LADDER)
+    rows = QuotaUse.objects.filter(user=user).exclude(competition_id=leaving_out)
+    since = timezone.now() - timedelta(seconds=DAY)
+    once = rows.exclude(kind=Kind.LADDER).filter(games_at__gte=since)
+    daily = rows.filter(kind=Kind.LADDER, running=True)
+    return sum(query.aggregate(total=Sum("games"))["total"] or 0 for query in (once, daily))
+
+
+def _check_games(user: Any, competition: Competition, games: int) -> None:
+    limit = limits()["games_per_day"]
+    used = games_used(user, leaving_out=competition.id)
+    if used + games > limit:
+        if competition.continuous:
+            asked = ngettext("This ladder plays %(games)s game a day",
+                             "This ladder plays %(games)s games a day", games)
+        else:
+            asked = ngettext("This asks for %(games)s game", "This asks for %(games)s games",
+                             games)
+        raise QuotaExceeded(
+            asked % {"games": games} + "; " + ngettext(
+                "your account may ask for %(limit)s game a day and has asked for "
+                "%(used)s in the last 24 hours (a running ladder's games count every day).",
+                "your account may ask for %(limit)s games a day and has asked for "
+                "%(used)s in the last 24 hours (a running ladder's games count every day).",
+                limit) % {"limit": limit, "used": used})
+
+
+RUNNING_KEY: Final = {Kind.COMPETITION: "running_competitions", Kind.LADDER: "running_ladders",
+                      Kind.LEAGUE: "running_leagues"}
+
+
+def _check_running(user: Any, kind: str) -> None:
+    limit = limits()[RUNNING_KEY[kind]]
+    if running(user, kind) < limit:
+        return
+    if kind == Kind.COMPETITION:
+        text = ngettext("An account runs at most %(limit)d competition at a time: wait "
+                        "until yours has ended.",
+                        "An account runs at most %(limit)d competitions at a time: wait "
+                        "until one of yours has ended.", limit)
+    elif kind == Kind.LADDER:
+        text = ngettext("An account runs at most %(limit)d ladder.",
+                        "An account runs at most %(limit)d ladders.", limit)
+    else:
+        text = ngettext("An account runs at most %(limit)d league at a time: wait "
+                        "until yours has ended.",
+                        "An account runs at most %(limit)d leagues at a time: wait "
+                        "until one of yours has ended.", limit)
+    raise QuotaExceeded(text % {"limit": limit})
+
+
+def _check_tick(ladder: Competition) -> None:
+    shortest = limits()["shortest_tick_seconds"]
+    if ladder.every < shortest:
+        raise QuotaExceeded(ngettext(
+            "Your ladders tick at most once every %(seconds)d second.",
+            "Your ladders tick at most once every %(seconds)d seconds.",
+            shortest) % {"seconds": shortest})
+
+
+def _admit(user: Any) -> Admit:
+    def admit(competition: Any) -> None:
+        kind = kind_of(competition)
+        if competition.continuous:
+            _check_tick(competition)
+        _check_running(user, kind)
+        games = games_asked(competition)
+        _check_games(user, competition, games)
+        QuotaUse.objects.create(competition_id=competition.id, kind=kind, user=user,
+                                games=games, games_at=timezone.now() if games else None)
+    return admit
+
+
+@contextmanager
+def creating(user: Any) -> Iterator[Admit]:
+    """A transaction in which ``user`` creates a competition, ladder or league: pass
+    what it yields as the create function's ``admit``. Staff get an ``admit`` that
+    checks nothing."""
+    if exempt(user):
+        yield lambda competition: None
+        return
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        yield _admit(user)
+
+
+def admit_start(user: Any, league: Competition) -> None:
+    """The organiser starts a competition that waited for entries: its games count
+    from now. Checked and written inside the caller's transaction (the one that stores
+    the start); staff, and a league made from the command line, count nothing."""
+    if exempt(user):
+        return
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    row = QuotaUse.objects.select_for_update().filter(competition_id=league.id).first()
+    if row is None:
+        return
+    games = games_asked(league)
+    _check_games(user, league, games)
+    row.games = games
+    row.games_at = timezone.now()
+    row.save(update_fields=["games", "games_at"])
+
+
+__all__ = ["DEFAULTS", "QuotaExceeded", "admit_start", "creating", "exempt", "games_asked",
+           "games_used", "limits", "running"]

@@ -1,0 +1,168 @@
+"""Moving a competition on, round after round, the same for every format: what the
+Celery tasks (``tournaments.tasks``), the shell and the pages run.
+
+- :func:`start_round`: the open round's games set going: the live tables of those with
+  people at them (``tournaments.core.live``), the workers for the bots' deals.
+- :func:`advance`: once every game of the open round is stored, end it (results, moves,
+  ratings) and pair the next, unless a schedule pairs them (a ladder: :func:`tick`).
+  Two workers finishing a round's last games at once both try: the store takes one,
+  and the other finds the round already ended.
+- :func:`tick`: a ladder's beat: the next round paired if none is open.
+- :func:`collect`: a competition's live games that ended (or are past their deadline)
+  in, then :func:`advance`; run when ``play`` says a table finished
+  (``tournaments.tasks.table_finished``), by the beat (deadlines), and by a page view
+  (cheaply).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError
+
+from tournaments.core import live
+from tournaments.core.competition import Competition
+from tournaments.core.games import bot_deals, missing_games, play_deals, round_results
+from tournaments.core.store import competitions
+
+log = logging.getLogger(__name__)
+
+ATTEMPTS = 20
+Send = Callable[[UUID, int, Sequence[int]], None]
+"""Sends a round's deals (bots only) to be played: to the workers, or to a queue here."""
+
+
+def start_round(competition: Competition, send: Send) -> None:
+    """Set the open round's games going: the live tables of those with people at them
+    (``tournaments.core.live``), the workers (``send``) for the others not stored yet."""
+    r = competition.open_round
+    if r is None:
+        return
+    live.open_tables(competition, r)
+    deals = bot_deals(competition, r, missing_games(competition))
+    if deals:
+        send(competition.id, r, deals)
+
+
+def advance(competition_id: UUID, send: Send) -> bool:
+    """If the open round's games are all stored, end it and pair the next (whose games
+    are set going: :func:`start_round`); returns whether this call moved the
+    competition on."""
+    app = competitions()
+    for _ in range(ATTEMPTS):
+        competition = app.get(competition_id, copy=False)
+        r = competition.open_round
+        if r is None:
+            return False
+        results = round_results(competition, r)
+        if results is None:
+            return False
+        competition = app.get(competition_id)
+        if competition.open_round != r:
+            continue
+        competition.end_round(results)
+        try:
+            app.save(competition)
+        except IntegrityError:
+            continue  # another worker moved it on first: look again
+        start_round(competition, send)
+        return True
+    return False
+
+
+def tick(competition_id: UUID, send: Send) -> str:
+    """One beat of a competition on a schedule (a ladder): end the open round when its
+    games are stored, then pair the next; an open round's missing games are sent
+    (again). Says what it did: ``"paired"``, ``"waiting"`` or ``"idle"`` (too few
+    entrants, or finished)."""
+    app = competitions()
+    for _ in range(ATTEMPTS):
+        competition = app.get(competition_id)
+        missing = missing_games(competition)
+        if missing:
+            r = competition.open_round
+            assert r is not None
+            send(competition_id, r, bot_deals(competition, r, missing))
+            return "waiting"
+        ended = competition.open_round is not None
+        if ended:
+            r = competition.open_round
+            assert r is not None
+            results = round_results(competition, r)
+            assert results is not None
+            competition.end_round(results)
+        paired = competition.pair_next()
+        if not paired and not ended and not competition.finished:
+            return "idle"
+        try:
+            app.save(competition)
+        except IntegrityError:
+            continue  # another beat moved it on first: look again
+        if not paired:
+            return "idle"
+        start_round(competition, send)
+        return "paired"
+    return "waiting"
+
+
+def resume(competition_id: UUID, send: Send) -> int:
+    """Send the open round's missing bot games again (after a lost message), and move
+    on a round whose games are all stored; returns how many deals were sent."""
+    advance(competition_id, send)
+    competition = competitions().get(competition_id)
+    r = competition.open_round
+    if r is None:
+        return 0
+    deals = bot_deals(competition, r, missing_games(competition))
+    if deals:
+        send(competition_id, r, deals)
+    return len(deals)
+
+
+def collect(competition_id: UUID, send: Send, now: datetime | None = None, *,
+            marked_only: bool = False) -> int:
+    """Put the open round's ended (or overdue) live games in (``live.collect``), then
+    move the competition on; returns how many went in now."""
+    added = live.collect(competition_id, now, marked_only=marked_only)
+    if added:
+        advance(competition_id, send)
+        if competitions().get(competition_id).finished:
+            live.unschedule(competition_id)
+    return added
+
+
+def run_here(competition_id: UUID, *, rounds: int = 1,
+             on_deal: Callable[[Competition], None] | None = None) -> Competition:
+    """Play the competition in this process, deal by deal, as the workers would (the
+    demo; ``manage.py tournament create --here``); a competition on a schedule (a
+    ladder) ``rounds`` of its rounds, one tick after another."""
+    pending: list[tuple[int, int]] = []
+
+    def queue(_: UUID, r: int, deals: Sequence[int]) -> None:
+        pending.extend((r, deal) for deal in deals if (r, deal) not in pending)
+
+    def drain() -> None:
+        while pending:
+            r, deal = pending.pop(0)
+            play_deals(competition_id, r, [deal])
+            advance(competition_id, queue)
+            if on_deal is not None:
+                on_deal(competitions().get(competition_id))
+
+    competition = competitions().get(competition_id)
+    if competition.continuous:
+        for _ in range(rounds):
+            if tick(competition_id, queue) == "idle":
+                break
+            drain()
+    else:
+        start_round(competition, queue)
+        drain()
+    return competitions().get(competition_id)
+
+
+__all__ = ["ATTEMPTS", "Send", "advance", "collect", "resume", "run_here", "start_round",
+           "tick"]

@@ -475,7 +475,7 @@ def decompose(commands: int = 60) -> None:
     profile, sizes, sent = cProfile.Profile(), [], []
     shown: dict[str, str] = {}  # the regions one seat's connection holds
     for _ in range(commands):
-        state = game.table
+        state = game.state
         if state.finished:
             break
         seat = awaiting(state)[0]

@@ -77,7 +77,7 @@ from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.rulesets import PRESETS, Ruleset, customize, ruleset_for
 from bohnanza_core.shuffle import seeded_shuffle
 from bohnanza_core.state import GameState, Phase
-from bohnanza_core.views import EVERYTHING, SPECTATOR, TableView, redact, view
+from bohnanza_core.views import EVERYTHING, SPECTATOR, GameView, redact, view
 
 __all__ = [
     "BEANOMETER",
@@ -95,6 +95,7 @@ __all__ = [
     "EndPlanting",
     "EndTrading",
     "GameState",
+    "GameView",
     "Harvest",
     "IllegalMove",
     "MakeOffer",
@@ -104,7 +105,6 @@ __all__ = [
     "PlantFromHand",
     "Ruleset",
     "RulesetError",
-    "TableView",
     "WithdrawOffer",
     "awaiting",
     "coins_for",

@@ -45,7 +45,7 @@ COMPILED: tuple[str, ...] = (
 )
 """The modules mypyc compiles (relative to the package): the rules' hot path and the
 built-in bots. The bots are typed against ``seatview.SeatView``, a compiled abstract
-class that ``views.TableView`` implements natively (the bots' calls into it are C calls)
+class that ``views.GameView`` implements natively (the bots' calls into it are C calls)
 and a remote seat's ``wire.WireView`` subclasses in Python, so that both pass their door.
 ``events`` is compiled too: its precise field types are read from its source
 (``eventfields``), its ``SECRET``/``OWNER`` set on each class after it. So is

@@ -133,7 +133,7 @@ class Game(DeferringAggregate):
         self.private = private
         self.tournament = tournament
         self.share_token = share_token
-        self.state: GameState | None = None
+        self.__dict__["state"] = None  # until GameStarted is applied (:attr:`state`)
         self.head_hash = GENESIS
         self.chain_broken_at: int | None = None
 
@@ -160,7 +160,18 @@ class Game(DeferringAggregate):
         if stored.previous_hash != self.head_hash and self.chain_broken_at is None:
             self.chain_broken_at = stored.originator_version
         self.head_hash = hashlib.sha256(canonical).hexdigest()
-        self.state = evolve(self.state, stored.event)
+        self.__dict__["state"] = evolve(self.__dict__["state"], stored.event)
+
+    # The engine's state lives in the instance's __dict__ under "state", where the
+    # library's snapshots store and restore it; the property gives it typed and never
+    # None (a game exists from its GameStarted on).
+    @property
+    def state(self) -> GameState:
+        """The game as it stands now: the engine's :class:`GameState`, rebuilt from
+        the events."""
+        state: GameState | None = self.__dict__["state"]
+        assert state is not None, "a game's state exists from its GameStarted on"
+        return state
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -174,7 +185,7 @@ class Game(DeferringAggregate):
         (``SeatHandedToBot``). Whoever else sat there once plays and sees it no more:
         every seat's authority (a live command, a seat's view over a socket or a page)
         is decided by this, at the game's version being played or shown."""
-        handed = self.table.seat_bots[seat]
+        handed = self.state.seat_bots[seat]
         return f"bot:{handed}" if handed else self.players[seat]
 
     def seats_held_by(self, player: str) -> list[int]:
@@ -182,13 +193,9 @@ class Game(DeferringAggregate):
         return [seat for seat in range(len(self.players)) if self.holder(seat) == player]
 
     @property
-    def table(self) -> GameState:
-        assert self.state is not None
-        return self.state
-
-    @property
     def finished(self) -> bool:
-        return self.state is not None and self.state.finished
+        state: GameState | None = self.__dict__["state"]
+        return state is not None and state.finished
 
     def play(self, command: Command, actor: str | None) -> list[Event]:
         """Play ``command`` by the rules (IllegalMove: nothing happens) and record
@@ -197,7 +204,7 @@ class Game(DeferringAggregate):
         The engine applies the events to the table as it decides them (no copy of
         the table per command: bench/store.py), so recording them must not apply
         them again."""
-        events = play(self.table, command)
+        events = play(self.state, command)
         self._happen(events, actor, applied=True)
         return events
 
@@ -229,7 +236,7 @@ class Game(DeferringAggregate):
             done = 0
             try:
                 for event in events:
-                    self.state = evolve(self.state, event)
+                    self.__dict__["state"] = evolve(self.__dict__["state"], event)
                     done += 1
             finally:  # what the table took, even if it refused an event
                 events = events[:done]
@@ -257,7 +264,7 @@ class Game(DeferringAggregate):
         sha256 = hashlib.sha256
         sealer = self.__dict__.get("_sealer")
         if sealer is None:
-            sealer = self.__dict__["_sealer"] = Sealer(self.table.salt)
+            sealer = self.__dict__["_sealer"] = Sealer(self.state.salt)
         seal = sealer.seal
         previous: str = self.__dict__["head_hash"]
         for events, actor, now, version in waiting:
@@ -319,7 +326,7 @@ class Game(DeferringAggregate):
         snapshot = Game.Snapshot.take(self)
         for transient in _TRANSIENT:
             snapshot.state.pop(transient, None)
-        snapshot.state["state"] = self.table.copy()
+        snapshot.state["state"] = self.state.copy()
         return snapshot
 
     def collect_snapshots(self) -> list[Any]:
@@ -875,9 +882,9 @@ class Games(FastApplication):
         return entries
 
 
-class StoredTable:
+class StoredBoard:
     """A table whose every command is stored as it is played (a
-    :class:`bohnanza_core.simulator.Table` for bot games on the platform). Each command
+    :class:`bohnanza_core.simulator.Board` for bot games on the platform). Each command
     is credited to the bot in its seat: ``players[seat]``."""
 
     def __init__(self, games: Games, game: Game, *, save_each_command: bool = True,
@@ -886,7 +893,7 @@ class StoredTable:
         self.games = games
         self.game = game
         self.players = game.players
-        self.state = game.table
+        self.state = game.state
         self.events = (list(events) if events is not None
                        else [entry.event for entry in games.record(game.id)])
         self.save_each_command = save_each_command
@@ -922,22 +929,22 @@ def play_bot_game(
 
     classes = bot_classes(bot_names)
     names = tuple(seats) if seats is not None else seat_names(bot_names)
-    holder: list[StoredTable] = []
+    holder: list[StoredBoard] = []
 
-    def table(rules: Ruleset, table_seats: tuple[str, ...], table_seed: str) -> StoredTable:
+    def board(rules: Ruleset, table_seats: tuple[str, ...], table_seed: str) -> StoredBoard:
         game, events = games._start(rules, table_seats, table_seed,
                                     players=(list(players) if players is not None
                                              else [f"bot:{name}" for name in bot_names]),
                                     private=private, tournament=tournament,
                                     save=save_each_command, game_id=game_id)
-        holder.append(StoredTable(games, game, save_each_command=save_each_command,
+        holder.append(StoredBoard(games, game, save_each_command=save_each_command,
                                   events=events))
         return holder[0]
 
     # A platform game's seed is secret and unguessable (the bots' own choices follow
     # from it too); a given one is for a deal several games share.
     play_game(ruleset, classes, seed if seed is not None else new_seed(), names=names,
-              table=table)
+              board=board)
     game = holder[0].game
     if not save_each_command and save:
         games.save(game)
@@ -945,5 +952,5 @@ def play_bot_game(
 
 
 __all__ = ["SNAPSHOT_INTERVAL", "TOURNAMENT_NAME_MAX", "Game", "GameNotFound",
-           "GameStateAsDict", "Games", "StaleCommand", "StoredTable", "entry_of",
+           "GameStateAsDict", "Games", "StaleCommand", "StoredBoard", "entry_of",
            "play_bot_game", "stored_form"]

@@ -1,11 +1,11 @@
 """What a bot reads from its seat's view: the one base class both views share.
 
-A bot sees its seat through a :class:`~bohnanza_core.views.TableView` when it plays
+A bot sees its seat through a :class:`~bohnanza_core.views.GameView` when it plays
 in-process, and through a :class:`~bohnanza_core.wire.WireView` when a program plays a
 seat from outside (``examples/remote_bot.py``) on what the server sent. The bots are
 compiled with mypyc, which checks an argument's class at the door: typed against
-``TableView`` they would refuse a ``WireView``. So both derive from :class:`SeatView`,
-an abstract class compiled with them: ``TableView`` natively (a bot's ``view.kind(card)``
+``GameView`` they would refuse a ``WireView``. So both derive from :class:`SeatView`,
+an abstract class compiled with them: ``GameView`` natively (a bot's ``view.kind(card)``
 is then a C call through the class's method table, where a ``typing.Protocol``, which
 mypyc reads as ``object``, made it a generic Python method call), ``WireView`` in Python
 (``allow_interpreted_subclasses``: its overrides are found by name).

@@ -71,10 +71,11 @@ _FALLBACK_ORDER: tuple[type, ...] = (
 )
 
 
-class Table(Protocol):
-    """Where a game is played: the live state, the events so far, and how a command is
-    played. :class:`EngineTable` is the bare engine; the event store offers one whose
-    every command is stored (:class:`bohnanza_core.games.StoredTable`)."""
+class Board(Protocol):
+    """Where a game is played out (not the live table of ``play``): the state, the
+    events so far, and how a command is played. :class:`EngineBoard` is the bare
+    engine; the event store offers one whose
+    every command is stored (:class:`bohnanza_core.games.StoredBoard`)."""
 
     state: GameState
     events: list[Event]
@@ -90,7 +91,7 @@ def bot_seed(seed: str, seat: int) -> str:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests count its commands in a subclass
-class EngineTable:
+class EngineBoard:
     """A game in memory only: :func:`new_game` and :func:`play`."""
 
     def __init__(self, ruleset: Ruleset, seats: tuple[str, ...], seed: str) -> None:
@@ -100,7 +101,7 @@ class EngineTable:
         return play(self.state, command)
 
 
-TableFactory = Callable[[Ruleset, tuple[str, ...], str], Table]
+BoardFactory = Callable[[Ruleset, tuple[str, ...], str], Board]
 
 
 @dataclass(frozen=True)
@@ -157,14 +158,14 @@ def play_game(
     *,
     names: Sequence[str] | None = None,
     command_limit: int = COMMAND_LIMIT,
-    table: TableFactory = EngineTable,
+    board: BoardFactory = EngineBoard,
 ) -> GameRecord:
     """Play one game with one bot per seat (seat 0 starts) and return its record.
-    ``table`` sets the game up and plays each command (default: the bare engine)."""
+    ``board`` sets the game up and plays each command (default: the bare engine)."""
     players = len(bot_classes)
     seats = tuple(names) if names is not None else seat_names([c.name for c in bot_classes])
-    board = table(ruleset, seats, seed)
-    state, events = board.state, list(board.events)
+    played = board(ruleset, seats, seed)
+    state, events = played.state, list(played.events)
     bots = [cls(seat, bot_seed(seed, seat)) for seat, cls in enumerate(bot_classes)]
     views = [view(state, seat) for seat in range(players)]
     observers = [(seat, bot) for seat, bot in enumerate(bots) if type(bot).observes()]
@@ -191,7 +192,7 @@ def play_game(
             illegal[seat] += 1
             return False
         try:
-            new = board.play(as_command(command))
+            new = played.play(as_command(command))
         except IllegalMove:
             illegal[seat] += 1
             return False
@@ -219,7 +220,7 @@ def play_game(
         seat = waiting[0]
         if not bot_answers(bots[seat], views[seat], functools.partial(attempt, seat)):
             fallbacks[seat] += 1
-            new = board.play(fallback(state, seat))
+            new = played.play(fallback(state, seat))
             events.extend(new)
             if observers:
                 tell(new)

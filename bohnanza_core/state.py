@@ -178,7 +178,7 @@ STATE_FIELDS: tuple[str, ...] = (
 
 class GameState:
     """Everything about one game, secret parts included. Never sent anywhere as it
-    is: what leaves the engine is a :class:`bohnanza_core.views.TableView`."""
+    is: what leaves the engine is a :class:`bohnanza_core.views.GameView`."""
 
     __slots__ = (*STATE_FIELDS, "rules")  # the pure build's; a compiled class is fixed anyway
 

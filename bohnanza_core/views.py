@@ -40,7 +40,7 @@ def redact(event: Event, perspective: Perspective) -> Event:
     return dataclasses.replace(event, **dict.fromkeys(event.SECRET))
 
 
-class TableView(SeatView):
+class GameView(SeatView):
     """The table as one perspective sees it: a read-only window onto a live game.
 
     It reads the game as it is now (valid until the next event); nothing secret is
@@ -258,6 +258,6 @@ class TableView(SeatView):
         return out
 
 
-def view(state: GameState, perspective: Perspective) -> TableView:
+def view(state: GameState, perspective: Perspective) -> GameView:
     """The table as ``perspective`` sees it."""
-    return TableView(state, perspective)
+    return GameView(state, perspective)

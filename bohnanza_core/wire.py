@@ -193,7 +193,7 @@ def move_from_json(obj: dict[str, Any], seat: int) -> Command | OfferShape:
 
 class WireView(SeatView):
     """A seat's view rebuilt from the server's ``state`` frame (docs/protocol.md): the
-    part of :class:`~bohnanza_core.views.TableView` the bots read, so that a program
+    part of :class:`~bohnanza_core.views.GameView` the bots read, so that a program
     playing a seat from outside runs a built-in bot's logic on exactly what a person in
     that seat is sent, and nothing more."""
 

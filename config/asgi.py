@@ -10,6 +10,7 @@ deadline, a bot), before any client comes back (``play/startup.py``).
 """
 
 import os
+from typing import cast
 
 from django.core.asgi import get_asgi_application
 
@@ -18,6 +19,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Initialise Django before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
+from asgiref.typing import ASGI3Application  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -30,7 +32,9 @@ from play.startup import lifespan, when_daphne_runs  # noqa: E402
 bound_daphne_requests()
 when_daphne_runs()
 application = ProtocolTypeRouter({
-    "http": AsgiBodySizeLimit(django_asgi_app),
+    # Django's handler is an ASGI 3 application; its annotations use plain dicts where
+    # asgiref.typing names each scope and event.
+    "http": AsgiBodySizeLimit(cast(ASGI3Application, django_asgi_app)),
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     "lifespan": lifespan,
 })

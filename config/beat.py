@@ -220,7 +220,8 @@ def tie_to_worker(worker: int) -> None:
     pool's children), then a check that the worker did not die before it was set.
     Elsewhere: a thread that looks every :data:`WATCH_SECONDS`."""
     if sys.platform.startswith("linux"):
-        from celery.platforms import set_pdeathsig
+        # celery 5.7 has it; celery-types 0.26 does not declare it.
+        from celery.platforms import set_pdeathsig  # type: ignore[attr-defined]
 
         set_pdeathsig("SIGKILL")
     else:

@@ -57,7 +57,7 @@ def bounded_request_class(base: Any) -> Any:
     """A subclass of daphne's request class ``base`` that refuses a body over
     ``BOHNANZA_MAX_REQUEST_BYTES`` while it arrives (see the module)."""
 
-    class BoundedWebRequest(base):  # type: ignore[misc, valid-type]
+    class BoundedWebRequest(base):  # type: ignore[misc]
         bounded_by_bohnanza = True
 
         def gotLength(self, length: int | None) -> None:

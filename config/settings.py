@@ -9,7 +9,12 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Django's generic classes (ModelAdmin[Model], QuerySet[Model]) subscriptable at run
+# time, as django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"

@@ -44,10 +44,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     except users.DoesNotExist:
         raise Http404(_("No such player")) from None
     me = request.user.is_authenticated and request.user.pk == person.pk
-    played = GameSummary.objects.filter(seats__player=f"user:{person.get_username()}")
+    theirs = GameSummary.objects.filter(seats__player=f"user:{person.get_username()}")
     if not me:
-        played = played.filter(Q(private=False))
-    played = list(played.distinct().order_by("-started_at").prefetch_related("seats")[:200])
+        theirs = theirs.filter(Q(private=False))
+    played = list(theirs.distinct().order_by("-started_at").prefetch_related("seats")[:200])
     # The games they left (or stayed away from): a bot finished their seat.
     left = dict(Seat.objects.filter(user=person, table__game_id__in=[g.game_id for g in played])
                 .exclude(handover="").values_list("table__game_id", "bot"))

@@ -33,7 +33,7 @@ MAX_SEARCH = 200
 """Characters of a search term."""
 
 
-class BoundedAdmin(admin.ModelAdmin):
+class BoundedAdmin(admin.ModelAdmin[Any]):
     """A model admin whose list, search and object lookups are bounded (see above)."""
 
     def changelist_view(self, request: HttpRequest,
@@ -61,7 +61,7 @@ class BoundedAdmin(admin.ModelAdmin):
 
 # Every model the admin shows, bounded: the accounts, and django-axes' records of
 # sign-in attempts (the login throttle, config/settings.py), registered before this app.
-_BOUNDED: tuple[tuple[type[Model], type[admin.ModelAdmin]], ...] = (
+_BOUNDED: tuple[tuple[type[Model], type[admin.ModelAdmin[Any]]], ...] = (
     (User, UserAdmin), (Group, GroupAdmin), (AccessAttempt, AccessAttemptAdmin),
     (AccessLog, AccessLogAdmin), (AccessFailureLog, AccessFailureLogAdmin),
 )

@@ -33,7 +33,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.sessions.backends.base import SessionBase
 
 from bohnanza_core.errors import IllegalMove
@@ -86,7 +86,7 @@ def credential_of(scope: dict[str, Any], user: Any, token: str) -> Credential:
     return Credential(session_key=key, user_id=user.pk)
 
 
-def account_now(credential: Credential) -> AbstractBaseUser | None:
+def account_now(credential: Credential) -> User | None:
     """The account the credential stands for now, or None (signed out, the session
     expired or was flushed, the password changed since, the token replaced). Reads the
     store: runs in a worker thread."""
@@ -101,7 +101,7 @@ def account_now(credential: Credential) -> AbstractBaseUser | None:
     user = get_user(request)  # type: ignore[arg-type]
     if not user.is_authenticated or user.pk != credential.user_id:
         return None
-    assert isinstance(user, AbstractBaseUser)
+    assert isinstance(user, User)
     return user
 
 
@@ -111,7 +111,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def bot_user_for(token: str) -> AbstractBaseUser | None:
+def bot_user_for(token: str) -> User | None:
     """The bot account a token belongs to, or None."""
     if not token or len(token) > 200:
         return None
@@ -120,7 +120,7 @@ def bot_user_for(token: str) -> AbstractBaseUser | None:
     return account.user if account is not None else None
 
 
-def player_name(user: AbstractBaseUser) -> str:
+def player_name(user: User) -> str:
     """The record's name of an account's seats: ``user:<name>``."""
     return f"user:{user.get_username()}"
 

@@ -23,7 +23,7 @@ from uuid import UUID, uuid4
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import translation
 from django.utils.translation import trans_real
 
@@ -105,7 +105,7 @@ def _language(scope: dict[str, Any]) -> str:
 def _bearer(scope: dict[str, Any]) -> str:
     for name, value in scope.get("headers", ()):
         if name == b"authorization":
-            text = value.decode("latin-1")
+            text: str = value.decode("latin-1")
             if text.startswith("Bearer "):
                 return text[7:].strip()
     return ""
@@ -229,7 +229,7 @@ CLIENT_GONE: tuple[type[BaseException], ...] = (OSError, _Disconnected)
 spec's OSError, and daphne's (autobahn's ``Disconnected``, a RuntimeError)."""
 
 
-class NoHopConsumer(AsyncWebsocketConsumer):
+class NoHopConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
     """A websocket consumer whose messages are handled without a hop to the sync thread
     first. Channels' ``dispatch`` runs ``close_old_connections`` in the process's one
     sync thread before every message (a frame received, each group message): at a
@@ -530,7 +530,7 @@ class TableConsumer(NoHopConsumer):
         return live.submit(self.table_id, self.table.game_id, command, self.actor, version,
                            person=True)
 
-    def _still_signed_in(self) -> AbstractBaseUser:
+    def _still_signed_in(self) -> User:
         """The connection's account, looked up again now (NotYourSeat if it signed out,
         or its session or token no longer stands for it)."""
         account = authority.account_now(self.credential)

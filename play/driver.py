@@ -37,7 +37,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from bohnanza_core.bots import BOTS, Bot
-from bohnanza_core.commands import Command
+from bohnanza_core.commands import Command, as_command
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import Handover
@@ -141,7 +141,7 @@ def has_work(table: Table, game: Game) -> bool:
     store call of the process waits for; a fifth of the servers' CPU in bench/live.py)
     to find that out. ``table``: as the consumer read it (its seats with their bots
     from the start; the clock is set when it is created)."""
-    return (game.finished or table.clocked or any(game.table.seat_bots)
+    return (game.finished or table.clocked or any(game.state.seat_bots)
             or any(s.is_bot for s in table.seats.all()))
 
 
@@ -308,7 +308,7 @@ def next_step(table_id: UUID, now: datetime | None = None
 def _next_step(table: Table, game_id: UUID, now: datetime | None
                ) -> tuple[Step, list[live.Played]]:
     game = load(game_id)
-    state = game.table
+    state = game.state
     seats = {s.number: s for s in table.seats.all()}
     if state.finished:
         if table.status != Table.Status.FINISHED and Table.objects.filter(
@@ -338,13 +338,17 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
         for number in voluntary_chances(state):
             seat = seats[number]
             if seat.is_bot:
-                command = _bot(table, seat).act(view(state, number))
+                answer = _bot(table, seat).act(view(state, number))
+                try:  # a pass (None) or an answer that is no command: no offer
+                    command = as_command(answer) if answer is not None else None
+                except IllegalMove:
+                    command = None
                 if command is not None and command.seat == number:
                     done = _play(table, game, command, seat.player())
                     if done is not None:
                         played.append(done)
                         game = done.game
-                        state = game.table
+                        state = game.state
                         if state.phase is not Phase.TRADING:
                             break
         if played:
@@ -359,7 +363,7 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
 def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | None
              ) -> tuple[Step, list[live.Played]]:
     """The move of the seat the game waits for, if a bot plays it, or its clock."""
-    state = game.table
+    state = game.state
     waiting = awaiting(state)
     if not waiting:
         return Step("idle"), []
@@ -411,7 +415,7 @@ def _clock(table: Table, game: Game, seat: Seat, now: datetime
         return Step("wait", table.clock_deadline), []
     Seat.objects.filter(table=table, number=seat.number).update(
         bank_used=float(table.game_seconds))
-    done = _play(table, game, fallback(game.table, seat.number), CLOCK)
+    done = _play(table, game, fallback(game.state, seat.number), CLOCK)
     return Step("bot"), [done] if done is not None else []
 
 

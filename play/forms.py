@@ -7,8 +7,8 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -71,7 +71,9 @@ class TableForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [(name, name) for name in PRESETS]
+        preset = self.fields["preset"]
+        assert isinstance(preset, forms.ChoiceField)
+        preset.choices = [(name, name) for name in PRESETS]
         absence = self.fields["absence_seconds"]
         assert isinstance(absence, forms.TypedChoiceField)
         absence.choices = _absence_choices()
@@ -99,10 +101,11 @@ class TableForm(forms.Form):
         return value
 
 
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
+class SignUpForm(UserCreationForm[User]):
+    class Meta:
+        model = User
         fields = ("username",)
+        field_classes = {"username": UsernameField}
 
 
 __all__ = ["ABSENCE_CHOICES", "MAX_HOUSE_RULES_CHARS", "SignUpForm", "TableForm", "default_seat"]

@@ -21,7 +21,7 @@ import uuid
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 from typing import Any
 from uuid import UUID
 
@@ -31,7 +31,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import translation
 
-from bohnanza_core.commands import Command
+from bohnanza_core.commands import Command, seat_of
 from bohnanza_core.engine import legal_commands
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import Event
@@ -203,7 +203,7 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
     them in the channel layer's messages was 8.5% of a daphne's CPU in bench/live.py,
     five updates a command; as text it is one string each way, and spliced into the
     frames as it is."""
-    state = game.table
+    state = game.state
     shown = [redact(event, perspective) for event in events]
     seat = perspective if perspective >= 0 else None
     seen = view(state, perspective)
@@ -237,7 +237,7 @@ def updates(table_id: UUID, game: Game, events: list[Event], since: int
             ) -> dict[str, dict[str, Any]]:
     """Every group's update after a command: one per seat and the spectators'."""
     out = {seat_group(table_id, seat): seat_update(game, seat, events, since)
-           for seat in range(game.table.players)}
+           for seat in range(game.state.players)}
     out[spectator_group(table_id)] = seat_update(game, SPECTATOR, events, since)
     return out
 
@@ -310,7 +310,7 @@ class Drawn:
         if self._whole is None and self.html is None:
             self._whole = f'{self.head},"answer":{self.answer_head}}}}}'
         elif self._whole is None:
-            html = encode_basestring_ascii(self.html)
+            html = encode_basestring_ascii(self.html or "")
             self._whole = f'{self.head},"answer":{self.answer_head},"html":{html}}}}}'
         return self._whole
 
@@ -451,7 +451,8 @@ def current(table: Table, perspective: Perspective) -> dict[str, Any]:
     store = games()
     rows = store.recorder.select_events(game.id, gt=max(0, game.version - LOG_LINES),
                                         lte=game.version)
-    update["history"] = [event_to_json(redact(store.mapper.to_entry(row).event, perspective))
+    update["history"] = [event_to_json(redact(store.game_mapper.to_entry(row).event,
+                                              perspective))
                          for row in rows]
     return update
 
@@ -504,7 +505,7 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
             # ``person``: a person's command, refused unless ``actor`` plays the seat in
             # the game as stored (a bot once it was handed over: the game that says so
             # wins any race in the store, and this is judged again on it).
-            require_seat(game, command.seat, actor)
+            require_seat(game, seat_of(command), actor)
         try:
             entries = store.play_on(game, command, actor)
         except IllegalMove:

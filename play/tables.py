@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -50,11 +50,11 @@ class TableError(Exception):
     """A lobby action that cannot be done; ``str()`` says why."""
 
 
-def _username(user: AbstractBaseUser | AnonymousUser) -> str:
+def _username(user: User | AnonymousUser) -> str:
     return user.get_username()
 
 
-def create_table(user: AbstractBaseUser, preset: str, players: int, *,
+def create_table(user: User, preset: str, players: int, *,
                  seats: Sequence[str], overrides: Mapping[str, Any] | None = None,
                  public: bool = True, move_seconds: int = 0, game_seconds: int = 0,
                  absence_seconds: int | None = None, replacement_bot: str = "heuristic"
@@ -112,7 +112,7 @@ def create_table(user: AbstractBaseUser, preset: str, players: int, *,
     return table
 
 
-def join(table: Table, user: AbstractBaseUser, seat: int | None = None) -> Seat:
+def join(table: Table, user: User, seat: int | None = None) -> Seat:
     """Sit ``user`` at an open seat (the first, or ``seat``). The table's room is told
     once it is stored (:func:`_tell_room`)."""
     with transaction.atomic():
@@ -125,13 +125,13 @@ def join(table: Table, user: AbstractBaseUser, seat: int | None = None) -> Seat:
         free = [s for s in seats if not s.taken and (seat is None or s.number == seat)]
         if not free:
             raise TableError(_("no open seat here"))
-        free[0].user = user  # type: ignore[assignment]
+        free[0].user = user
         free[0].save(update_fields=["user"])
         _tell_room(locked.pk, "room.changed")
         return free[0]
 
 
-def leave(table: Table, user: AbstractBaseUser) -> None:
+def leave(table: Table, user: User) -> None:
     """Stand up from a table that has not started (its creator closes it by leaving).
     The table's room is told once it is stored (:func:`_tell_room`): its seats changed,
     or the table is closed."""
@@ -168,7 +168,7 @@ def _tell_room(table_id: UUID, message: str) -> None:
         live.tell, live.room_group(table_id), {"type": message, "table_id": str(table_id)}))
 
 
-def start(table: Table, user: AbstractBaseUser) -> Table:
+def start(table: Table, user: User) -> Table:
     """Start the game: every seat must be taken; only the table's creator starts it."""
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
@@ -188,8 +188,8 @@ def start(table: Table, user: AbstractBaseUser) -> Table:
     return locked
 
 
-def open_table(organiser: AbstractBaseUser, preset: str, overrides: Mapping[str, Any],
-               seats: Sequence[tuple[AbstractBaseUser | None, str]], *, game_id: UUID,
+def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
+               seats: Sequence[tuple[User | None, str]], *, game_id: UUID,
                seed: str, players: Sequence[str], tournament: str, actor: str,
                move_seconds: int, game_seconds: int) -> Table:
     """A table started at once for others (a competition's game with people at it):
@@ -224,7 +224,7 @@ def stop_table(table_id: UUID) -> None:
 
 
 def hand_to_bot(table_id: UUID, number: int, reason: Handover, *,
-                user: AbstractBaseUser | None = None, now: datetime | None = None
+                user: User | None = None, now: datetime | None = None
                 ) -> live.Played:
     """Hand seat ``number`` of a running game to the table's replacement bot, as the
     event ``SeatHandedToBot`` of the game (stored through the store, like any move):
@@ -283,7 +283,7 @@ def reconcile(table: Table, seat_bots: list[str], seats: dict[int, Seat]) -> Non
             seats[event.seat].handover = event.reason.value
 
 
-def issue_bot_token(user: AbstractBaseUser) -> str:
+def issue_bot_token(user: User) -> str:
     """A new API token for ``user`` as a bot account (the old one stops working). Shown
     once: only its hash is kept."""
     token = "bhz_" + secrets.token_urlsafe(30)

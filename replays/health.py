@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.utils import timezone
@@ -117,7 +117,9 @@ def game_list_health(app: Games | None = None, now: datetime | None = None
         oldest = app.recorder.select_notifications(start=position, limit=1,
                                                    inclusive_of_start=False)
         if oldest:
-            stored_at: datetime = app.mapper.to_domain_event(oldest[0]).timestamp
+            # Every event of the game store is an aggregate event, with its timestamp.
+            event = cast(Any, app.mapper.to_domain_event(oldest[0]))
+            stored_at: datetime = event.timestamp
             waiting = max(0.0, ((now or timezone.now()) - stored_at).total_seconds())
     failures = ProjectionFailure.objects.using(view.datastore.alias).filter(
         projection=PROJECTION_NAME)

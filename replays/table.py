@@ -3,7 +3,7 @@
 One template and one script (``static/js/table.js``) draw a Bohnanza table wherever one
 is shown: the replay viewer at any step, and the live table. Both feed it the same
 thing, a *table answer* (:func:`table_answer`): the perspective's
-:meth:`~bohnanza_core.views.TableView.as_dict` as data and the same table drawn as HTML
+:meth:`~bohnanza_core.views.GameView.as_dict` as data and the same table drawn as HTML
 by the template. So the context here is built only from that dict, never from the game
 state, and whatever a perspective may not see cannot reach the page.
 
@@ -291,7 +291,7 @@ def _mark(flag: bool, now: bool) -> str:
 def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset, *, step: int,
                   head_hash: str, changed: Changes | None = None, now: Changes | None = None,
                   summary: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The template's context for the table ``data`` (a ``TableView.as_dict()``) after
+    """The template's context for the table ``data`` (a ``GameView.as_dict()``) after
     ``step``, with ``changed`` (the step's events) and ``now`` (its last event) marked.
     ``players``: who sits in each seat (account or bot ids, as the record has them);
     ``ruleset``: the table's (public) rules, for the third field and the game's end."""

@@ -43,7 +43,7 @@ def running_game(
     game = store.start(ruleset_for("classic", len(players)), seat_names(["player"] * len(players)),
                        seed, players=list(players), private=private)
     for _ in range(commands):
-        seat = awaiting(game.table)[0]
-        move = next(m for m in legal_commands(game.table, seat) if not isinstance(m, OfferShape))
+        seat = awaiting(game.state)[0]
+        move = next(m for m in legal_commands(game.state, seat) if not isinstance(m, OfferShape))
         store.play_on(game, move, players[seat])
     return game

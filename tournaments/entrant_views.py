@@ -84,7 +84,7 @@ def entrant_page(request: HttpRequest, entrant: str) -> HttpResponse:
     if len(entrant) > MAX_ENTRANT or not ENTRANT.fullmatch(entrant):
         raise Http404(_("No such entrant: a person is user:<username>, a bot "
                         "<bot>@<version>."))
-    tables = []
+    tables: list[dict[str, Any]] = []
     for (ruleset, players), by_seat in seat_sums(entrant).items():
         stats = statistics_from_moments(entrant, by_seat)
         tables.append({"ruleset": ruleset, "players": players, "games": stats.games,

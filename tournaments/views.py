@@ -24,6 +24,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -465,9 +466,11 @@ def invite(request: HttpRequest, competition_id: UUID) -> HttpResponse:
 def invitations(request: HttpRequest) -> HttpResponse:
     """The signed-in person's invitations: each competition's name, organiser and
     state, the open ones with Accept and Decline."""
-    rows = list(Invitation.objects.filter(user=request.user, status=consent.INVITED)
+    user = request.user
+    assert isinstance(user, User)  # login_required
+    rows = list(Invitation.objects.filter(user=user, status=consent.INVITED)
                 .order_by("-invited_at")[:INVITATIONS_SHOWN])
-    rows += list(Invitation.objects.filter(user=request.user)
+    rows += list(Invitation.objects.filter(user=user)
                  .exclude(status=consent.INVITED)
                  .order_by("-answered_at")[:max(0, INVITATIONS_SHOWN - len(rows))])
     shown = []

@@ -1,6 +1,6 @@
 """The bot protocol: what a bot sees and how it answers (docs/bots.md).
 
-A bot is given only its own seat's view (:class:`~bohnanza_core.views.TableView`, or
+A bot is given only its own seat's view (:class:`~bohnanza_core.views.GameView`, or
 a :class:`~bohnanza_core.wire.WireView` when it plays from outside; both are a
 :class:`~bohnanza_core.seatview.SeatView`, the protocol the bots are typed against) and the
 events redacted for its seat, never the :class:`~bohnanza_core.state.GameState`, so

@@ -234,7 +234,7 @@ class DjangoDatastore:
         if self.is_postgres and len(name) > PG_MAX_IDENTIFIER_LENGTH:
             msg = f"Identifier too long for PostgreSQL: {name}"
             raise ProgrammingError(msg)
-        return cast(str, connections[self.alias].ops.quote_name(name))
+        return connections[self.alias].ops.quote_name(name)
 
     def encode_originator_id(self, originator_id: UUID | str) -> Any:
         if self.originator_id_type == "uuid":

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
@@ -100,7 +101,7 @@ def verdict_rows(verdict: Verdict, game: Game | None = None,
                  token: str | None = None) -> list[CheckRow]:
     """The verdict's checks for a template; with ``game``, a bad event links to its replay."""
     return [
-        CheckRow(c.name, QUESTIONS.get(c.name, c.name), c.ok, c.detail, c.first_bad,
+        CheckRow(c.name, str(QUESTIONS.get(c.name, c.name)), c.ok, c.detail, c.first_bad,
                  replay_url(game, c.first_bad, token)
                  if game is not None and c.first_bad is not None else None, c.skipped)
         for c in verdict.checks
@@ -196,7 +197,8 @@ def verify_upload(request: HttpRequest, game: Game | None) -> tuple[Upload, int]
     """Verify an uploaded export; the status is 400 when it cannot be audited at all."""
     text = read_upload(request)
     game_file, verdict = read_and_verify(text, max_lines=UPLOAD_MAX_LINES)
-    name = request.FILES["record"].name or "the file"
+    upload = request.FILES["record"]
+    name = (upload.name if isinstance(upload, UploadedFile) else None) or "the file"
     if game_file is None or verdict.events == 0:
         return Upload(name, verdict, verdict_rows(verdict)), 400
     if game is None:
@@ -231,7 +233,7 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
         "dispute_link": url_or_none("replays:open_dispute",
                                     {"seq": verdict.first_bad}, game_id=str(game.id)),
         "players": ", ".join(person(p) for p in game.players),
-        "ruleset": display_name(game.table.ruleset),
+        "ruleset": display_name(game.state.ruleset),
         "upload": upload,
         "max_upload_mb": MAX_UPLOAD_BYTES // 1024 // 1024,
     }, status=status)

@@ -35,7 +35,7 @@ from bohnanza_core.games import Game, GameNotFound
 from bohnanza_core.narrate import Narrator
 from bohnanza_core.rulesets import display_name
 from bohnanza_core.verify import verify_record
-from bohnanza_core.views import EVERYTHING, TableView, view
+from bohnanza_core.views import EVERYTHING, GameView, view
 from replays.disputes import (
     MAX_COMPLAINT,
     MAX_EXPLANATION,
@@ -146,7 +146,7 @@ class TableSnap:
 
 def snapshot(game: Game, step: int) -> TableSnap:
     """The table after event ``step``, from the everything view."""
-    table: TableView = view(games().game(game.id, step).table, EVERYTHING)
+    table: GameView = view(games().game(game.id, step).state, EVERYTHING)
     kind = table.kind
     names = table.seats
 
@@ -211,7 +211,7 @@ class Row:
 
 def record_rows(game: Game, disputed: int) -> list[Row]:
     """Every stored entry: when it was stored, who issued it, what it says."""
-    table = game.table
+    table = game.state
     narrator = Narrator(table.ruleset, table.seats, translation)
     rows = []
     for entry in games().record(game.id):
@@ -241,7 +241,7 @@ def _event_text(game: Game, seq: int | None) -> str | None:
     if seq is None or not 1 <= seq <= game.version:
         return None
     entry = games().record(game.id)[seq - 1]
-    return Narrator(game.table.ruleset, game.table.seats, translation).describe(entry.event)
+    return Narrator(game.state.ruleset, game.state.seats, translation).describe(entry.event)
 
 
 def _initial_seq(request: HttpRequest, game: Game) -> int | None:
@@ -294,7 +294,7 @@ def open_dispute(request: HttpRequest, game_id: str) -> HttpResponse:
         "event_text": _event_text(game, seq),
         "events": game.version,
         "players": ", ".join(person(p) for p in game.players),
-        "ruleset": display_name(game.table.ruleset),
+        "ruleset": display_name(game.state.ruleset),
         "replay_link": replay_url(game, seq),
         "audit_link": url_or_none("replays:audit", game_id=str(game.id)),
         "max_complaint": MAX_COMPLAINT,
@@ -355,7 +355,7 @@ def dispute_detail(request: HttpRequest, dispute_id: UUID) -> HttpResponse:
         "opened_by": person(dispute.opened_by),
         "arbiter_name": person(dispute.arbiter) if dispute.arbiter else "",
         "players": ", ".join(person(p) for p in game.players),
-        "ruleset": display_name(game.table.ruleset),
+        "ruleset": display_name(game.state.ruleset),
         "event_text": _event_text(game, dispute.event_seq),
         "replay_link": replay_url(game, dispute.event_seq),
         "audit_link": url_or_none("replays:audit", game_id=str(game.id)),

@@ -15,11 +15,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
+from django_stubs_ext import StrPromise
 
 from bohnanza_core.games import GameNotFound
 from bohnanza_core.rulesets import PRESETS
@@ -36,7 +36,7 @@ STATUS_CHOICES = [
 ]
 
 
-def _date_field(label: Promise) -> forms.DateField:
+def _date_field(label: StrPromise) -> forms.DateField:
     return forms.DateField(
         label=label, required=False, input_formats=["%Y-%m-%d"],
         widget=forms.DateInput(attrs={"type": "date"}),
@@ -45,7 +45,7 @@ def _date_field(label: Promise) -> forms.DateField:
     )
 
 
-def _text_field(label: Promise, placeholder: Promise) -> forms.CharField:
+def _text_field(label: StrPromise, placeholder: StrPromise) -> forms.CharField:
     return forms.CharField(
         label=label, required=False, max_length=MAX_TEXT, strip=True,
         widget=forms.TextInput(attrs={"placeholder": placeholder}),
@@ -195,7 +195,7 @@ def _games_page(request: HttpRequest, visible: GameSummaryQuerySet, *,
     number = request.GET.get("page", "1")
     problems: list[str] = []
     if filters.is_bound and not filters.is_valid():
-        problems = [e for errors in filters.errors.values() for e in errors]
+        problems = [str(e) for errors in filters.errors.values() for e in errors]
     if not (number.isascii() and number.strip().isdigit()):
         problems.append(_("Page: “%(page)s” is not a page number; pages are 1, 2, 3…")
                         % {"page": number[:20]})

@@ -46,6 +46,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
+from bohnanza_core.commands import seat_of
 from bohnanza_core.engine import command_for
 from bohnanza_core.events import GameStarted
 from bohnanza_core.export import GameFile, export_record
@@ -141,8 +142,8 @@ def imported_players(game_file: GameFile) -> list[str]:
     actors: dict[int, str] = {}
     for entry in game_file.entries:
         command = command_for(entry.event)
-        if command is not None and entry.actor and command.seat not in actors:
-            actors[command.seat] = entry.actor
+        if command is not None and entry.actor and seat_of(command) not in actors:
+            actors[seat_of(command)] = entry.actor
     return [f"imported:{actors.get(seat, name)}" for seat, name in enumerate(started.seats)]
 
 
@@ -171,7 +172,7 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
         if command is None:
             raise ImportRefused(400, f"Event #{index + 1} of the file is not a decision "
                                      "and does not follow from the one before.")
-        index += len(game.play(command, players[command.seat]))
+        index += len(game.play(command, players[seat_of(command)]))
     store.save(game)
     return game
 

@@ -12,7 +12,7 @@ Pages and answers:
   allowed in other sites' iframes.
 - ``games/<id>/steps/<n>.json`` (``replay_step``): the table answer after event ``n``
   (:func:`replays.table.table_answer`: the perspective's
-  :class:`~bohnanza_core.views.TableView` dict and the same table drawn as HTML, with
+  :class:`~bohnanza_core.views.GameView` dict and the same table drawn as HTML, with
   what the step's decision changed marked), the head hash there, and, at a finished
   game's last step, the end-of-game summary.
 - ``games/<id>/log.json`` (``replay_log``): every event so far as one line in the
@@ -175,7 +175,7 @@ def _refuse_perspective(perspective: Perspective, game: Game) -> Refused:
                               "only its player may view the game from that seat. Choose the "
                               "spectator's view.") % {
                                   "seat": perspective_name(perspective),
-                                  "name": game.table.seats[perspective]})
+                                  "name": game.state.seats[perspective]})
     return Refused(403, _("This view is not open to you."))
 
 
@@ -394,15 +394,15 @@ def step_answer(request: HttpRequest | None, opened: Opened, step: int) -> dict[
         assert isinstance(first, GameStarted)
         summary = game_summary([redact(e.event, opened.perspective) for e in entries],
                                first.seats, opened.game.players)
-    answer = table_answer(view(at.table, opened.perspective).as_dict(), opened.game.players,
-                          at.table.ruleset, step=step, steps=opened.steps,
+    answer = table_answer(view(at.state, opened.perspective).as_dict(), opened.game.players,
+                          at.state.ruleset, step=step, steps=opened.steps,
                           head_hash=at.head_hash, changed=changes_of(seen),
                           now=changes_of(seen[-1:]), summary=summary, request=request)
     answer.update({
         "game": str(opened.game_id),
         "perspective": perspective_name(opened.perspective),
         "group": group,
-        "phase_name": phase_name(at.table.phase, translation),
+        "phase_name": phase_name(at.state.phase, translation),
     })
     return answer
 
@@ -463,7 +463,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int
     share_url = request.build_absolute_uri(share_path + _query(opened, step, share=True))
     embed_url = request.build_absolute_uri(embed_path + _query(opened, step, share=True))
     export_path = reverse("replays:replay_export", kwargs={"game_id": game_id})
-    seats = opened.game.table.seats
+    seats = opened.game.state.seats
     perspectives: list[dict[str, Any]] = []
     for p in opened.access.perspectives:
         name, what = _perspective_label(p, seats)
@@ -506,11 +506,11 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int
         "game_id": game_id,
         "title": ", ".join(short_name(seat) for seat in seats),
         "full_title": ", ".join(seats),
-        "ruleset": display_name(opened.game.table.ruleset),
+        "ruleset": display_name(opened.game.state.ruleset),
         "table_html": answer["html"],
         "t": {"turn": answer["turn"], "finished": answer["finished"]},
         "head_hash": answer["head_hash"],
-        "seed_commitment": opened.game.table.seed_commitment,
+        "seed_commitment": opened.game.state.seed_commitment,
         "step": step,
         "steps": opened.steps,
         "group": answer["group"],

@@ -144,7 +144,7 @@ def world(store: Games) -> Iterator[dict[str, object]]:
                      live=LivePlay("duel", {}, 60, 0, 24, False), invited=["user:ann"])
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
            "dispute": str(dispute.id), "cup": str(cup.id), "waiting": str(waiting.id),
-           "live": str(live.id), "live_seats": list(games().game(live.game_id).table.seats),
+           "live": str(live.id), "live_seats": list(games().game(live.game_id).state.seats),
            "ladder": str(ladder.id), "league": str(league.id), "invited": str(invited.id)}
     reset_competitions()
     reset_disputes()
@@ -194,7 +194,7 @@ def names_of(world: dict[str, object]) -> list[str]:
     for key in ("finished", "running"):
         game = world[key]
         assert isinstance(game, Game)
-        names += [*game.table.seats, game.table.ruleset.name]
+        names += [*game.state.seats, game.state.ruleset.name]
     return names
 
 

@@ -28,7 +28,7 @@ from bohnanza_core.events import (
     TurnStarted,
 )
 from bohnanza_core.simulator import play_game, simulate
-from bohnanza_core.views import TableView
+from bohnanza_core.views import GameView
 
 BOTS_DIR = Path(__file__).resolve().parents[2] / "bohnanza_core" / "bots"
 
@@ -69,9 +69,9 @@ class Spy(HeuristicBot):
     seen: ClassVar[list[tuple[int, object]]] = []
     events: ClassVar[list[tuple[int, Event]]] = []
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: GameView) -> Command | None:
         Spy.seen.append((self.seat, view))
-        assert isinstance(view, TableView) and view.seat == self.seat
+        assert isinstance(view, GameView) and view.seat == self.seat
         return super().act(view)
 
     def observe(self, event: Event) -> None:
@@ -82,7 +82,7 @@ class Spy(HeuristicBot):
 def test_bots_get_only_their_view_and_their_redacted_events(table):
     Spy.seen, Spy.events = [], []
     record = play_game(ruleset_for(*table), [Spy] * table[1], "spy")
-    assert Spy.seen and all(isinstance(v, TableView) for _, v in Spy.seen)
+    assert Spy.seen and all(isinstance(v, GameView) for _, v in Spy.seen)
     per_seat = Counter(seat for seat, _ in Spy.events)
     assert set(per_seat.values()) == {len(record.events)}, "every seat sees every event"
     for seat, event in Spy.events:

@@ -115,15 +115,15 @@ def test_the_seed_commitment_confirms_no_guessable_seed() -> None:
     games = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
     try:
         started = games.start(ruleset_bands()[0][0], ("A", "B", "C"))
-        first = started.table
+        first = started.state
         assert len(first.seed) == 32 and int(first.seed, 16) >= 0
         assert len(first.salt) == 32 and first.seed not in GUESSABLE_SEEDS
         assert seed_guesses(first.seed_commitment) == []
         for guessable in ("demo", "demo-running", "42"):
             game = games.start(ruleset_bands()[0][0], ("A", "B", "C"), guessable)
-            assert seed_guesses(game.table.seed_commitment) == []
+            assert seed_guesses(game.state.seed_commitment) == []
         bot = play_bot_game(games, ruleset_bands()[0][0], list(BOTS), save_each_command=False)
-        assert len(bot.table.seed) == 32 and seed_guesses(bot.table.seed_commitment) == []
+        assert len(bot.state.seed) == 32 and seed_guesses(bot.state.seed_commitment) == []
     finally:
         games.close()
     # The control: offline, the salt follows from the seed, so a guessable seed shows.

@@ -88,7 +88,7 @@ def test_every_step_rebuilds_exactly_from_snapshots(app: Games) -> None:
         state = evolve(state, entry.event)
         at_step = app.game(game.id, entry.seq)
         assert at_step.version == entry.seq
-        assert _encoded(at_step.table) == _encoded(state), entry.seq
+        assert _encoded(at_step.state) == _encoded(state), entry.seq
         assert at_step.head_hash == entry.hash
         assert at_step.players == game.players and isinstance(at_step.players, tuple)
 
@@ -113,7 +113,7 @@ def test_a_stale_command_is_refused_and_stores_nothing(app: Games) -> None:
     with pytest.raises(StaleCommand, match="not 18"):
         app.play(game.id, move, "user:a", expected_version=game.version)
     entries = app.record(game.id)
-    assert entries[-len(app.game(game.id).table.seats):]  # unchanged shape
+    assert entries[-len(app.game(game.id).state.seats):]  # unchanged shape
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     assert verify_record(entries, app.game(game.id).head_hash).ok
 
@@ -162,8 +162,8 @@ def test_a_row_changed_in_the_database_breaks_the_chain(tmp_path: Path) -> None:
 
 def test_a_running_game_keeps_its_seed_in_the_store_only(app: Games) -> None:
     game = app.start(ruleset_for("classic", 3), ("A", "B", "C"), "secret-seed")
-    seat = awaiting(game.table)[0]
-    move = next(m for m in legal_commands(game.table, seat) if not isinstance(m, OfferShape))
+    seat = awaiting(game.state)[0]
+    move = next(m for m in legal_commands(game.state, seat) if not isinstance(m, OfferShape))
     app.play(game.id, move, "user:a")
     entries = app.record(game.id)
     assert entries[0].event.seed == "secret-seed"  # type: ignore[attr-defined]
@@ -191,8 +191,8 @@ def test_events_look_the_same_however_the_library_collects_them(app: Games) -> N
         game, _ = app._start(ruleset, ("A", "B", "C"), "twins", save=False)
         assert game.version > 1 and not app.recorder.select_events(game.id)
         for turn in range(60):
-            seat = awaiting(game.table)[0]
-            move = next(m for m in legal_commands(game.table, seat)
+            seat = awaiting(game.state)[0]
+            move = next(m for m in legal_commands(game.state, seat)
                         if not isinstance(m, OfferShape))
             game.play(move, f"user:{seat}")
             if peek and turn == 30:  # the library's view: Game.Happened events, chained

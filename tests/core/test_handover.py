@@ -169,7 +169,7 @@ def test_a_stored_game_keeps_the_handover_in_its_chain() -> None:
     record = games.record(game.id)
     assert record[-1].actor == "user:ann"
     again = games.game(game.id)
-    assert again.table.seat_bots == ["heuristic", "", ""]
+    assert again.state.seat_bots == ["heuristic", "", ""]
     assert again.players == ("user:ann", "user:bob", "bot:random")
     text = export_record(record)
     assert verify_text(text).ok

@@ -36,7 +36,7 @@ from bohnanza_core.rulesets import (
     preset_mismatch,
     ruleset_for,
 )
-from bohnanza_core.simulator import EngineTable, bot_classes, play_game
+from bohnanza_core.simulator import EngineBoard, bot_classes, play_game
 from tests.core.invariants import house_rules, ruleset_bands
 from tests.core.table import SEATS, arrange, assert_illegal, run, start
 
@@ -318,7 +318,7 @@ def test_the_runaway_draw_now_stops_at_the_last_run_out():
     assert state.finished and len(events) <= event_bounds(ruleset).command
 
 
-class CountingTable(EngineTable):
+class CountingBoard(EngineBoard):
     """The bare engine, keeping the most events any one command (or the deal) caused,
     voided offers left out."""
 
@@ -338,17 +338,17 @@ class CountingTable(EngineTable):
 def test_bots_play_the_worst_accepted_rulesets_within_the_bounds(worst, bots):
     ruleset = worst()
     bounds = event_bounds(ruleset)
-    tables: list[CountingTable] = []
+    boards: list[CountingBoard] = []
 
-    def table(*args: Any) -> CountingTable:
-        tables.append(CountingTable(*args))
-        return tables[-1]
+    def board(*args: Any) -> CountingBoard:
+        boards.append(CountingBoard(*args))
+        return boards[-1]
 
     lineup = bot_classes([bots[seat % len(bots)] for seat in range(MAX_PLAYERS)])
-    record = play_game(ruleset, lineup, f"worst:{worst.__name__}", table=table,
+    record = play_game(ruleset, lineup, f"worst:{worst.__name__}", board=board,
                        command_limit=bounds.game * 3)
     assert record.result.winners
-    assert tables[0].most <= bounds.command
+    assert boards[0].most <= bounds.command
     assert sum(not isinstance(e, TRADING_STEPS) for e in record.events) <= bounds.game
 
 

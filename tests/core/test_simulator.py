@@ -30,7 +30,7 @@ from bohnanza_core.simulator import (
     simulate,
 )
 from bohnanza_core.state import Phase
-from bohnanza_core.views import SPECTATOR, TableView, redact
+from bohnanza_core.views import SPECTATOR, GameView, redact
 
 CLASSIC4 = ruleset_for("classic", 4)
 
@@ -64,7 +64,7 @@ class Stubborn(NonTradingBot):
         self.wrong = 0
         self.asked = 0
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: GameView) -> Command | None:
         if self.seat not in view.awaiting:
             return None
         self.asked += 1
@@ -94,7 +94,7 @@ class Junk(NonTradingBot):
         super().__init__(seat, seed)
         self.asked = 0
 
-    def act(self, view: TableView) -> object:
+    def act(self, view: GameView) -> object:
         if self.seat not in view.awaiting:
             return None
         self.asked += 1
@@ -118,7 +118,7 @@ def test_answers_that_are_no_command_are_refused_in_either_build():
 class Hopeless(Bot):
     name: ClassVar[str] = "hopeless"
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: GameView) -> Command | None:
         return Harvest(seat=self.seat, field=7)
 
 
@@ -135,7 +135,7 @@ class Haggler(Bot):
 
     name: ClassVar[str] = "haggler"
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: GameView) -> Command | None:
         if view.phase is Phase.TRADING and view.active == self.seat:
             mine = [o for o in view.offers if o.proposer == self.seat]
             if mine:
@@ -159,7 +159,7 @@ class Counting(NonTradingBot):
     name: ClassVar[str] = "counting"
     voluntary: ClassVar[list[tuple[int, int, int]]] = []
 
-    def act(self, view: TableView) -> Command | None:
+    def act(self, view: GameView) -> Command | None:
         if view.phase is Phase.TRADING and self.seat not in view.awaiting:
             Counting.voluntary.append((view.turn, view.active, self.seat))
         return super().act(view)

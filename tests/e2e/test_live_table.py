@@ -273,8 +273,8 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
             browser.close()
         game = games().game(Table.objects.get(pk=table.pk).game_id)
         assert game.finished
-        rules = game.table.ruleset
-        assert rules.name == "classic" and not rules.house_rules and game.table.players == 4
+        rules = game.state.ruleset
+        assert rules.name == "classic" and not rules.house_rules and game.state.players == 4
         record = games().record(game.id)
         actors = {entry.actor for entry in record}
         assert {"user:ann", "user:bob", "bot:heuristic"} <= actors

@@ -99,7 +99,7 @@ def test_step_jump_perspective_play_and_share(page: Page, live_server: LiveServe
     assert games().game(game.id, 230).head_hash == shown_hash
 
     # Change perspective: seat 1 sees its hand and only the backs of the others'.
-    at = games().game(game.id, 230).table
+    at = games().game(game.id, 230).state
     page.locator("#rc-perspective").select_option("seat-1")
     expect(page.locator("#replay-table .rt")).to_have_attribute("data-perspective", "seat-1")
     expect_step(page, 230)

@@ -41,16 +41,16 @@ def test_demo_fills_an_empty_platform_once(fresh_store: None) -> None:
     assert len(stored) == len(BOT_GAMES) + 1
     finished = [g for g in stored if g.finished]
     assert len(finished) == len(BOT_GAMES)
-    assert {g.table.ruleset.name for g in finished} == {"classic", "amigo-en", "rio-grande",
+    assert {g.state.ruleset.name for g in finished} == {"classic", "amigo-en", "rio-grande",
                                                         "finnish", "duel"}
     assert sum(g.private for g in stored) == 1
     assert any("user:ann" in g.players for g in finished)
     for game in stored:
         assert verify_record(games().record(game.id), game.head_hash).ok
         # Issue 8: seeds of 128 secret bits, commitments no guess confirms.
-        assert len(game.table.seed) == 32 and len(game.table.salt) == 32
-        assert seed_guesses(game.table.seed_commitment) == []
-    assert len({g.table.seed for g in stored}) == len(stored)
+        assert len(game.state.seed) == 32 and len(game.state.salt) == 32
+        assert seed_guesses(game.state.seed_commitment) == []
+    assert len({g.state.seed for g in stored}) == len(stored)
     users = get_user_model().objects
     assert {u.username for u in users.all()} >= {name for name, _ in ACCOUNTS}
     assert users.get(username="arbiter").is_staff

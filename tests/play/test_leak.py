@@ -169,13 +169,13 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
     game = games.start(ruleset, [f"{name} {n + 1}" for n, name in enumerate(seats)],
                        players=[f"bot:{name}" for name in seats])
     table = Table(id=uuid4(), preset=preset, players=players, game_id=game.id)
-    seeds = (game.table.seed, game.table.salt)
+    seeds = (game.state.seed, game.state.salt)
     bots = [BOTS[name](seat, bot_seed(f"leak-{number}", seat)) for seat, name in
             enumerate(seats)]
     checked = commands = 0
     shown: dict[str, dict[str, str]] = {}  # per group, the regions a connection holds
     trading_turn = -1
-    state = game.table
+    state = game.state
     handed = False
     while not state.finished:
         if not handed and state.turn >= 2:
@@ -186,7 +186,7 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
             reason = Handover.LEFT if number % 2 else Handover.ABSENT
             played = live.submit(table.id, game.id, HandSeatToBot(seat, "heuristic", reason),
                                  "absence")
-            assert played.game.table.seat_bots[seat] == "heuristic"
+            assert played.game.state.seat_bots[seat] == "heuristic"
             # The seat's own update names its holder now, the bot: a person's socket
             # still in the seat's group is sent the spectator's view instead
             # (play.authority; tests/play/test_seat_authority.py).
@@ -197,12 +197,12 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
             for group, update in played.updates.items():
                 perspective = (SPECTATOR if group.endswith("spectators")
                                else int(group.rsplit("-", 1)[1]))
-                check_frame(_update_text(update), played.game.table, perspective, seeds)
+                check_frame(_update_text(update), played.game.state, perspective, seeds)
                 check_frame(live.frame_text(live.answer_for(update, table),
                                             shown.setdefault(group, {})),
-                            played.game.table, perspective, seeds)
+                            played.game.state, perspective, seeds)
                 checked += 1
-            state = played.game.table
+            state = played.game.state
             continue
         moves = []
         if state.phase is Phase.TRADING and state.turn != trading_turn:
@@ -220,11 +220,11 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
             except (live.IllegalMove, live.StaleFrame):
                 if moves[0][0] == seat and len(moves) == 1:
                     played = live.submit(table.id, game.id,
-                                         fallback(games.game(game.id).table, seat), "bot")
+                                         fallback(games.game(game.id).state, seat), "bot")
                 else:
                     continue
             commands += 1
-            truth = state = played.game.table
+            truth = state = played.game.state
             draw = commands % HTML_EVERY == 0 or truth.finished
             for group, update in played.updates.items():
                 perspective = (SPECTATOR if group.endswith("spectators")

@@ -123,7 +123,7 @@ async def test_a_whole_game_by_four_websocket_clients() -> None:
     assert [f["seat"] for f in frames] == [0, 1, 2, 3]
     assert (await _frame(watcher))["seat"] is None
     version = frames[0]["version"]
-    state = (await sync_to_async(games().game)(table.game_id)).table
+    state = (await sync_to_async(games().game)(table.game_id)).state
     commands = 0
     while not state.finished:
         seat = awaiting(state)[0]
@@ -141,7 +141,7 @@ async def test_a_whole_game_by_four_websocket_clients() -> None:
             assert "hand" in g["answer"]["table"]["seats"][n]
             assert all("hand" not in s for i, s in enumerate(g["answer"]["table"]["seats"])
                        if i != n)
-        state = (await sync_to_async(games().game)(table.game_id)).table
+        state = (await sync_to_async(games().game)(table.game_id)).state
         commands += 1
     assert got[-1]["finished"] and "seed" not in got[-1]["answer"]["table"]
     game = await sync_to_async(games().game)(table.game_id)
@@ -265,15 +265,15 @@ async def test_a_reconnect_in_the_middle_of_a_trade() -> None:
 
     def to_trading() -> Any:
         game = games().game(table.game_id)
-        while game.table.phase.value != "trading":
-            seat = awaiting(game.table)[0]
-            move = next(m for m in legal_commands(game.table, seat)
+        while game.state.phase.value != "trading":
+            seat = awaiting(game.state)[0]
+            move = next(m for m in legal_commands(game.state, seat)
                         if not isinstance(m, OfferShape))
             games().play_on(game, move, game.players[seat])
         return game
 
     game = await sync_to_async(to_trading)()
-    offer = {"kind": "make_offer", "gives": [game.table.face_up[0]],
+    offer = {"kind": "make_offer", "gives": [game.state.face_up[0]],
              "wants": [], "to": 1}  # a gift of a face-up card to bob
     await clients[0].send_to(text_data=json.dumps({"type": "command", "command": offer}))
     mid = await _latest(clients[1], game.version + 1)
@@ -372,7 +372,7 @@ def _two_moves(table: Table) -> list[live.Played]:
     moves that are not offers), each with every group's update."""
     played = []
     for _ in range(2):
-        state = games().game(table.game_id).table
+        state = games().game(table.game_id).state
         seat = awaiting(state)[0]
         move = next(m for m in legal_commands(state, seat) if not isinstance(m, OfferShape))
         played.append(live.submit(table.id, table.game_id, move, f"user:{NAMES[seat]}",
@@ -904,7 +904,7 @@ def test_a_connection_is_sent_the_regions_that_changed_and_they_make_the_whole()
     held = dict(before.regions)
     sizes = []
     for _ in range(6):
-        state = live.load(table.game_id).table
+        state = live.load(table.game_id).state
         seat = awaiting(state)[0]
         command = next(m for m in legal_commands(state, seat) if not isinstance(m, OfferShape))
         played = live.submit(table.id, table.game_id, command, f"user:{people[seat].username}")
@@ -961,7 +961,7 @@ def test_a_held_game_behind_another_process_is_caught_up_to_the_store() -> None:
     for behind in (1, 2, 3):
         other = games().game(table.game_id)  # "another process"
         for _ in range(behind):
-            state = other.table
+            state = other.state
             seat = awaiting(state)[0]
             games().play_on(other, next(m for m in legal_commands(state, seat)
                                         if not isinstance(m, OfferShape)), "user:other")
@@ -970,12 +970,12 @@ def test_a_held_game_behind_another_process_is_caught_up_to_the_store() -> None:
         fresh = games().game(table.game_id)
         assert caught is held and caught.version == fresh.version == other.version
         assert caught.head_hash == fresh.head_hash
-        assert caught.table.hands == fresh.table.hands
-        assert caught.table.draw_pile == fresh.table.draw_pile
+        assert caught.state.hands == fresh.state.hands
+        assert caught.state.draw_pile == fresh.state.draw_pile
         for perspective in (SPECTATOR, 0, 1, 2, 3):
             assert (live.seat_update(caught, perspective, [], 0)
                     == live.seat_update(fresh, perspective, [], 0))
-        state = caught.table
+        state = caught.state
         seat = awaiting(state)[0]
         played = live.submit(table.id, table.game_id,
                              next(m for m in legal_commands(state, seat)

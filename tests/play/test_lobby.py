@@ -54,7 +54,7 @@ def test_a_table_is_created_joined_and_started_into_the_event_store() -> None:
     assert table.status == "running" and table.game_id is not None
     game = games().game(table.game_id)
     assert game.players == ("user:ann", "user:bob", "bot:heuristic")
-    assert game.table.ruleset.trading is False
+    assert game.state.ruleset.trading is False
     page = bob_client.get(f"/play/tables/{table.id}/").content.decode()
     assert 'id="live-words"' in page and "table.js" in page
     with pytest.raises(TableError):

@@ -61,7 +61,7 @@ async def _quiet(c: Any) -> list[dict[str, Any]]:
 def _offer_for(table: Table, seat: int) -> dict[str, Any]:
     """A ``make_offer`` the seat may make now, giving a card of its hand (the first
     offer the engine's legal moves describe)."""
-    state = games().game(table.game_id).table
+    state = games().game(table.game_id).state
     return {"kind": "make_offer", "gives": [state.hands[seat][0]], "wants": [],
             "to": (seat + 1) % state.players}
 
@@ -94,14 +94,14 @@ async def test_a_socket_kept_open_after_standing_up_never_gets_the_seat() -> Non
     bobs = await _client(started, bob, "?html=0")
     assert (await _frame(bobs))["seat"] == 1
     before = await sync_to_async(_stored_version)(started)
-    hand_before = (await sync_to_async(games().game)(started.game_id)).table.hands[1][:]
+    hand_before = (await sync_to_async(games().game)(started.game_id)).state.hands[1][:]
     offer = await sync_to_async(_offer_for)(started, 1)
     await stale.send_to(text_data=json.dumps(
         {"type": "command", "ref": 9, "command": offer}))
     refused = await _until(stale, "error")
     assert refused["ref"] == 9 and "spectators do not play" in refused["reason"]
     assert await sync_to_async(_stored_version)(started) == before
-    assert (await sync_to_async(games().game)(started.game_id)).table.hands[1] == hand_before
+    assert (await sync_to_async(games().game)(started.game_id)).state.hands[1] == hand_before
     for frame in await _quiet(stale):
         assert frame.get("seat") is None
         if frame["type"] == "state":
@@ -197,7 +197,7 @@ def test_the_seat_holder_is_checked_under_the_games_lock() -> None:
     game as stored, whoever built the command: a seat left to a bot, or another's."""
     people = _people(3)
     table = _table(people[:2], ["open", "open", "random"])
-    state = games().game(table.game_id).table
+    state = games().game(table.game_id).state
     move = next(m for m in legal_commands(state, 0) if not isinstance(m, OfferShape))
     with pytest.raises(live.IllegalMove, match="not yours"):
         live.submit(table.id, table.game_id, move, "user:bob", person=True)
@@ -218,8 +218,8 @@ def _finish(table: Table) -> None:
 
     game = games().game(table.game_id)
     while not game.finished:
-        seat = awaiting(game.table)[0]
-        games().play_on(game, fallback(game.table, seat), "clock")
+        seat = awaiting(game.state)[0]
+        games().play_on(game, fallback(game.state, seat), "clock")
 
 
 def test_a_player_who_left_reads_no_seat_over_http() -> None:

@@ -102,7 +102,7 @@ def check_batch_saves_with_hooks(alias: str, saves: list[int]) -> None:
     for game in batch:
         again = app.game(game.id)
         assert again.version == game.version and again.head_hash == game.head_hash
-        assert again.table.result == game.table.result is not None
+        assert again.state.result == game.state.result is not None
         verify_record(app.record(game.id))
         assert app.snapshots is not None  # one at each multiple of the interval passed
         assert [s.originator_version // SNAPSHOT_INTERVAL for s in app.snapshots.get(

@@ -54,7 +54,7 @@ class Outcome:
 
 def two_moves(app: Games, game_id: UUID) -> tuple[Command, Command] | None:
     """Two different legal commands of the seat the table waits for, if it has two."""
-    table = app.game(game_id).table
+    table = app.game(game_id).state
     seat = awaiting(table)[0]
     moves = [m for m in legal_commands(table, seat) if not isinstance(m, OfferShape)]
     return (moves[0], moves[-1]) if len(moves) >= 2 and moves[0] != moves[-1] else None
@@ -62,7 +62,7 @@ def two_moves(app: Games, game_id: UUID) -> tuple[Command, Command] | None:
 
 def advance(app: Games, game_id: UUID) -> None:
     """Play the first legal command (to reach a position with a choice)."""
-    table = app.game(game_id).table
+    table = app.game(game_id).state
     seat = awaiting(table)[0]
     move = next(m for m in legal_commands(table, seat) if not isinstance(m, OfferShape))
     app.play(game_id, move, PLAYERS[seat])

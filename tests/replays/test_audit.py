@@ -18,7 +18,7 @@ from bohnanza_core.commands import Command
 from bohnanza_core.engine import decide
 from bohnanza_core.events import Event
 from bohnanza_core.export import export_record
-from bohnanza_core.games import Game, Games, StoredTable
+from bohnanza_core.games import Game, Games, StoredBoard
 from bohnanza_core.record import commitments_for
 from bohnanza_core.simulator import bot_classes, play_game, seat_names
 from bohnanza_core.verify import verify_record
@@ -92,7 +92,7 @@ def test_the_export_link_asks_for_everything_when_the_viewer_offers_it(
         assert f'href="{export}?perspective=everything"' in html
 
 
-class TamperingTable(StoredTable):
+class TamperingBoard(StoredBoard):
     """Stores the command at step ``at`` with a forged previous hash (a broken chain)."""
 
     at = 40
@@ -101,9 +101,9 @@ class TamperingTable(StoredTable):
         if self.game.version < self.at or getattr(self, "forged", False):
             return super().play(command)
         self.forged = True
-        events = decide(self.game.table, command)
+        events = decide(self.game.state, command)
         for event in events:
-            sealed = commitments_for(event, self.game.version + 1, self.game.table.salt)
+            sealed = commitments_for(event, self.game.version + 1, self.game.state.salt)
             self.game.trigger_event(Game.Happened, event=event, actor="user:ann",
                                     previous_hash="f" * 64, commitments=sealed)
         self.games.save(self.game)
@@ -113,15 +113,15 @@ class TamperingTable(StoredTable):
 def tampered_game(store: Games) -> Game:
     """A finished game whose stored record has a chain break after step 40."""
     bots = ["heuristic", "nontrading", "random"]
-    holder: list[TamperingTable] = []
+    holder: list[TamperingBoard] = []
 
-    def table(rules: Any, seats: tuple[str, ...], seed: str) -> TamperingTable:
+    def board(rules: Any, seats: tuple[str, ...], seed: str) -> TamperingBoard:
         game = store.start(rules, seats, seed, players=PLAYERS)
-        holder.append(TamperingTable(store, game))
+        holder.append(TamperingBoard(store, game))
         return holder[0]
 
     play_game(ruleset_for("classic", 3), bot_classes(bots), "audit-forged",
-              names=seat_names(bots), table=table)
+              names=seat_names(bots), board=board)
     return store.game(holder[0].game.id)
 
 
@@ -156,7 +156,7 @@ def test_a_running_game_has_no_audit_and_leaks_nothing(apps: Games, client: Clie
     assert "an audit needs the whole record, after the game ends" in html.lower()
     assert "audit-secret-seed" not in html
     assert game.head_hash not in html
-    assert game.table.seed_commitment not in html
+    assert game.state.seed_commitment not in html
 
 
 def test_a_running_game_refuses_uploads_too_and_stores_nothing(apps: Games,

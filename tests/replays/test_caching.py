@@ -99,8 +99,8 @@ def test_a_running_game_is_never_kept_nor_answered_304(client: Client, running: 
 def test_a_running_game_shows_each_new_move(client: Client, running: Game) -> None:
     before = client.get(url(running, "log.json")).json()
     from bohnanza_core import awaiting, legal_commands
-    seat = awaiting(running.table)[0]
-    games().play_on(running, legal_commands(running.table, seat)[0], running.players[seat])
+    seat = awaiting(running.state)[0]
+    games().play_on(running, legal_commands(running.state, seat)[0], running.players[seat])
     after = client.get(url(running, "log.json")).json()
     assert after["steps"] > before["steps"]
     assert len(after["lines"]) == after["steps"]
@@ -147,7 +147,7 @@ def test_a_private_games_player_is_answered_apart_from_token_holders(
 def test_a_seats_cached_answer_is_never_served_to_another_perspective(
         client: Client, finished: Game) -> None:
     step = 60
-    table = games().game(finished.id, step).table
+    table = games().game(finished.id, step).state
     seen: dict[str, set[int]] = {}
     for name in ("seat-0", "seat-1", "spectator", "seat-0", "seat-1", "spectator"):
         data = client.get(url(finished, f"steps/{step}.json"), {"perspective": name}).json()

@@ -231,7 +231,7 @@ def test_before_and_after_show_what_the_event_changed(apps: Disputes, game: Game
     others = [s for i, s in enumerate(after.seats) if i != planted.seat]
     assert all("fields" not in s.changed and "coins" not in s.changed for s in others)
     # everything is shown: every seat's hand, as many cards as the table holds
-    table = store.game(game.id, entry.seq).table
+    table = store.game(game.id, entry.seq).state
     assert [len(s.hand) for s in after.seats] == [len(h) for h in table.hands]
 
 

@@ -40,8 +40,8 @@ def database(tmp_path: Path, django_db_blocker: Any) -> Iterator[Path]:
 
 
 def first_move(game: Game) -> Command:
-    seat = awaiting(game.table)[0]
-    return next(m for m in legal_commands(game.table, seat) if not isinstance(m, OfferShape))
+    seat = awaiting(game.state)[0]
+    return next(m for m in legal_commands(game.state, seat) if not isinstance(m, OfferShape))
 
 
 def fail_a_save(app: Games, game: Game, path: Path) -> Command:

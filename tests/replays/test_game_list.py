@@ -56,10 +56,10 @@ def test_every_game_is_listed_with_its_result(client: Client, table: dict[str, G
     assert set(listed(client)) == ids(*table.values())
     assert "5 games" in page
     classic = table["classic"]
-    result = classic.table.result
+    result = classic.state.result
     assert result is not None
     row = page.split(f'data-game-id="{classic.id}"')[1].split("</tr>")[0]
-    for name in classic.table.seats:
+    for name in classic.state.seats:
         assert name in row
     assert "Heuristic bot" in row and "bot:heuristic" not in row  # names people read
     for coins in result.coins:
@@ -122,15 +122,15 @@ def test_filter_by_status(client: Client, table: dict[str, Game]) -> None:
 
 def test_filter_by_winner(client: Client, table: dict[str, Game]) -> None:
     people = table["people"]
-    result = people.table.result
+    result = people.state.result
     assert result is not None
-    winner = people.table.seats[result.winners[0]]
+    winner = people.state.seats[result.winners[0]]
     found = set(listed(client, f"winner={winner}"))
     assert str(people.id) in found
     for game in found:
         row = GameSummary.objects.get(pk=game)
         assert winner.lower() in row.winners.lower()
-    losers = [people.table.seats[s] for s in range(3) if s not in result.winners]
+    losers = [people.state.seats[s] for s in range(3) if s not in result.winners]
     for loser in losers:
         assert str(people.id) not in listed(client, f"winner={loser}")
 

@@ -40,7 +40,7 @@ def test_nothing_hidden_is_recovered_from_what_a_running_game_publishes(store: G
     stranger = Client()
     ann = Client()
     ann.force_login(User.objects.create_user("ann", password="pw-ann-123"))
-    deck = game.table.ruleset.deck_size
+    deck = game.state.ruleset.deck_size
     for client, perspective in ((stranger, "spectator"), (ann, "spectator"), (ann, "seat-0")):
         lines, heads = _published(client, game, perspective)
         assert heads[game.version] == game.head_hash
@@ -51,4 +51,4 @@ def test_nothing_hidden_is_recovered_from_what_a_running_game_publishes(store: G
         # The seed: the guessable one this game was started with is not confirmed by
         # its commitment (salted with 128 secret bits).
         assert seed_guesses(lines[0]["seed_commitment"]) == []
-    assert game.table.seed == "demo-running"  # a test's chosen seed, still not confirmable
+    assert game.state.seed == "demo-running"  # a test's chosen seed, still not confirmable

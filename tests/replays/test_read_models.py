@@ -81,7 +81,7 @@ def several(store: Games) -> list[Game]:
 def test_a_finished_game_is_listed_with_its_result(store: Games) -> None:
     game = bot_game("rm-result")
     row = GameSummary.objects.get(pk=game.id)
-    result = game.table.result
+    result = game.state.result
     assert result is not None
     started, *_, ended = store.events.get(game.id)
 
@@ -94,12 +94,12 @@ def test_a_finished_game_is_listed_with_its_result(store: Games) -> None:
     assert row.tournament == ""
     assert row.private is False
     seats = list(row.seats.order_by("seat"))
-    assert [s.name for s in seats] == list(game.table.seats)
+    assert [s.name for s in seats] == list(game.state.seats)
     assert [s.player for s in seats] == list(game.players)
     assert tuple(s.coins for s in seats) == result.coins
     assert tuple(s.rank for s in seats) == result.ranks
     assert [s.seat for s in seats if s.winner] == list(result.winners)
-    assert row.winners == winners_text([game.table.seats[w] for w in result.winners])
+    assert row.winners == winners_text([game.state.seats[w] for w in result.winners])
 
 
 def test_a_running_game_is_listed_as_running_without_a_result(store: Games) -> None:
@@ -117,8 +117,8 @@ def test_a_running_game_is_listed_as_running_without_a_result(store: Games) -> N
 def test_the_list_follows_every_stored_command(store: Games) -> None:
     game = running_game("rm-follow")
     for _ in range(5):
-        seat = awaiting(game.table)[0]
-        move = next(m for m in legal_commands(game.table, seat) if not isinstance(m, OfferShape))
+        seat = awaiting(game.state)[0]
+        move = next(m for m in legal_commands(game.state, seat) if not isinstance(m, OfferShape))
         store.play_on(game, move, game.players[seat])
         assert GameSummary.objects.get(pk=game.id).events == game.version
         assert position() == stored_events(store)
@@ -128,7 +128,7 @@ def test_no_secret_reaches_the_read_model(store: Games) -> None:
     game = running_game("secret-seed-xyz", commands=2)
     everything = json.dumps(snapshot(), default=str)
     assert "secret-seed-xyz" not in everything
-    assert game.table.seed == "secret-seed-xyz"  # the store does hold it
+    assert game.state.seed == "secret-seed-xyz"  # the store does hold it
     assert game.share_token not in everything
 
 
@@ -261,8 +261,8 @@ def test_a_failing_catch_up_does_not_fail_the_stored_command(
 
 def play_first_moves(store: Games, game: Game, count: int) -> None:
     for _ in range(count):
-        seat = awaiting(game.table)[0]
-        move = next(m for m in legal_commands(game.table, seat) if not isinstance(m, OfferShape))
+        seat = awaiting(game.state)[0]
+        move = next(m for m in legal_commands(game.state, seat) if not isinstance(m, OfferShape))
         store.play_on(game, move, game.players[seat])
 
 

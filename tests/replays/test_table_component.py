@@ -104,7 +104,7 @@ def test_the_summary_comes_only_at_the_end(client: Client, store: Games,
     events = [e.event for e in store.record(finished.id)]
     ended = events[-1]
     assert isinstance(ended, GameEnded)
-    summary = game_summary(events, finished.table.seats, finished.players)
+    summary = game_summary(events, finished.state.seats, finished.players)
     assert summary is not None
     rows = {row["seat"]: row for row in summary["rows"]}
     for seat, coins in enumerate(ended.coins):
@@ -128,7 +128,7 @@ def test_chart_numbers_are_not_localised(client: Client, store: Games, finished:
 def test_no_table_answer_of_a_running_game_shows_a_hand(client: Client, store: Games) -> None:
     game = running_game("component-running", commands=10)
     for step in range(1, game.version + 1):
-        at = store.game(game.id, step).table
+        at = store.game(game.id, step).state
         hands = {card for hand in at.hands for card in hand}
         data = step_json(client, game, step)
         shown = {int(c) for c in DATA_CARD.findall(str(data["html"]))}
@@ -143,8 +143,8 @@ def test_everything_shows_the_seed_only_in_the_audit_details(client: Client, sto
                                                              finished: Game) -> None:
     html = str(step_json(client, finished, 50, perspective="everything")["html"])
     details = html[html.index('<details class="rt-audit">'):html.index("</details>")]
-    assert finished.table.seed in details
-    assert finished.table.seed not in html.replace(details, "")
+    assert finished.state.seed in details
+    assert finished.state.seed not in html.replace(details, "")
     assert EVERYTHING == -2
 
 

@@ -80,7 +80,7 @@ def test_finished_game_page_shows_the_last_step_from_everything(
     assert "Game over" in html
     # Every seat's hand is shown face up, in order.
     for seat in range(3):
-        for card in finished.table.hands[seat]:
+        for card in finished.state.hands[seat]:
             assert f'data-card="{card}"' in html
     # The perspective menu: everything, spectator, each seat.
     menu = re.search(r'<select name="perspective" id="rc-perspective">(.*?)</select>', html, re.S)
@@ -106,7 +106,7 @@ def test_step_answers_carry_the_head_hash_at_that_step(
         assert data["steps"] == finished.version
         assert data["head_hash"] == at.head_hash
         assert at.head_hash in data["html"]
-        assert data["turn"] == at.table.turn
+        assert data["turn"] == at.state.turn
         assert data["perspective"] == "spectator"
         assert not any("hand" in seat for seat in data["table"]["seats"])  # no hands
 
@@ -117,9 +117,9 @@ def test_page_at_a_step_draws_that_step(client: Client, store: Games, finished: 
     assert 'data-step="200"' in html
     assert at.head_hash[:12] in html
     cards = {int(c) for c in DATA_CARD.findall(html)}
-    assert set(at.table.hands[1]) <= cards
-    assert not cards & (set(at.table.hands[0]) | set(at.table.hands[2]))
-    assert f"Turn {at.table.turn}" in html
+    assert set(at.state.hands[1]) <= cards
+    assert not cards & (set(at.state.hands[0]) | set(at.state.hands[2]))
+    assert f"Turn {at.state.turn}" in html
 
 
 def test_fields_and_seats_are_counted_from_one_as_players_count_them(
@@ -134,7 +134,7 @@ def test_fields_and_seats_are_counted_from_one_as_players_count_them(
     html = client.get(page(finished), {"step": planted.seq, "perspective": "seat-0"}
                       ).content.decode()
     assert 'data-field="1" title="Field 1: ' in html and 'data-field="0"' not in html
-    seat0 = finished.table.seats[0]
+    seat0 = finished.state.seats[0]
     assert re.search(rf'<option value="seat-0"[^>]*>Seat 1: {re.escape(seat0)}<', html)
     assert f">Seat 1: {seat0}</a>" in html  # the download of that seat's record
     log = client.get(log_url(finished)).json()
@@ -150,7 +150,7 @@ def test_log_answer_is_redacted_for_the_perspective(
     assert len(data["lines"]) == finished.version
     assert [line["seq"] for line in data["lines"]] == list(range(1, finished.version + 1))
     deals = [line["text"] for line in data["lines"] if line["kind"] == "CardDealt"]
-    seats = finished.table.seats
+    seats = finished.state.seats
     assert all(t.endswith("a card") for t in deals if t.startswith(seats[0]))
     assert not any(t.endswith("a card") for t in deals if t.startswith(seats[2]))
     turns = data["turns"]
@@ -164,7 +164,7 @@ def test_everything_shows_the_draw_pile_and_seed_of_a_finished_game(
 ) -> None:
     data = client.get(step_url(finished, 100), {"perspective": "everything"}).json()
     at = store.game(finished.id, 100)
-    assert data["table"]["draw_pile"] == list(reversed(at.table.draw_pile))
+    assert data["table"]["draw_pile"] == list(reversed(at.state.draw_pile))
     assert data["table"]["seed"] == "viewer-finished"
     assert "Next in the draw pile" in data["html"]
 
@@ -251,7 +251,7 @@ def test_a_player_sees_their_own_seat_and_no_other(
     menu = re.search(r'<select name="perspective" id="rc-perspective">(.*?)</select>', html, re.S)
     assert menu is not None
     assert re.findall(r'value="([^"]+)"', menu.group(1)) == ["seat-0", "spectator"]
-    for card in running.table.hands[0]:
+    for card in running.state.hands[0]:
         assert f'data-card="{card}"' in html
     for name in ("seat-1", "seat-2", "everything"):
         assert ann_client.get(step_url(running, 3), {"perspective": name}).status_code == 403
@@ -273,7 +273,7 @@ def test_running_game_shows_steps_only_up_to_now(
 
 def _hidden(store: Games, game: Game, step: int, seat: int | None) -> set[int]:
     """Cards the perspective may not see at ``step``: other hands and the draw pile."""
-    table = store.game(game.id, step).table
+    table = store.game(game.id, step).state
     hidden = set(table.draw_pile)
     for other, hand in enumerate(table.hands):
         if other != seat:
@@ -323,7 +323,7 @@ def test_running_game_secrets_never_leave_the_server(
         assert not {int(c) for c in DATA_CARD.findall(html)} & hidden
         answers.append(html)
     log = viewer.get(log_url(running)).json()
-    seats = running.table.seats
+    seats = running.state.seats
     for line in log["lines"]:
         if line["kind"] in ("CardDealt", "CardDrawn"):
             mine = seat is not None and line["text"].startswith(seats[seat] + " ")

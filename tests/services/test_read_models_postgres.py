@@ -109,24 +109,24 @@ def play_out(table_id: UUID) -> Game:
         table = Table.objects.get(pk=table_id)
         assert table.game_id is not None
         game = live.load(table.game_id, fresh=True)
-        if game.table.finished:
+        if game.state.finished:
             driver.next_step(table_id)  # the driver marks the table finished
             return game
         _, played = driver.next_step(table_id)
         if played:
             continue
-        number = awaiting(game.table)[0]
+        number = awaiting(game.state)[0]
         seat = table.seats.select_related("user").get(number=number)
         assert seat.user is not None, "a bot's turn is the driver's"
         brain = brains.setdefault(number, HeuristicBot(number, f"{table_id}:{number}"))
-        command = brain.act(view(game.table, number))
+        command = brain.act(view(game.state, number))
         if command is None or command.seat != number:
-            command = fallback(game.table, number)
+            command = fallback(game.state, number)
         actor = f"{PERSON}{seat.user.username}"
         try:
             live.submit(table_id, game.id, command, actor)
         except IllegalMove:
-            live.submit(table_id, game.id, fallback(game.table, number), actor)
+            live.submit(table_id, game.id, fallback(game.state, number), actor)
     raise AssertionError("the game did not end")
 
 
@@ -170,8 +170,8 @@ def test_the_longest_values_are_listed_on_postgresql(platform: None) -> None:
         seats=[seat_name(n) for n in range(MAX_PLAYERS)],
         players=[f"{PERSON}{person.username}" for person in people],
         tournament="T" * TOURNAMENT_NAME_MAX)
-    assert shared.table.result is not None
-    assert len(shared.table.result.winners) == MAX_PLAYERS  # the premise: all seven won
+    assert shared.state.result is not None
+    assert len(shared.state.result.winners) == MAX_PLAYERS  # the premise: all seven won
 
     # The longest bot, at its longest version, entered as often as allowed.
     bot = "b" * MAX_NAME

@@ -68,7 +68,7 @@ def test_every_game_of_a_competition_is_stored_whole_and_passes_the_audit(compet
         game = games().game(row.game_id)
         verdict = verify_record(games().record(row.game_id), game.head_hash)
         assert verdict.ok and verdict.complete and verdict.finished, verdict.report()
-        assert list(game.table.result.ranks) == row.ranks
+        assert list(game.state.result.ranks) == row.ranks
 
 
 def test_a_format_that_cannot_be_paired_stores_nothing(competitions):

@@ -21,7 +21,7 @@ from tournaments.entrant_views import seat_sums
 def results_of(games: list, player: str) -> list:
     out = []
     for game in games:
-        result = game.table.result
+        result = game.state.result
         names = [player if p == player else f"other{s}" for s, p in enumerate(game.players)]
         out += seat_results(names, result.coins, result.winners)
     return [r for r in out if r.entrant == player]
@@ -73,7 +73,7 @@ def test_the_page_shows_the_same_figures_as_a_competitions_statistics(
     expected = {s.entrant: s for s in entrant_statistics(
         results_of(played["classic3"], player))}[player]
     # The copy's game: both copies are the same bot version.
-    copy = played["copy"][0].table.result
+    copy = played["copy"][0].state.result
     extra = seat_results(["h", "h2", "r"], copy.coins, copy.winners)[:2]
     page = client.get(reverse("tournaments:entrant", args=["heuristic@builtin"]))
     assert page.status_code == 200

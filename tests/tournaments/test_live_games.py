@@ -75,23 +75,23 @@ def play_out(table_id: UUID) -> Game:
         table = Table.objects.get(pk=table_id)
         assert table.game_id is not None
         game = live.load(table.game_id, fresh=True)
-        if game.table.finished:
+        if game.state.finished:
             driver.next_step(table_id)  # the driver marks the table finished
             return game
         _, played = driver.next_step(table_id)
         if played:
             continue
-        number = awaiting(game.table)[0]
+        number = awaiting(game.state)[0]
         seat = table.seats.get(number=number)
         assert seat.user is not None, "a bot's turn is the driver's"
         brain = brains.setdefault(number, HeuristicBot(number, f"{table_id}:{number}"))
-        command = brain.act(view(game.table, number))
+        command = brain.act(view(game.state, number))
         if command is None or command.seat != number:
-            command = fallback(game.table, number)
+            command = fallback(game.state, number)
         try:
             live.submit(table_id, game.id, command, f"user:{seat.user.username}")
         except IllegalMove:
-            live.submit(table_id, game.id, fallback(game.table, number),
+            live.submit(table_id, game.id, fallback(game.state, number),
                         f"user:{seat.user.username}")
     raise AssertionError("the game did not end")
 
@@ -162,13 +162,13 @@ def test_people_and_bots_play_a_league_through_live_tables(competitions: Competi
                 else:  # noticed by a view of the league's page (tables marked finished)
                     assert Client().get(reverse("tournaments:detail", args=[league.id])
                                         ).status_code == 200
-            assert game.table.finished
+            assert game.state.finished
             assert games().record(game.id)[-1].event.seed == league.seed(  # its seed
                 season, league.rounds[season].games[row.index].deal)
             assert collect(league.id, workers) == 0  # the same game never counts twice
             stored = CompetitionGame.objects.get(competition_id=league.id, round=season,
                                                  index=row.index)
-            assert stored.game_id == game.id and stored.ranks == list(game.table.result.ranks)
+            assert stored.game_id == game.id and stored.ranks == list(game.state.result.ranks)
             assert Table.objects.get(pk=row.table_id).status == Table.Status.FINISHED
 
     league = competitions.get(league.id)
@@ -292,7 +292,7 @@ def test_a_table_made_elsewhere_moves_before_anyone_opens_it(
         seen = {}
         for row in CompetitionTable.objects.filter(competition_id=league.id
                                                    ).select_related("table"):
-            state = games().game(row.table.game_id).table
+            state = games().game(row.table.game_id).state
             first = row.table.seats.get(number=awaiting(state)[0])
             seen[row.table_id] = (first.is_bot, games().game(row.table.game_id).version,
                                   row.table.clock_deadline is not None)

@@ -62,7 +62,7 @@ def test_a_worker_runs_a_competition_of_every_format_to_the_end(
             game = store.game(done.game_id(r, i))
             assert game.finished
             assert game.players == tuple(f"bot:{done.entrants[e]}" for e in pairing.seats)
-            assert game.table.ruleset == ruleset
+            assert game.state.ruleset == ruleset
     # one game of each round audits clean
     from bohnanza_core.export import export_jsonl
     record = store.record(done.game_id(0, 0))

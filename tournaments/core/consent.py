@@ -100,7 +100,8 @@ def record_invitations(competition_id: Any, invitations: dict[str, str]) -> None
         competition_id=competition_id)}
     now = timezone.now()
     for entrant, status in invitations.items():
-        pk = users.get(username_of(entrant))
+        username = username_of(entrant)
+        pk = users.get(username) if username is not None else None
         if pk is None:  # the account has been deleted since
             continue
         row = rows.get(pk)

@@ -112,7 +112,7 @@ def play_deals(competition_id: UUID, r: int, deals: Sequence[int]) -> int:
                 game_id=competition.game_id(r, index))))
     rows = []
     for index, game in played:
-        result = game.table.result
+        result = game.state.result
         assert result is not None
         rows.append(CompetitionGame(
             game_id=game.id, competition_id=competition_id, round=r, index=index,
@@ -177,7 +177,7 @@ def as_it_stands(game: Game) -> Result:
     """A game not over by its deadline, scored as it stands: each seat ranked by the
     coins it has banked so far (equal coins share a place), the best sharing the win.
     The clock keeps a live table moving, so only a table nobody drove gets here."""
-    coins = [len(pile) for pile in game.table.coins]
+    coins = [len(pile) for pile in game.state.coins]
     ranks = [1 + sum(1 for other in coins if other > mine) for mine in coins]
     return Result(tuple(ranks), tuple(coins), tuple(s for s, r in enumerate(ranks) if r == 1))
 

@@ -155,7 +155,7 @@ def collect(competition_id: UUID, now: datetime | None = None, *,
         if row.index in stored or row.table.game_id is None:
             continue
         game = games().game(row.table.game_id)
-        final = game.table.result
+        final = game.state.result
         if final is not None:
             result = Result(tuple(final.ranks), tuple(final.coins), tuple(final.winners))
         elif now >= row.deadline:

@@ -73,11 +73,11 @@ def exempt(user: Any) -> bool:
     return bool(user.is_staff or user.is_superuser)
 
 
-def kind_of(competition: Competition) -> str:
+def kind_of(competition: Competition) -> Kind:
     """What the competition counts as: a ladder, a league, or (any other format) a
     competition."""
-    return {"ladder": Kind.LADDER, "league": Kind.LEAGUE}.get(competition.format,
-                                                             Kind.COMPETITION)
+    kinds: dict[str, Kind] = {"ladder": Kind.LADDER, "league": Kind.LEAGUE}
+    return kinds.get(competition.format, Kind.COMPETITION)
 
 
 def games_asked(competition: Competition) -> int:
@@ -148,7 +148,7 @@ RUNNING_KEY: Final = {Kind.COMPETITION: "running_competitions", Kind.LADDER: "ru
                       Kind.LEAGUE: "running_leagues"}
 
 
-def _check_running(user: Any, kind: str) -> None:
+def _check_running(user: Any, kind: Kind) -> None:
     limit = limits()[RUNNING_KEY[kind]]
     if running(user, kind) < limit:
         return

@@ -80,7 +80,7 @@ class Competitions(Application[UUID]):
         start: int | None = None
         while True:
             batch = self.recorder.select_notifications(start=start, limit=500, topics=topics)
-            found += [n.originator_id for n in batch]
+            found += [UUID(str(n.originator_id)) for n in batch]
             if len(batch) < 500:
                 break
             start = batch[-1].id + 1

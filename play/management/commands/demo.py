@@ -80,8 +80,8 @@ class Command(BaseCommand):
         running = store.start(ruleset_for("classic", 3), seat_names(["player"] * 3),
                               players=["user:ann", "user:bob", "user:cy"])
         for _ in range(25):
-            seat = awaiting(running.table)[0]
-            move = next(m for m in legal_commands(running.table, seat)
+            seat = awaiting(running.state)[0]
+            move = next(m for m in legal_commands(running.state, seat)
                         if not isinstance(m, OfferShape))
             store.play_on(running, move, running.players[seat])
         self.stdout.write(f"demo: a game still running: {running.id}")

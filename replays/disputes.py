@@ -39,6 +39,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
+from bohnanza_core import fastpath
 from bohnanza_core.games import Game, GameNotFound
 from replays.store import games, store_env
 
@@ -151,8 +152,9 @@ class Disputes(Application[UUID]):
         if len(complaint) > MAX_COMPLAINT:
             raise DisputeRefused(f"the complaint is {len(complaint)} characters long; "
                                  f"at most {MAX_COMPLAINT}")
-        dispute = Dispute._create(Dispute.Opened, game_id=game.id, event_seq=event_seq,
-                                  complaint=complaint, opened_by=opened_by)
+        dispute = fastpath.create(Dispute, Dispute.Opened, game_id=game.id,
+                                  event_seq=event_seq, complaint=complaint,
+                                  opened_by=opened_by)
         self.save(dispute)
         return dispute
 

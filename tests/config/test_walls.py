@@ -33,11 +33,8 @@ WALLS = {
 ALLOWED = {
     # Django's Model _meta API is documented and supported (docs: "Model _meta API").
     "_meta": "everywhere",
-    # eventsourcing's Aggregate._create, the documented way to create an aggregate with a
-    # given "created" event: bohnanza_core.fastpath.create wraps it, and test_fastpath
-    # checks its signature; replays/disputes.py still calls it directly (that file is
-    # being reworked for the import-cycle issue: it moves to fastpath.create then).
-    "_create": "replays/disputes.py",
+    # os._exit is the standard library's documented exit without clean-up (os docs).
+    "_exit": "everywhere",
 }
 
 

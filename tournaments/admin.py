@@ -1,6 +1,6 @@
 """The admin of the tournaments app: django-celery-beat's schedules are taken out of it.
-A competition makes and owns its periodic tasks (``tournaments.tasks.schedule_ticks``,
-``tournaments.core.live.schedule``); an edit by hand in the admin would only break its
+A competition makes and owns its periodic tasks (``tournaments.core.beat``: its ticks
+and the look at its live tables); an edit by hand in the admin would only break its
 rounds, and its forms (crontab and solar fields) would be pages more for every outside
 input to reach."""
 

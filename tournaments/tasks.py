@@ -12,7 +12,6 @@ and pairing the next does not stall it. A database that goes away is retried.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -20,10 +19,10 @@ from uuid import UUID
 from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
-from django_celery_beat.models import IntervalSchedule, PeriodicTask
+from django_celery_beat.models import PeriodicTask
 from eventsourcing.persistence import PersistenceError
 
-from tournaments.core import games, live, rounds
+from tournaments.core import beat, games, live, rounds
 from tournaments.core.competition import Competition
 from tournaments.core.store import CompetitionNotFound
 from tournaments.models import CompetitionTable
@@ -88,13 +87,7 @@ def collect(competition_id: str) -> int:
 def schedule_ticks(competition: Competition) -> PeriodicTask:
     """A scheduled competition's periodic round in django-celery-beat's tables (made
     once): every ``competition.every`` seconds."""
-    every, _ = IntervalSchedule.objects.get_or_create(every=competition.every,
-                                                      period=IntervalSchedule.SECONDS)
-    task, _ = PeriodicTask.objects.get_or_create(
-        name=f"competition {competition.id} tick",
-        defaults={"task": TICK_TASK, "interval": every,
-                  "args": json.dumps([str(competition.id)])})
-    return task
+    return beat.periodic(competition.id, "tick", TICK_TASK, competition.every)
 
 
 def start(competition: Competition) -> None:

@@ -18,7 +18,6 @@ app (``play.tables.open_table``): ``tournaments`` uses ``play``, never the rever
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,7 +28,7 @@ from django.db import IntegrityError as DjangoIntegrityError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django_celery_beat.models import IntervalSchedule, PeriodicTask
+from django_celery_beat.models import PeriodicTask
 from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.formats import Result
@@ -38,6 +37,7 @@ from play.models import Table
 from play.tables import open_table, stop_table
 from replays.projections import catch_up_deferred
 from replays.store import games
+from tournaments.core import beat
 from tournaments.core.competition import Competition
 from tournaments.core.entrants import username_of
 from tournaments.core.games import as_it_stands, bot_name
@@ -55,17 +55,11 @@ COLLECT_SECONDS = 60
 
 def schedule(competition: Competition) -> PeriodicTask:
     """The periodic look at a competition's live tables (django-celery-beat; made once)."""
-    every, _ = IntervalSchedule.objects.get_or_create(every=COLLECT_SECONDS,
-                                                      period=IntervalSchedule.SECONDS)
-    task, _ = PeriodicTask.objects.get_or_create(
-        name=f"competition {competition.id} collect",
-        defaults={"task": COLLECT_TASK, "interval": every,
-                  "args": json.dumps([str(competition.id)])})
-    return task
+    return beat.periodic(competition.id, "collect", COLLECT_TASK, COLLECT_SECONDS)
 
 
 def unschedule(competition_id: UUID) -> None:
-    PeriodicTask.objects.filter(name=f"competition {competition_id} collect").delete()
+    beat.stop(competition_id, "collect")
 
 
 def live_games(competition: Competition, r: int) -> list[int]:

@@ -10,9 +10,8 @@ load. For each table and bot, ``valgrind --tool=callgrind`` runs a child that pl
 the pure modules (``BOHNANZA_PURE_PYTHON=1``) and for this install's build, and prints
 the instructions a game and the ratio pure/compiled.
 
-On 2026-12-02 (7812b72, ``--games 10``): 4-player classic non-trading 22.14M / 3.17M
-(6.98x), heuristic 54.53M / 8.89M (6.14x), UMBC 3-player non-trading 38.11M / 4.84M
-(7.87x); docs/performance.md has every step.
+The latest figures, with their date and command: docs/performance.md, "Instructions a
+game".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Live tables under load (prints figures; never a test).
 
-    .venv/bin/python bench/live.py [--tables 100] [--rates 0.5,1,2,4] [--seconds 15]
+    .venv/bin/python bench/live.py [--tables 100] [--rates 0.5,1,2] [--seconds 15]
 
 Production's shape (README, "Running in production"): two ``daphne`` processes with
 ``DJANGO_DEBUG=0``, the store on PostgreSQL (a database of its own on 127.0.0.1:5432,
@@ -27,68 +27,10 @@ in one process on the same services: the store write (``Games.play_on``), buildi
 every perspective's update (``live.updates``), drawing one seat's frame
 (``live.answer_for``) and one ``group_send`` through Redis, per command.
 
-Target (issue 10): 100 tables x 4 clients, one command per table per second: p99 at
-most 50 ms.
-
-Figures (this machine, 2 cores shared with other test runs; docs/serving.md, "Live
-tables"). Before (the table drawn by a Django template): the servers saturated at about
-15-36 commands/s in all; per command the store write 4.9 ms p50, one frame drawn
-(``live.answer_for``) 12.3 ms p50, 85% of it in the template engine, five frames a
-command. After (the drawing in Python, replays/drawing.py; rulesets and drawn frames
-kept per process), 2026-12-01 with a load average of 9-12 from other runs: one frame
-drawn 1.1-1.2 ms p50 (in process, 49.5 ms -> 3.0 ms per frame back to back under the same
-load: 16x less), store write 9.3-14.7 ms p50, one group_send 25 ms p50; the load runs
-(100 tables: 2-6 commands/s; 40 tables at 0.5-2 a second: 4-10 commands/s) had p99 of
-seconds with the ping baseline's p99 at 0.7-3.7 s: the machine, not the table, was the
-limit, and the target was not reached. Two more 100-table runs (load 12-14) failed while
-connecting (Redis read timeouts in group_add; daphne dropped the handshakes).
-
-2026-12-02 (load average 9-12 from other runs; docs/serving.md, "What stood in the
-way"): half the tables had been stalling because channels_redis dropped messages past
-100 waiting for a process (capacity now 5,000), and idle consumers died of redis-py 8's
-5 s read timeout. With those fixed, all 100 tables play: 10.5-16.5 commands/s on main, 17-31
-on this work (store writes off the one sync thread, frames drawn on the event loop,
-presence renewed in bulk, the driver woken only where a bot or clock may move); p99
-still seconds, the ping baseline's p99 1.4-4 s. CPU per command delivered: daphnes
-28-38 ms, the bench's clients 2.7-4.1 ms, PostgreSQL 2-4 ms, Redis 2-3 ms: a floor of
-about 40-60 commands/s on these 2 cores with nothing else running. The target needs
-about 10 ms of CPU a command in all: blocked on this machine, with figures. With
-``BOHNANZA_CHANNEL_LAYER=pubsub`` (channels_redis's pub/sub layer; in turns, load 9):
-48.6 commands/s against 14.1, the daphnes' CPU 15.4 ms a command against 38.1, a floor
-of 99 commands/s against 41.
-
-    BOHNANZA_CHANNEL_LAYER=pubsub .venv/bin/python bench/live.py --rates 1
-
-2026-12-02, third session (docs/serving.md, "The tail was the bench's and the store's
-counter"; the idle machine): the slow seconds every 4 s were this process's own full
-collections (180-520 ms, its clients keeping every frame), now kept out of the stages;
-with the store's counter no longer held across a client's COMMIT, the drawing and the
-updates cheaper and a command's updates sent to Redis in one pipeline, ``--rates
-0.5,1,2 --seconds 20``: p99 at 1/s 63.7, 45.9, 47.9, 84.8 and 63.7 ms, the daphnes
-8.0-10.6 ms a command; ``--rates 1`` alone, straight after connecting: 113-133 ms.
-
-2026-12-02, fourth session (docs/serving.md, "A slower machine, less drawing"): on a
-machine 1.6 times slower, ``--rates 0.5,1 --seconds 20`` in turns: the daphnes' CPU a
-command at 1/s 12.5-14.4 ms before, 10.6-11.4 ms after (frames encoded by orjson where
-it gives the same text, regions and seats kept once drawn, the bot accounts' clients
-asking for no drawing, ``?html=0``, ``--bots-draw`` for the load as before; the view
-sent between the processes as JSON text), p99 at 1/s 383-1,520 ms before, 112-206 ms
-after: the target is not reached on such a machine.
-
-2026-12-02, fifth session (docs/serving.md, "The target reached"; main at d87f715 on a
-machine twice as fast as the fourth session's, nothing else running): at 1/s p99 18.7-
-23.3 ms after a 0.5/s stage (three runs) and 32.3-47.2 ms straight after connecting
-(six runs, ``--bots-draw`` and 60 s stages among them), the daphnes 5.1-6.6 ms of CPU a
-command, a floor of 225-290 commands/s; at 2/s p99 98.8 ms. **The target is reached.**
-
-2026-12-02, later (docs/serving.md, "The daphnes' CPU per command"; pub/sub layer, in
-turns with 8f915b1 under the same load, load average 3.9-9.7): the daphnes' CPU a
-command 11.3 -> 9.4 ms (mean of four pairs), the bench's clients 2.30 -> 1.97 ms, a
-floor of 135 -> 160 commands/s; a frame as one connection is sent it 17.8-19.2 kB ->
-8.6-9.8 kB (protocol 2: the regions of the drawing that changed). p99 still seconds
-(the machine did 17-34 ms of CPU a command, others' runs included). Twice in about 15
-pub/sub runs every table stalled (once on 8f915b1): the run then waits in the idle
-tables' look until it is stopped; the pub/sub layer stays opt-in.
+Target: 100 tables x 4 clients, one command per table per second: p99 at most 50 ms.
+How to read the output, the latest figures and the commands that measured them:
+docs/performance.md, "Live tables (bench/live.py)"; why the servers work as they do:
+docs/serving.md, "Live tables".
 """
 
 from __future__ import annotations
@@ -322,7 +264,7 @@ async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
     # is frozen out of its sight, and it does not run during the stages (what the
     # clients leave in cycles meanwhile is a few megabytes). A full collection of this
     # process, every 4 s or so, had held all 400 clients for 180-520 ms, the slowest
-    # commands of a run (docs/serving.md).
+    # commands of a run (docs/performance.md).
     gc.collect()
     gc.freeze()
     gc.disable()
@@ -335,7 +277,7 @@ async def load(daphnes: list[Daphne], tables: list[dict[str, Any]], bench: Bench
     # The clients stop by their sockets closing (``play`` returns), the cancellation
     # after it only a backstop: a client whose cancellation was swallowed (Python
     # 3.11's ``wait_for``, which it used then) once waited an hour for a frame, and
-    # that looked like every table of a pub/sub run stalling at once (docs/serving.md).
+    # that looked like every table of a pub/sub run stalling at once (docs/performance.md).
     await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
     for task in playing:
         task.cancel()
@@ -540,8 +482,7 @@ def main() -> int:
                         help="skip the per-stage decomposition in one process")
     parser.add_argument("--bots-draw", action="store_true",
                         help="the bot accounts' clients ask for the table's drawing too "
-                        "(every run before 2026-12-02's fourth session: the same load "
-                        "as then)")
+                        "(as a browser would: the heavier load)")
     args = parser.parse_args()
     if args.decompose:
         decompose()

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
+from io import StringIO
 from typing import Any
 from uuid import UUID
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -235,6 +237,26 @@ def test_the_first_round_starts_at_the_deadline_or_says_why_not(competitions: Co
     assert sorted(r.index for r in live_rows) == [i for i in range(2)
                                                   if swiss.live_game(0, i)]
     assert not start_due(swiss, tasks.send_deals)  # started once
+
+
+def test_the_shell_makes_a_peoples_swiss_with_a_sign_up(competitions: Competitions):
+    User.objects.create_user("olga")
+    deadline = (timezone.now() + HOUR).replace(microsecond=0)
+    out = StringIO()
+    call_command("tournament", "create", "--name", "Shell Swiss", "--format", "swiss",
+                 "--ruleset", "duel", "--table", "2", "--bots", "heuristic", "--rounds", "2",
+                 "--open-entries", "--organiser", "olga", "--deadline", deadline.isoformat(),
+                 "--cap", "6", "--absent", "random", "--absence-seconds", "90", stdout=out)
+    (cid,) = competitions.ids()
+    swiss = competitions.get(cid)
+    assert swiss.sign_up == SignUp(deadline, 6) and swiss.waiting
+    assert swiss.live is not None and (swiss.live.absent, swiss.live.absence_seconds) == (
+        "random", 90)
+    with pytest.raises(CommandError, match="clock or a built-in bot"):
+        call_command("tournament", "create", "--name", "No", "--format", "swiss",
+                     "--ruleset", "duel", "--table", "2", "--bots", "heuristic",
+                     "--rounds", "2", "--open-entries", "--organiser", "olga",
+                     "--absent", "nobody", stdout=out)
 
 
 # -- playing the rounds ---------------------------------------------------------------------

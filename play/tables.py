@@ -191,21 +191,26 @@ def start(table: Table, user: User) -> Table:
 def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
                seats: Sequence[tuple[User | None, str]], *, game_id: UUID,
                seed: str, players: Sequence[str], tournament: str, actor: str,
-               move_seconds: int, game_seconds: int) -> Table:
+               move_seconds: int, game_seconds: int, absence_seconds: int = 0,
+               replacement_bot: str = "heuristic") -> Table:
     """A table started at once for others (a competition's game with people at it):
     ``seats``, in order, each a person (``(user, "")``) or a built-in bot
     (``(None, name)``); its game ``game_id`` with ``seed``, its record naming each seat's
     player as ``players`` does (a competition's entrant ids) and the competition
     (``tournament``). Table, seats and game are made in the caller's transaction, so
     whoever opens it records it with them (a second try stores nothing: the game's id
-    is taken). What the ``play`` app offers the apps above it: it never imports them,
-    and tells them a table's end by :data:`play.signals.table_finished`."""
+    is taken). ``absence_seconds``: how long a seated person may be away before
+    ``replacement_bot`` plays their seat (0: never; the clock plays their moves). What
+    the ``play`` app offers the apps above it: it never imports them, and tells them a
+    table's end by :data:`play.signals.table_finished`."""
     players_count = len(seats)
     ruleset = (customize(preset, players_count, dict(overrides)) if overrides
                else ruleset_for(preset, players_count))
     table = Table.objects.create(created_by=organiser, preset=preset, players=players_count,
                                  overrides=dict(overrides), public=True,
-                                 move_seconds=move_seconds, game_seconds=game_seconds)
+                                 move_seconds=move_seconds, game_seconds=game_seconds,
+                                 absence_seconds=absence_seconds,
+                                 replacement_bot=replacement_bot)
     made = [Seat(table=table, number=n, bot=bot, user=user)
             for n, (user, bot) in enumerate(seats)]
     Seat.objects.bulk_create(made)

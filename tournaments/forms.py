@@ -15,6 +15,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from bohnanza_core.bots import BOTS
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.formats import FORMATS, MAX_DIVISIONS, MAX_SEASONS
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE
@@ -26,8 +27,10 @@ from bohnanza_core.rulesets import (
     rule_overrides,
     ruleset_for,
 )
+from tournaments.core.competition import CLOCK
 from tournaments.core.entrants import entrants_for
 from tournaments.core.store import (
+    MAX_ABSENCE_SECONDS,
     MAX_EVERY,
     MAX_FIXTURE_HOURS,
     MAX_GAME_SECONDS,
@@ -63,8 +66,9 @@ FORMAT_LEDES = {
     "league": gettext_lazy("Seasons of divisions, each a round robin; at a season's end the "
                            "best of each division go up and the last go down."),
 }
-TAKES_PEOPLE = frozenset({"league"})
-"""Formats whose form invites people (they play at live tables)."""
+TAKES_PEOPLE = frozenset({"round-robin", "swiss", "knockout", "league"})
+"""Formats whose form takes people (invited, or signing up themselves): they play at
+live tables."""
 FORMAT_INITIAL: dict[str, dict[str, Any]] = {
     "swiss": {"bots": "heuristic, nontrading, random, heuristic, nontrading, random, "
                       "heuristic, nontrading"},
@@ -143,7 +147,19 @@ class NewCompetition(forms.Form):
                 "accepted by then."))
         self.fields["open_entries"] = forms.BooleanField(
             label=gettext_lazy("Open for entries"), required=False,
-            help_text=gettext_lazy("People join on its page until you start it."))
+            help_text=gettext_lazy("People sign up on its page until you start it, or "
+                                   "until the deadline."))
+        self.fields["deadline"] = forms.DateTimeField(
+            label=gettext_lazy("Sign-up deadline"), required=False,
+            widget=forms.DateTimeInput(attrs={"type": "datetime-local"},
+                                       format="%Y-%m-%dT%H:%M"),
+            help_text=gettext_lazy("Optional: the sign-up closes then and the first round "
+                                   "starts with who has entered."))
+        self.fields["cap"] = forms.IntegerField(
+            label=gettext_lazy("Most entrants"), min_value=MIN_TABLE, max_value=MAX_ENTRANTS,
+            required=False, help_text=gettext_lazy(
+                "Optional, bots included: who signs up when it is full goes on a waiting "
+                "list, and takes the place of anyone who withdraws."))
         self.fields["move_seconds"] = forms.IntegerField(
             label=gettext_lazy("Turn clock (seconds a move)"), min_value=MIN_MOVE_SECONDS,
             max_value=MAX_MOVE_SECONDS, initial=60, required=False)
@@ -155,6 +171,15 @@ class NewCompetition(forms.Form):
             max_value=MAX_FIXTURE_HOURS, initial=72, required=False,
             help_text=gettext_lazy("A game not over by then is scored as it stands: by the "
                                    "coins each player has."))
+        self.fields["absent"] = forms.ChoiceField(
+            label=gettext_lazy("A player not at their table"), initial=CLOCK,
+            choices=[(CLOCK, gettext_lazy("The clock plays their moves (they forfeit)")),
+                     *((bot, gettext_lazy("Bot %(name)s takes their seat") % {"name": bot})
+                       for bot in BOTS)],
+            required=False)
+        self.fields["absence_seconds"] = forms.IntegerField(
+            label=gettext_lazy("Seconds away before a bot takes the seat"), min_value=1,
+            max_value=MAX_ABSENCE_SECONDS, initial=120, required=False)
 
     def options(self) -> dict[str, int]:
         """The format's options as the form gave them."""

@@ -29,6 +29,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -37,12 +38,13 @@ from eventsourcing.persistence import IntegrityError
 from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.formats import FORMATS
+from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.ratings import entrant_statistics, seat_results
 from bohnanza_core.rulesets import rule_overrides
 from tournaments import tasks
 from tournaments.charts import rating_chart
 from tournaments.core import consent, quotas, rounds
-from tournaments.core.competition import Competition, CompetitionError, LivePlay
+from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import person_entrant, username_of
 from tournaments.core.games import results_so_far
 from tournaments.core.store import CompetitionNotFound, competitions, create
@@ -159,20 +161,31 @@ def _create(request: HttpRequest, form: NewCompetition) -> Competition:
     me = person_entrant(request.user.get_username())
     live = None
     people = consent.People([], [])
+    sign_up = None
     if form.format in TAKES_PEOPLE:
         people = consent.sort_people(consent.named_people(data["people"]), me)
         if people.entered or people.invited or data["open_entries"]:
             if None in (data["move_seconds"], data["game_seconds"], data["fixture_hours"]):
                 raise CompetitionError(_("Games with people need a turn clock, a bank and "
                                          "hours to play them."))
+            absent = data["absent"] or CLOCK
+            if absent != CLOCK and data["absence_seconds"] is None:
+                raise CompetitionError(_("Say how long a player may be away before a bot "
+                                         "takes their seat."))
             lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
             live = LivePlay(data["ruleset"], rule_overrides(lines) if lines else {},
                             data["move_seconds"], data["game_seconds"], data["fixture_hours"],
-                            data["open_entries"])
+                            data["open_entries"], absent,
+                            0 if absent == CLOCK else data["absence_seconds"])
+        if data["deadline"] is not None or data["cap"] is not None:
+            if not data["open_entries"]:
+                raise CompetitionError(_("A sign-up deadline or cap needs the competition "
+                                         "open for entries."))
+            sign_up = SignUp(data["deadline"], data["cap"] or MAX_ENTRANTS)
     with quotas.creating(request.user) as admit:
         return create(data["name"], form.format, form.options(), ruleset, data["table"],
                       people.entered + bots, organiser=me, every=data.get("every") or 0,
-                      live=live, invited=people.invited, admit=admit)
+                      live=live, invited=people.invited, sign_up=sign_up, admit=admit)
 
 
 # -- one competition ------------------------------------------------------------------
@@ -277,8 +290,11 @@ def _mine(c: Competition, me: str | None) -> list[dict[str, Any]]:
 
 
 def _moved_on(competition: Competition) -> Competition:
-    """The competition after the cheap look at its live tables a page view makes (ended
-    or overdue games go in, and the competition moves on)."""
+    """The competition after the cheap look at its live tables a page view makes (its
+    first round started at its sign-up's deadline; ended or overdue games go in, and
+    the competition moves on)."""
+    if rounds.start_due(competition, tasks.send_deals):
+        return _get(competition.id)
     if (competition.live is not None and competition.open_round is not None
             and rounds.collect(competition.id, tasks.send_deals, marked_only=True)):
         return _get(competition.id)
@@ -306,13 +322,30 @@ def _live_part(request: HttpRequest, c: Competition) -> dict[str, Any]:
     return context
 
 
+def _entries(c: Competition, me: str | None) -> dict[str, Any]:
+    """What the page says of the entries while it waits for its first round: the
+    sign-up (its deadline, places taken of its cap), the waiting list and ``me``'s place
+    on it, and, once the deadline has passed without a start, why it cannot start."""
+    now = timezone.now()
+    refused = ""
+    if c.waiting and not c.continuous and c.sign_up_closed(now):
+        try:
+            c.check_entrants()
+        except CompetitionError as reason:
+            refused = str(reason)
+    place = c.waiting_list.index(me) + 1 if me is not None and me in c.waiting_list else 0
+    return {"sign_up": c.sign_up, "signing_up": c.signing_up(now),
+            "sign_up_closed": c.sign_up_closed(now), "full": c.full,
+            "waiting_list": c.waiting_list, "waiting_place": place, "start_refused": refused}
+
+
 @require_safe
 def competition_detail(request: HttpRequest, competition_id: UUID) -> HttpResponse:
     competition = _moved_on(_get(competition_id))
     me = _me(request)
     organiser = me is not None and competition.organiser == me
     return render(request, "tournaments/detail.html", {
-        **_live_part(request, competition),
+        **_live_part(request, competition), **_entries(competition, me),
         "entrants": competition.entrants, "me": me, "organiser": organiser,
         "entered": me is not None and me in competition.entrants,
         "invitations": list(competition.invitations.items()) if organiser else [],
@@ -393,7 +426,10 @@ def _organiser(competition: Competition, me: str) -> None:
 @require_POST
 def join(request: HttpRequest, competition_id: UUID) -> HttpResponse:
     def joined(competition: Competition, me: str) -> str:
-        competition.join(me)
+        competition.join(me, timezone.now())
+        if me in competition.waiting_list:
+            return _("%(name)s is full: you are number %(place)d on its waiting list.") % {
+                "name": competition.name, "place": competition.waiting_list.index(me) + 1}
         return _("You are entered in %(name)s.") % {"name": competition.name}
     return _change(request, competition_id, joined)
 
@@ -425,6 +461,9 @@ def start(request: HttpRequest, competition_id: UUID) -> HttpResponse:
 def accept(request: HttpRequest, competition_id: UUID) -> HttpResponse:
     def accepted(competition: Competition, me: str) -> str:
         competition.accept(me)
+        if me in competition.waiting_list:
+            return _("%(name)s is full: you are number %(place)d on its waiting list.") % {
+                "name": competition.name, "place": competition.waiting_list.index(me) + 1}
         return _("You are entered in %(name)s.") % {"name": competition.name}
     return _change(request, competition_id, accepted)
 

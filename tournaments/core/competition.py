@@ -11,9 +11,14 @@ Its events say what happened in the organiser's words:
   server: no page, export or answer shows the aggregate's events, only what is built
   from them.
 - :class:`Competition.PlayedLive`: how its games with people are played (live tables:
-  preset, house rules, clock, hours to play a game, whether people may join).
+  preset, house rules, clock, hours to play a game, whether people may join, and what
+  becomes of an absent player's seat: the clock plays it, or a built-in bot).
+- :class:`Competition.SignUpSet`: people's sign-up: a deadline and a cap; those who
+  sign up when it is full go on a waiting list (:class:`Competition.WaitListed`) and
+  are entered (``Entered``) in turn as others withdraw.
 - :class:`Competition.Entered`, :class:`Competition.Left`: an entrant (a bot version,
-  ``heuristic@builtin``; a person, ``user:ann``) in or out before the first round;
+  ``heuristic@builtin``; an account, ``user:ann``) in or out (of the entrants or the
+  waiting list) before the first round;
   :class:`Competition.Invited`, :class:`Competition.Accepted`,
   :class:`Competition.Declined`, :class:`Competition.Expired`: a person asked in, and
   their answer (``tournaments.core.consent``).
@@ -38,6 +43,7 @@ import hmac
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final
 from uuid import UUID
 
@@ -71,6 +77,11 @@ EXPIRED: Final = "expired"
 MAX_INVITATIONS = 2 * MAX_ENTRANTS
 """Invitations one competition sends, answered or not: enough to fill it after
 refusals, too few to use a competition for sending people messages."""
+MAX_WAITING = 2 * MAX_ENTRANTS
+"""The longest waiting list: enough to fill a full competition again, bounded."""
+CLOCK: Final = "clock"
+"""An absent player's seat is played by the clock (its default moves, one a turn clock):
+they forfeit their game in all but name."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,11 @@ class LivePlay:
     ``move_seconds`` a move plus a bank of ``game_seconds`` (so nobody stalls a round),
     and a deadline ``fixture_hours`` after the round is paired: a game not over by then
     is scored as it stands (``tournaments.core.live``). ``entries_open``: people join
-    on the competition's page until its organiser starts it."""
+    on the competition's page until its organiser starts it (or its sign-up's
+    deadline). ``absent``: what plays the seat of a player who is not at their table:
+    :data:`CLOCK` (each move by the turn clock's default), or a built-in bot's name, which
+    takes the seat once its player has been away ``absence_seconds`` (the table's
+    absence limit, ``play.presence``)."""
 
     preset: str
     overrides: dict[str, Any]
@@ -88,6 +103,18 @@ class LivePlay:
     game_seconds: int
     fixture_hours: int
     entries_open: bool
+    absent: str = CLOCK
+    absence_seconds: int = 0
+
+
+@dataclass(frozen=True)
+class SignUp:
+    """People's sign-up to a competition open for entries: until ``deadline`` (None:
+    until its organiser starts it), at most ``cap`` entrants (bots included); who signs
+    up when it is full goes on the waiting list."""
+
+    deadline: datetime | None
+    cap: int
 
 
 @dataclass(frozen=True)
@@ -138,23 +165,52 @@ class Competition(Aggregate):
         game_seconds: int
         fixture_hours: int
         entries_open: bool
+        absent: str
+        absence_seconds: int
+        class_version = 2
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """Before there was a choice, the clock played an absent player's seat."""
+            state.setdefault("absent", CLOCK)
+            state.setdefault("absence_seconds", 0)
 
         def apply(self, aggregate: Any) -> None:
             aggregate.live = LivePlay(self.preset, dict(self.overrides), self.move_seconds,
                                       self.game_seconds, self.fixture_hours,
-                                      self.entries_open)
+                                      self.entries_open, self.absent, self.absence_seconds)
+
+    class SignUpSet(Aggregate.Event):
+        deadline: str
+        """ISO 8601 with its offset, or "" (none: until the organiser starts it)."""
+        cap: int
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.sign_up = SignUp(
+                datetime.fromisoformat(self.deadline) if self.deadline else None, self.cap)
 
     class Entered(Aggregate.Event):
         entrant: str
 
         def apply(self, aggregate: Any) -> None:
+            if self.entrant in aggregate.waiting_list:  # their turn came
+                aggregate.waiting_list.remove(self.entrant)
             aggregate.entrants.append(self.entrant)
+
+    class WaitListed(Aggregate.Event):
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.waiting_list.append(self.entrant)
 
     class Left(Aggregate.Event):
         entrant: str
 
         def apply(self, aggregate: Any) -> None:
-            aggregate.entrants.remove(self.entrant)
+            if self.entrant in aggregate.waiting_list:
+                aggregate.waiting_list.remove(self.entrant)
+            else:
+                aggregate.entrants.remove(self.entrant)
 
     class Invited(Aggregate.Event):
         entrant: str
@@ -235,7 +291,10 @@ class Competition(Aggregate):
         self.secret = secret
         self.scheme = scheme
         self.live: LivePlay | None = None
+        self.sign_up: SignUp | None = None
         self.entrants: list[str] = []
+        self.waiting_list: list[str] = []
+        """Who signed up when it was full, first come first entered."""
         self.invitations: dict[str, str] = {}
         """Each person invited: ``invited`` (no answer yet), ``accepted``, ``declined``
         or ``expired``, in the order they were invited."""
@@ -308,6 +367,31 @@ class Competition(Aggregate):
     def entries_open(self) -> bool:
         """People may join and leave: entries were opened and no round has started."""
         return self.live is not None and self.live.entries_open and not self.rounds
+
+    @property
+    def cap(self) -> int:
+        """The most entrants it takes (its sign-up's cap, or :data:`MAX_ENTRANTS`)."""
+        return self.sign_up.cap if self.sign_up is not None else MAX_ENTRANTS
+
+    @property
+    def full(self) -> bool:
+        return len(self.entrants) >= self.cap
+
+    def signing_up(self, now: datetime) -> bool:
+        """People may sign up at ``now``: entries are open and the deadline (if any)
+        has not passed."""
+        return self.entries_open and not self.sign_up_closed(now)
+
+    def sign_up_closed(self, now: datetime) -> bool:
+        """The sign-up's deadline has passed at ``now`` (never, without one)."""
+        return (self.sign_up is not None and self.sign_up.deadline is not None
+                and now >= self.sign_up.deadline)
+
+    def due_to_start(self, now: datetime) -> bool:
+        """It waits for its first round and its sign-up's deadline has passed: the
+        first round starts now with who has entered (``tournaments.core.rounds``)."""
+        return self.waiting and not self.continuous and self.entries_open and (
+            self.sign_up_closed(now))
 
     @property
     def waiting(self) -> bool:
@@ -406,6 +490,21 @@ class Competition(Aggregate):
         return hmac.new(self.secret.encode(), message.encode(),
                         hashlib.sha256).hexdigest()[:32]
 
+    def table_seed(self, r: int, index: int) -> str:
+        """The seed of game ``index`` of round ``r`` at a live table: its deal's, unless
+        another game of the round shares that deal (a knockout's match), when it has one
+        of its own (HMAC of ``"<label>:<round>:<deal>:<index>"``). A shared deal's seed is
+        revealed as the first of its games ends, while the same people may still be
+        playing the others; bots' games of a set are stored together, so theirs is
+        not."""
+        deal = self.rounds[r].games[index].deal
+        if sum(1 for p in self.rounds[r].games if p.deal == deal) == 1:
+            return self.seed(r, deal)
+        scheme = SCHEMES[self.scheme]
+        message = f"{scheme.label}:{r}:{deal}:{index}"
+        return hmac.new(self.secret.encode(), message.encode(),
+                        hashlib.sha256).hexdigest()[:32]
+
     def _before(self, r: int) -> int:
         return sum(len(paired.games) for paired in self.rounds[:r])
 
@@ -422,30 +521,52 @@ class Competition(Aggregate):
             raise CompetitionError(_("The competition is full."))
         self.trigger_event(Competition.Entered, entrant=entrant)
 
-    def join(self, entrant: str) -> None:
-        """``entrant`` (the person asking, never anyone else) enters: an invitation's
-        acceptance, an entry while entries are open, or the organiser's own entry
-        before the first round."""
+    def join(self, entrant: str, now: datetime | None = None) -> None:
+        """``entrant`` (the account asking, never anyone else) enters: an invitation's
+        acceptance, a sign-up while entries are open (on the waiting list when it is
+        full), or the organiser's own entry before the first round. ``now``: when it is
+        asked (a sign-up after its deadline is refused)."""
         if entrant in self.invited:
             self.accept(entrant)
             return
-        if not (self.entries_open or (self.waiting and entrant == self.organiser)):
-            raise CompetitionError(_("This competition takes no more entries."))
         if entrant in self.entrants:
             raise CompetitionError(_("You have entered already."))
-        self.enter(entrant)
+        if entrant in self.waiting_list:
+            raise CompetitionError(_("You are on the waiting list already."))
+        organiser = self.waiting and entrant == self.organiser
+        if not organiser:
+            if not self.entries_open:
+                raise CompetitionError(_("This competition takes no more entries."))
+            if now is not None and self.sign_up_closed(now):
+                raise CompetitionError(_("The sign-up closed at its deadline."))
+        self._admit(entrant)
+
+    def _admit(self, entrant: str) -> None:
+        """In if there is room, on the waiting list if not."""
+        if not self.full:
+            self.enter(entrant)
+            return
+        if len(self.waiting_list) >= MAX_WAITING:
+            raise CompetitionError(_("The competition and its waiting list are full."))
+        self.trigger_event(Competition.WaitListed, entrant=entrant)
 
     def leave(self, entrant: str) -> None:
-        """``entrant`` leaves before the first round; one who had accepted an invitation
-        has declined it now."""
+        """``entrant`` withdraws (from the entrants or the waiting list) before the
+        first round; one who had accepted an invitation has declined it now. A place
+        freed goes to the first on the waiting list."""
         if not self.waiting:
             raise CompetitionError(_("The competition has started: too late to leave."))
         if entrant in self.invited:
             self.decline(entrant)
             return
-        if entrant not in self.entrants:
+        if entrant in self.waiting_list:
+            self.trigger_event(Competition.Left, entrant=entrant)
+        elif entrant in self.entrants:
+            self.trigger_event(Competition.Left, entrant=entrant)
+            if self.waiting_list and not self.full:
+                self.enter(self.waiting_list[0])
+        else:
             raise CompetitionError(_("You have not entered this competition."))
-        self.trigger_event(Competition.Left, entrant=entrant)
         if self.invitations.get(entrant) == ACCEPTED:
             self.trigger_event(Competition.Declined, entrant=entrant)
 
@@ -458,7 +579,8 @@ class Competition(Aggregate):
         name = (username_of(entrant) or "")[:150]
         if not self.waiting:
             raise CompetitionError(_("The competition has started: it invites nobody now."))
-        if entrant in self.entrants or entrant in self.invitations:
+        if (entrant in self.entrants or entrant in self.invitations
+                or entrant in self.waiting_list):
             raise CompetitionError(_("%(name)s has been asked already.") % {"name": name})
         if len(self.invitations) >= MAX_INVITATIONS:
             raise CompetitionError(_("A competition sends at most %(count)d invitations.")
@@ -474,10 +596,10 @@ class Competition(Aggregate):
         if not self.waiting:
             raise CompetitionError(_("The competition has started: the invitation has "
                                      "expired."))
-        if len(self.entrants) >= MAX_ENTRANTS:
-            raise CompetitionError(_("The competition is full."))
+        if self.full and len(self.waiting_list) >= MAX_WAITING:
+            raise CompetitionError(_("The competition and its waiting list are full."))
         self.trigger_event(Competition.Accepted, entrant=entrant)
-        self.trigger_event(Competition.Entered, entrant=entrant)
+        self._admit(entrant)
 
     def decline(self, entrant: str) -> None:
         """The invited person says no, or takes back a yes before the first round."""
@@ -564,5 +686,6 @@ class Competition(Aggregate):
 legacy.register(Competition)
 
 
-__all__ = ["ACCEPTED", "DECLINED", "EXPIRED", "INVITED", "MAX_INVITATIONS", "SCHEMES",
-           "Competition", "CompetitionError", "IdScheme", "LivePlay"]
+__all__ = ["ACCEPTED", "CLOCK", "DECLINED", "EXPIRED", "INVITED", "MAX_INVITATIONS",
+           "MAX_WAITING", "SCHEMES", "Competition", "CompetitionError", "IdScheme", "LivePlay",
+           "SignUp"]

@@ -1,10 +1,13 @@
 """A competition's games with people at them, played as live tables of the ``play``
 app (``play.tables.open_table``): ``tournaments`` uses ``play``, never the reverse.
 
-- :func:`open_tables`: when a round is paired, each game with at least one person at it
-  gets a table (its seats in order: the people, the competition's built-in bots for
-  its bot entrants), started at once under the competition's live settings (preset,
-  house rules, clock), with the game's own id and seed (as a bots' game has). Table,
+- :func:`open_tables`: when a round is paired, each game with at least one account at
+  it (a person, or a bot account playing through the API) gets a table (its seats in
+  order: the accounts, the competition's built-in bots for its bot entrants), started
+  at once under the competition's live settings (preset, house rules, clock, what
+  plays an absent player's seat), with the game's own id and seed (as a bots' game
+  has; a deal shared with another game of the round gets a seed of its own:
+  ``Competition.table_seed``), for every format alike. Table,
   game and :class:`~tournaments.models.CompetitionTable` row are made in one
   transaction, once per game: doing it again stores nothing.
 - :func:`collect`: a live game that has ended goes in as a
@@ -38,7 +41,7 @@ from play.tables import open_table, stop_table
 from replays.projections import catch_up_deferred
 from replays.store import games
 from tournaments.core import beat
-from tournaments.core.competition import Competition
+from tournaments.core.competition import CLOCK, Competition, LivePlay
 from tournaments.core.entrants import username_of
 from tournaments.core.games import as_it_stands, bot_name
 from tournaments.core.store import competitions
@@ -75,6 +78,15 @@ def _player(entrant: str, user: Any, bot: str) -> str:
     return f"bot:{bot}" if bot else entrant
 
 
+def _absence(live: LivePlay) -> dict[str, Any]:
+    """The table's absence rule from the competition's: by the clock, no absence limit
+    (the clock plays each of the absent player's moves); else the bot named takes the
+    seat after ``absence_seconds`` away."""
+    if live.absent == CLOCK:
+        return {"absence_seconds": 0}
+    return {"absence_seconds": live.absence_seconds, "replacement_bot": live.absent}
+
+
 def open_tables(competition: Competition, r: int) -> int:
     """Make and start the live tables of a round's games with people (those not made
     yet); returns how many were made now."""
@@ -107,11 +119,12 @@ def open_tables(competition: Competition, r: int) -> int:
                 table = open_table(
                     first, live.preset, live.overrides, seats,
                     game_id=competition.game_id(r, index),
-                    seed=competition.seed(r, competition.rounds[r].games[index].deal),
+                    seed=competition.table_seed(r, index),
                     players=[_player(e, user, bot) for e, (user, bot) in zip(entrants, seats,
                                                                              strict=True)],
                     tournament=competition.name, actor=ACTOR,
-                    move_seconds=live.move_seconds, game_seconds=live.game_seconds)
+                    move_seconds=live.move_seconds, game_seconds=live.game_seconds,
+                    **_absence(live))
                 CompetitionTable.objects.create(competition_id=competition.id, round=r,
                                                 index=index, table=table, deadline=deadline)
         except (IntegrityError, DjangoIntegrityError):

@@ -12,6 +12,9 @@ Celery tasks (``tournaments.tasks``), the shell and the pages run.
   in, then :func:`advance`; run when ``play`` says a table finished
   (``tournaments.tasks.table_finished``), by the beat (deadlines), and by a page view
   (cheaply).
+- :func:`start_due`: a competition whose sign-up's deadline has passed starts its
+  first round with who has entered, as its organiser's *Start* would; run by the beat's
+  look and by a page view.
 """
 
 from __future__ import annotations
@@ -21,10 +24,14 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from uuid import UUID
 
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
 from eventsourcing.persistence import IntegrityError
 
-from tournaments.core import live
-from tournaments.core.competition import Competition
+from tournaments.core import consent, live, quotas
+from tournaments.core.competition import Competition, CompetitionError
+from tournaments.core.entrants import username_of
 from tournaments.core.games import bot_deals, missing_games, play_deals, round_results
 from tournaments.core.store import competitions
 
@@ -122,10 +129,47 @@ def resume(competition_id: UUID, send: Send) -> int:
     return len(deals)
 
 
+def start_due(competition: Competition, send: Send, now: datetime | None = None) -> bool:
+    """Start the first round of a competition whose sign-up's deadline has passed at
+    ``now``, with who has entered (invitations not answered expire; the games count
+    against its organiser's quota from now, as at their own start); returns whether it
+    started. Refused (the entrants cannot be paired, the quota is spent): it keeps
+    waiting, its page says why, and its organiser may invite more people and start it.
+    Two processes at once: the store takes one start."""
+    now = now or timezone.now()
+    if not competition.due_to_start(now):
+        return False
+    app = competitions()
+    name = username_of(competition.organiser or "")
+    organiser = (get_user_model().objects.filter(username=name).first()
+                 if name is not None else None)
+    for _ in range(ATTEMPTS):
+        competition = app.get(competition.id)
+        if not competition.due_to_start(now):
+            return False
+        try:
+            with transaction.atomic():
+                competition.start()
+                if organiser is not None:
+                    quotas.admit_start(organiser, competition)
+                consent.save(app, competition)
+        except CompetitionError as refused:
+            log.info("competition %s not started at its deadline: %s", competition.id,
+                     refused)
+            return False
+        except IntegrityError:
+            continue  # changed meanwhile (a late withdrawal, another process's start)
+        start_round(competition, send)
+        return True
+    return False
+
+
 def collect(competition_id: UUID, send: Send, now: datetime | None = None, *,
             marked_only: bool = False) -> int:
-    """Put the open round's ended (or overdue) live games in (``live.collect``), then
-    move the competition on; returns how many went in now."""
+    """Start a competition due to (:func:`start_due`); put the open round's ended (or
+    overdue) live games in (``live.collect``), then move the competition on; returns
+    how many went in now."""
+    start_due(competitions().get(competition_id), send, now)
     added = live.collect(competition_id, now, marked_only=marked_only)
     if added:
         advance(competition_id, send)
@@ -164,5 +208,5 @@ def run_here(competition_id: UUID, *, rounds: int = 1,
     return competitions().get(competition_id)
 
 
-__all__ = ["ATTEMPTS", "Send", "advance", "collect", "resume", "run_here", "start_round",
-           "tick"]
+__all__ = ["ATTEMPTS", "Send", "advance", "collect", "resume", "run_here", "start_due",
+           "start_round", "tick"]

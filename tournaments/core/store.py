@@ -15,9 +15,11 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any, Final
 from uuid import UUID
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import get_topic
@@ -26,11 +28,11 @@ from bohnanza_core.bots import BOTS
 from bohnanza_core.bots.registry import BUILTIN
 from bohnanza_core.formats import FORMATS, format_for
 from bohnanza_core.games import TOURNAMENT_NAME_MAX
-from bohnanza_core.pairings import PairingError
+from bohnanza_core.pairings import MAX_ENTRANTS, PairingError
 from bohnanza_core.rulesets import Ruleset
 from replays.store import store_env
 from tournaments.core import consent
-from tournaments.core.competition import Competition, CompetitionError, LivePlay
+from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import is_person, username_of
 from tournaments.core.legacy import RENAMED
 
@@ -42,6 +44,11 @@ MIN_MOVE_SECONDS: Final = 5
 MAX_MOVE_SECONDS: Final = 3600
 MAX_GAME_SECONDS: Final = 24 * 3600
 MAX_FIXTURE_HOURS: Final = 24 * 60
+MAX_ABSENCE_SECONDS: Final = 7 * 24 * 3600
+"""The longest a live table waits for an absent player before a bot takes the seat
+(``play.tables.MAX_ABSENCE_SECONDS``: a week)."""
+MAX_SIGN_UP_DAYS: Final = 365
+"""The furthest a sign-up's deadline lies ahead."""
 
 _lock = threading.Lock()
 _competitions: Competitions | None = None
@@ -112,7 +119,8 @@ def reset_competitions() -> None:
 
 def check_live(live: LivePlay | None, entrants: Sequence[str]) -> None:
     """People play only where live tables are set up, bots beside them only built-in
-    ones (a live table seats the bots the ``play`` app knows), clocks within bounds."""
+    ones (a live table seats the bots the ``play`` app knows), clocks within bounds, an
+    absent player's seat played by the clock or a built-in bot."""
     if live is None:
         if any(is_person(e) for e in entrants):
             raise CompetitionError(_("A competition with people needs a turn clock for its "
@@ -125,6 +133,13 @@ def check_live(live: LivePlay | None, entrants: Sequence[str]) -> None:
         raise CompetitionError(f"a bank of 0 to {MAX_GAME_SECONDS} seconds")
     if not 1 <= live.fixture_hours <= MAX_FIXTURE_HOURS:
         raise CompetitionError(f"1 to {MAX_FIXTURE_HOURS} hours to play a game")
+    if live.absent != CLOCK and live.absent not in BOTS:
+        raise CompetitionError(f"an absent player's seat is played by the clock or a "
+                               f"built-in bot ({', '.join(BOTS)}), not {live.absent[:40]!r}")
+    if not 0 <= live.absence_seconds <= MAX_ABSENCE_SECONDS or (
+            live.absent != CLOCK and not live.absence_seconds):
+        raise CompetitionError(f"a bot takes an absent player's seat after 1 to "
+                               f"{MAX_ABSENCE_SECONDS} seconds away")
     foreign = [e for e in entrants if not is_person(e)
                and (e.split(" #", 1)[0].partition("@")[2] != BUILTIN
                     or e.partition("@")[0] not in BOTS)]
@@ -132,16 +147,37 @@ def check_live(live: LivePlay | None, entrants: Sequence[str]) -> None:
         raise CompetitionError(f"only built-in bots play at live tables, not {foreign[0]}")
 
 
+def check_sign_up(sign_up: SignUp | None, live: LivePlay | None, entrants: Sequence[str],
+                  table: int, now: datetime) -> None:
+    """A sign-up belongs to a competition open for entries, its deadline ahead (within
+    :data:`MAX_SIGN_UP_DAYS`), its cap at least a table and at most
+    :data:`MAX_ENTRANTS`, and no lower than the entrants it starts with."""
+    if sign_up is None:
+        return
+    if live is None or not live.entries_open:
+        raise CompetitionError(_("A sign-up needs the competition open for entries."))
+    deadline = sign_up.deadline
+    if deadline is not None and (deadline.tzinfo is None or not (
+            now < deadline <= now + timedelta(days=MAX_SIGN_UP_DAYS))):
+        raise CompetitionError(_("The sign-up's deadline lies ahead, within %(days)d days.")
+                               % {"days": MAX_SIGN_UP_DAYS})
+    if not max(table, len(entrants)) <= sign_up.cap <= MAX_ENTRANTS:
+        raise CompetitionError(_("The cap is %(low)d to %(high)d entrants.")
+                               % {"low": max(table, len(entrants)), "high": MAX_ENTRANTS})
+
+
 def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, table: int,
            entrants: Sequence[str], *, organiser: str | None = None, every: int = 0,
            live: LivePlay | None = None, invited: Sequence[str] = (),
+           sign_up: SignUp | None = None, now: datetime | None = None,
            consented: bool = False, admit: Callable[[Competition], None] | None = None,
            app: Competitions | None = None) -> Competition:
     """Make a competition: enter ``entrants``, invite ``invited``, pair its first round
     (unless it waits: invitations to answer, entries open, or a ladder's first tick)
     and store it; refused (CompetitionError, nothing stored) when it cannot be played
     as asked. ``every``: seconds between a ladder's rounds (its schedule; a ladder must
-    have one, and only a ladder may).
+    have one, and only a ladder may). ``sign_up``: a deadline and a cap on people's
+    entries (``now``: when it is made, the time its deadline must lie after).
 
     Consent: the only person ``entrants`` may hold is the organiser; everyone else is
     ``invited`` and enters by accepting. ``consented`` lifts that for the command line,
@@ -169,6 +205,8 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
                                    % {"name": (username_of(unasked[0]) or "")[:150]})
     everyone = [*entrants, *invited]
     check_live(live, everyone)
+    check_sign_up(sign_up, live, entrants, table,
+                  now or timezone.now())
     if len(set(everyone)) != len(everyone):
         raise CompetitionError(_("Each entrant enters once."))
     competition = Competition(name=name, format=format, options=dict(options),
@@ -181,7 +219,11 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
                                   move_seconds=live.move_seconds,
                                   game_seconds=live.game_seconds,
                                   fixture_hours=live.fixture_hours,
-                                  entries_open=live.entries_open)
+                                  entries_open=live.entries_open, absent=live.absent,
+                                  absence_seconds=live.absence_seconds)
+    if sign_up is not None:
+        competition.trigger_event(Competition.SignUpSet, cap=sign_up.cap, deadline=(
+            sign_up.deadline.isoformat() if sign_up.deadline is not None else ""))
     for entrant in entrants:
         competition.enter(entrant)
     for entrant in invited:
@@ -202,7 +244,7 @@ def get(competition_id: UUID, app: Competitions | None = None) -> Competition:
     return (app or competitions()).get(competition_id)
 
 
-__all__ = ["MAX_EVERY", "MAX_FIXTURE_HOURS", "MAX_GAME_SECONDS", "MAX_MOVE_SECONDS",
-           "MAX_NAME", "MIN_EVERY", "MIN_MOVE_SECONDS", "CompetitionNotFound",
-           "Competitions", "check_live", "competitions", "create", "get",
-           "reset_competitions"]
+__all__ = ["MAX_ABSENCE_SECONDS", "MAX_EVERY", "MAX_FIXTURE_HOURS", "MAX_GAME_SECONDS",
+           "MAX_MOVE_SECONDS", "MAX_NAME", "MAX_SIGN_UP_DAYS", "MIN_EVERY", "MIN_MOVE_SECONDS",
+           "CompetitionNotFound", "Competitions", "check_live", "check_sign_up",
+           "competitions", "create", "get", "reset_competitions"]

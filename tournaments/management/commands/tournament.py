@@ -8,6 +8,9 @@
     manage.py tournament create --format league --divisions 2 --moves 1 --seasons 2 \\
         [--people ann,bob [--consented] [--open-entries --organiser ann] \\
          --move-seconds 60 --game-seconds 300 --fixture-hours 72] ...   (a league)
+    manage.py tournament create --format swiss --rounds 3 --people ann ... \
+        [--open-entries --organiser ann [--deadline 2030-01-31T18:00+00:00] [--cap 16]] \
+        [--absent clock | --absent heuristic --absence-seconds 120]   (people's Swiss)
     manage.py tournament list
     manage.py tournament show ID          (ID: the id, a unique start of it, or the name)
     manage.py tournament follow ID
@@ -32,6 +35,7 @@ with the ratings it recorded: exit status 1 if they differ.
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -43,7 +47,7 @@ from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.core import consent
-from tournaments.core.competition import Competition, CompetitionError, LivePlay
+from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import display_name, entrants_for
 from tournaments.core.games import stored_results
 from tournaments.core.ratings import rerate
@@ -181,6 +185,17 @@ class Command(BaseCommand):
         new.add_argument("--fixture-hours", type=int, default=72,
                          help=f"hours to play a live game (1-{MAX_FIXTURE_HOURS}); one not "
                               "over by then is scored as it stands")
+        new.add_argument("--absent", default=CLOCK,
+                         help="what plays an absent player's seat: clock (its default "
+                              "moves: a forfeit) or a built-in bot's name")
+        new.add_argument("--absence-seconds", type=int, default=120,
+                         help="with --absent BOT: seconds away before the bot takes the seat")
+        new.add_argument("--deadline", type=datetime.fromisoformat, default=None,
+                         help="with --open-entries: the sign-up's deadline (ISO 8601 with "
+                              "its offset), when the first round starts")
+        new.add_argument("--cap", type=int, default=None,
+                         help="with --open-entries: the most entrants; more go on a waiting "
+                              "list")
         new.add_argument("--here", action="store_true",
                          help="play every game in this process, without workers")
         new.add_argument("--ticks", type=int, default=1, help="with --here, a ladder's rounds")
@@ -245,13 +260,19 @@ class Command(BaseCommand):
         if named or options["open_entries"]:
             if options["here"]:
                 raise CommandError("people play at live tables, not --here")
+            absent = options["absent"]
             live = LivePlay(options["ruleset"], overrides, options["move_seconds"],
                             options["game_seconds"], options["fixture_hours"],
-                            options["open_entries"])
+                            options["open_entries"], absent,
+                            0 if absent == CLOCK else options["absence_seconds"])
+        sign_up = None
+        if options["deadline"] is not None or options["cap"] is not None:
+            sign_up = SignUp(options["deadline"], options["cap"] or MAX_ENTRANTS)
         competition = create(options["name"], fmt, chosen, ruleset, table,
                              people.entered + entrants_for(self._names(options["bots"])),
                              organiser=organiser, every=every, live=live,
-                             invited=people.invited, consented=options["consented"])
+                             invited=people.invited, sign_up=sign_up,
+                             consented=options["consented"])
         total = competition.games_total()
         self.stdout.write(f"created {competition.id}"
                           + (f": {total} games" if total is not None else ""))

@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from bohnanza_core import narrate
 from bohnanza_core.bots import BOTS, Bot
 from bohnanza_core.commands import Command
 from bohnanza_core.engine import awaiting
@@ -52,8 +53,8 @@ from replays.store import game_lock, load
 
 logger = logging.getLogger(__name__)
 
-CLOCK = "clock"
-"""The actor of a move the clock played."""
+CLOCK = narrate.CLOCK
+"""The actor of a move the clock played (narrated as the clock's)."""
 
 _tasks: dict[UUID, asyncio.Task[None]] = {}
 _wake: dict[UUID, asyncio.Event] = {}

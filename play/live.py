@@ -193,7 +193,7 @@ def rules_text(ruleset: Ruleset) -> str:
 
 
 def seat_update(game: Game, perspective: Perspective, events: list[Event],
-                since: int) -> dict[str, Any]:
+                since: int, actors: list[str | None] | None = None) -> dict[str, Any]:
     """What ``perspective`` may know after ``events`` (the game moved from version
     ``since`` to ``game.version``): its view, the events redacted for it, and (a seat)
     its legal moves. Plain JSON, for the channel layer; the rules (a frame's
@@ -217,6 +217,8 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
         "holder": game.holder(seat) if seat is not None else None,
         "table_json": json_text(seen.as_dict()),
         "events": [event_to_json(event) for event in shown],
+        # Each event's actor in the record (the clock's moves are told as the clock's).
+        "actors": list(actors) if actors is not None else [None] * len(shown),
         "legal": ([move_to_json(m) for m in legal_commands(state, seat)]
                   if seat is not None else []),
         "players": list(game.players),
@@ -233,12 +235,12 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
     }
 
 
-def updates(table_id: UUID, game: Game, events: list[Event], since: int
-            ) -> dict[str, dict[str, Any]]:
+def updates(table_id: UUID, game: Game, events: list[Event], since: int,
+            actors: list[str | None] | None = None) -> dict[str, dict[str, Any]]:
     """Every group's update after a command: one per seat and the spectators'."""
-    out = {seat_group(table_id, seat): seat_update(game, seat, events, since)
+    out = {seat_group(table_id, seat): seat_update(game, seat, events, since, actors)
            for seat in range(game.table.players)}
-    out[spectator_group(table_id)] = seat_update(game, SPECTATOR, events, since)
+    out[spectator_group(table_id)] = seat_update(game, SPECTATOR, events, since, actors)
     return out
 
 
@@ -409,6 +411,8 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
                         words())
     told = ([event_from_json(e) for e in update["history"]] if "history" in update
             else events)
+    actors = update.get("history_actors" if "history" in update else "actors") or []
+    actors = list(actors) + [None] * (len(told) - len(actors))
     return Drawn({
         "type": "state",
         "protocol": PROTOCOL,
@@ -421,7 +425,8 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
         "finished": update["finished"],
         "legal": update["legal"],
         "facts": update["facts"],
-        "log": [narrator.describe(event) for event in told],
+        "log": [narrator.describe(event, actor)
+                for event, actor in zip(told, actors, strict=False)],
         "answer": answer,
     }, regions, update["rules"], update["table_json"])
 
@@ -451,8 +456,9 @@ def current(table: Table, perspective: Perspective) -> dict[str, Any]:
     store = games()
     rows = store.recorder.select_events(game.id, gt=max(0, game.version - LOG_LINES),
                                         lte=game.version)
-    update["history"] = [event_to_json(redact(store.mapper.to_entry(row).event, perspective))
-                         for row in rows]
+    entries = [store.mapper.to_entry(row) for row in rows]
+    update["history"] = [event_to_json(redact(entry.event, perspective)) for entry in entries]
+    update["history_actors"] = [entry.actor for entry in entries]
     return update
 
 
@@ -530,7 +536,8 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
             game, fresh = load(game_id, fresh=True), True
             continue
         events = [entry.event for entry in entries]
-        return Played(game, updates(table_id, game, events, since))
+        return Played(game, updates(table_id, game, events, since,
+                                    [entry.actor for entry in entries]))
     raise StaleFrame("the table is too busy: try again")
 
 

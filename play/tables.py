@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bohnanza_core import narrate
 from bohnanza_core.bots import BOTS
 from bohnanza_core.commands import HandSeatToBot
 from bohnanza_core.errors import IllegalMove, RulesetError
@@ -36,7 +37,7 @@ MAX_CLOCK_SECONDS = 24 * 3600
 MAX_ABSENCE_SECONDS = 7 * 24 * 3600
 """The longest a table may wait for a seat's person who went away (a week)."""
 
-ABSENCE = "absence"
+ABSENCE = narrate.ABSENCE
 """The record's actor of a seat handed to its bot because its person stayed away."""
 
 MAX_OVERRIDES = 30

@@ -155,7 +155,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 overrides=data["house_rules"], public=data["public"],
                 move_seconds=data["move_seconds"], game_seconds=data["game_seconds"],
                 absence_seconds=data["absence_seconds"],
-                replacement_bot=data["replacement_bot"] or "heuristic")
+                replacement_bot=data["replacement_bot"] or "heuristic",
+                trade_seconds=data.get("trade_seconds"))
         except TableError as error:
             form.add_error(None, str(error))
         else:

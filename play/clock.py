@@ -150,5 +150,17 @@ def read_frame(table_id: Any, now: datetime) -> dict[str, Any] | None:
     return clock_frame(table, seats, now) if has_clocks(table, seats) else None
 
 
-__all__ = ["MAX_TRADE_SECONDS", "NotTrading", "all_passed", "clock_frame",
-           "default_trade_seconds", "has_clocks", "pass_trading", "people", "read_frame", "start_window", "window_applies", "window_open"]
+__all__ = [
+    "MAX_TRADE_SECONDS",
+    "NotTrading",
+    "all_passed",
+    "clock_frame",
+    "default_trade_seconds",
+    "has_clocks",
+    "pass_trading",
+    "people",
+    "read_frame",
+    "start_window",
+    "window_applies",
+    "window_open",
+]

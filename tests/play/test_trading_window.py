@@ -97,7 +97,7 @@ def test_a_bots_trading_phase_waits_for_the_window_then_ends() -> None:
             break
     ended = [e for e in _record(table) if isinstance(e.event, TradingEnded)]
     assert ended[-1].event.seat == bot
-    assert ended[-1].actor == f"bot:heuristic"
+    assert ended[-1].actor == "bot:heuristic"
 
 
 def test_a_bot_answers_a_persons_offer_inside_the_window() -> None:

@@ -31,14 +31,16 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import translation
 
+from bohnanza_core.cards import coins_for
 from bohnanza_core.commands import Command
 from bohnanza_core.engine import legal_commands
 from bohnanza_core.errors import IllegalMove
-from bohnanza_core.events import Event
+from bohnanza_core.events import Event, PhaseStarted
 from bohnanza_core.export import event_from_json, event_to_json
 from bohnanza_core.games import Game, GameNotFound, StaleCommand
 from bohnanza_core.narrate import Narrator
 from bohnanza_core.rulesets import Ruleset
+from bohnanza_core.state import Phase
 from bohnanza_core.views import SPECTATOR, Perspective, redact, view
 from bohnanza_core.wire import move_to_json
 from play.authority import require_seat
@@ -231,8 +233,25 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
             "ending": seen.ending,
             "harvestable": [[seen.may_harvest(s, f) for f in range(seen.field_count(s))]
                             for s in range(state.players)],
+            # What harvesting each field would pay now (the harvest buttons say it).
+            "pays": [[coins_for(kind, len(cards)) if kind is not None and cards else 0
+                      for kind, cards in ((state.field_kind(s, f), state.fields[s][f])
+                                          for f in range(len(state.fields[s])))]
+                     for s in range(state.players)],
+            # The step before the final harvest (a finished game): the fields as they
+            # were harvested, which the end of the live table shows.
+            "harvested_at": _before_final_harvest(events, since) if state.finished else None,
         },
     }
+
+
+def _before_final_harvest(events: list[Event], since: int) -> int | None:
+    """The version just before the final harvest began, if ``events`` (from version
+    ``since`` + 1) hold its start."""
+    for offset, event in enumerate(events):
+        if isinstance(event, PhaseStarted) and event.phase is Phase.FINAL_HARVEST:
+            return since + offset
+    return None
 
 
 def updates(table_id: UUID, game: Game, events: list[Event], since: int,
@@ -457,6 +476,9 @@ def current(table: Table, perspective: Perspective) -> dict[str, Any]:
     rows = store.recorder.select_events(game.id, gt=max(0, game.version - LOG_LINES),
                                         lte=game.version)
     entries = [store.mapper.to_entry(row) for row in rows]
+    if game.table.finished and entries:
+        update["facts"]["harvested_at"] = _before_final_harvest(
+            [entry.event for entry in entries], entries[0].seq - 1)
     update["history"] = [event_to_json(redact(entry.event, perspective)) for entry in entries]
     update["history_actors"] = [entry.actor for entry in entries]
     return update

@@ -361,10 +361,10 @@ class TableConsumer(NoHopConsumer):
                                                           self.channel_name)
             self.beat = _renewing(self.channel_name)
         await self._send_current()
+        driver.kick(self.table_id, self.channel_layer)
         frame = await database_sync_to_async(clock.read_frame)(self.table_id, timezone.now())
         if frame is not None:
             await self._send_clock(frame)
-        driver.kick(self.table_id, self.channel_layer)
 
     async def _send_clock(self, frame: dict[str, Any]) -> None:
         """The table's clocks (play/clock.py), the same for every connection."""

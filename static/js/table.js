@@ -427,10 +427,14 @@
         notice(w.vanished);
         return;
       }
-      const age = performance.now() - group.since;
-      if (age < CHANGED_MS) {
+      // Changed under the finger: its words changed just now, or it took the place of a
+      // move that went away just now (not by this reader's own move).
+      const now = performance.now();
+      const changed = now - group.changedAt < CHANGED_MS
+        || (now - group.since < CHANGED_MS && now - interactive.lostAt < CHANGED_MS);
+      if (changed) {
         notice(fill(w.changed, { move: group.text }));
-        group.since = performance.now() - CHANGED_MS;  // a second press is meant
+        group.since = group.changedAt = now - CHANGED_MS;  // a second press is meant
         return;
       }
       notice("");
@@ -459,8 +463,14 @@
       const before = interactive.groups;
       for (const [id, group] of next) {
         const old = before.get(id);
-        group.since = old && old.text === group.text ? old.since : now;
+        group.since = old ? old.since : now;
+        group.changedAt = old && old.text !== group.text ? now : (old ? old.changedAt : -Infinity);
       }
+      // Moves gone by someone else's doing (not the answer to this reader's own move).
+      if (!interactive.pending && [...before.keys()].some((id) => !next.has(id))) {
+        interactive.lostAt = now;
+      }
+      interactive.pending = false;
       // Keys: kept by each move still there; the new ones take the lowest free key.
       const slots = new Map();
       for (const [id, n] of interactive.slots) if (next.has(id)) slots.set(id, n);
@@ -550,7 +560,10 @@
     }
 
     function play(options) {
-      interactive = Object.assign({ legal: [], groups: new Map(), slots: new Map(), facts: {} }, options);
+      interactive = Object.assign({ legal: [], groups: new Map(), slots: new Map(), facts: {},
+                                    lostAt: -Infinity, pending: false }, options);
+      const send = interactive.send;
+      interactive.send = (command) => { interactive.pending = true; send(command); };
       box.classList.add("is-interactive");
       box.addEventListener("click", onTableClick);
       const panel = interactive.moves;

@@ -135,17 +135,23 @@ class TradeOnABotsTurnTest(_Browser):
 @override_settings(PLAY_BOT_PACE_SECONDS=0.05)
 class ClockTest(_Browser):
     def test_the_clock_counts_down_and_its_move_is_told_as_the_clocks(self) -> None:
-        table = _ann_at("duel", ["open", "heuristic"], move_seconds=4, game_seconds=0)
+        table = _ann_at("duel", ["open", "heuristic"], move_seconds=6, game_seconds=0)
         with sync_playwright() as driver:
             page = self._ann(driver)
             page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
             page.wait_for_selector(".live-clock.is-running[data-seat='0'] .live-clock-move",
                                    timeout=10_000)
-            first = page.inner_text(".live-clock.is-running .live-clock-move")
-            page.wait_for_timeout(1200)
-            second = page.inner_text(".live-clock.is-running .live-clock-move")
-            assert re.fullmatch(r"\s*0:0\d", first) and re.fullmatch(r"\s*0:0\d", second)
-            assert int(second.strip()[-1]) < int(first.strip()[-1])
+            counted = False
+            for _ in range(4):  # a sample may straddle the clock's own move: again
+                first = page.inner_text(".live-clock.is-running .live-clock-move")
+                page.wait_for_timeout(1200)
+                second = page.inner_text(".live-clock.is-running .live-clock-move")
+                assert re.fullmatch(r"\s*0:0\d", first), first
+                assert re.fullmatch(r"\s*0:0\d", second), second
+                if int(second.strip()[-1]) < int(first.strip()[-1]):
+                    counted = True
+                    break
+            assert counted
             assert page.is_visible(".live-clock.is-running.is-warning")
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "live-clock.png"))

@@ -342,11 +342,16 @@
       const moves = [...entries.values()].map((g) => g.moves[0]);
       if (!table || !moves.length || !moves.every((m) => m.kind === "harvest")) return "";
       const seat = me();
-      const hand = seat !== null && table.seats[seat] ? table.seats[seat].hand : null;
-      if (table.phase === "planting" && hand && hand.length) {
+      const mine = seat !== null ? table.seats[seat] : null;
+      if (!mine) return "";
+      const hand = mine.hand || [];
+      if (table.phase === "planting" && table.active === seat && hand.length) {
         return fill(w.forced_front, { card: cardName(hand[0]) });
       }
-      return w.forced_plant || "";
+      const owed = (mine.trade_area || []).length
+        || (table.phase === "planting_received" && table.active === seat && table.face_up.length);
+      if (table.phase === "planting_received" && owed) return w.forced_plant || "";
+      return "";
     }
 
     // A press the reader may regret: asked again before it is sent.

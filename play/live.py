@@ -35,7 +35,7 @@ from bohnanza_core.cards import coins_for
 from bohnanza_core.commands import Command
 from bohnanza_core.engine import legal_commands
 from bohnanza_core.errors import IllegalMove
-from bohnanza_core.events import Event, PhaseStarted
+from bohnanza_core.events import Event, FieldHarvested, PhaseStarted
 from bohnanza_core.export import event_from_json, event_to_json
 from bohnanza_core.games import Game, GameNotFound, StaleCommand
 from bohnanza_core.narrate import Narrator
@@ -249,7 +249,8 @@ def _before_final_harvest(events: list[Event], since: int) -> int | None:
     """The version just before the final harvest began, if ``events`` (from version
     ``since`` + 1) hold its start."""
     for offset, event in enumerate(events):
-        if isinstance(event, PhaseStarted) and event.phase is Phase.FINAL_HARVEST:
+        if (isinstance(event, PhaseStarted) and event.phase is Phase.FINAL_HARVEST) or (
+                isinstance(event, FieldHarvested) and event.final):
             return since + offset
     return None
 

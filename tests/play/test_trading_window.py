@@ -232,3 +232,17 @@ def test_the_clock_frame_says_deadlines_banks_and_the_window() -> None:
     bob = User.objects.create_user("bob", password="pw")
     alone = create_table(bob, "classic", 3, seats=["open", "open", "open"], trade_seconds=15)
     assert not clock.has_clocks(alone, alone.seats.all())
+
+
+def test_the_step_before_the_final_harvest_is_found() -> None:
+    """A finished game's frame names the version before its final harvest: the end of
+    the live table shows the fields as they were then."""
+    from bohnanza_core.bots import BOTS
+    from bohnanza_core.rulesets import ruleset_for
+    from bohnanza_core.simulator import play_game
+
+    events = list(play_game(ruleset_for("duel", 2), [BOTS["heuristic"]] * 2, "end").events)
+    first = next(i for i, e in enumerate(events)
+                 if type(e).__name__ == "FieldHarvested" and e.final)
+    assert live._before_final_harvest(events[first - 3:], first - 3) == first
+    assert live._before_final_harvest(events[:first], 0) is None

@@ -406,9 +406,14 @@
           if (!place) return;
           const template = document.createElement("template");
           template.innerHTML = before.html;
-          const seats = template.content.querySelector(".rt-seats");
-          if (seats) place.replaceChildren(seats);
-          place.hidden = !seats;
+          // The drawing's root (its layout for the seat count) with its seats only.
+          const rt = template.content.querySelector(".rt");
+          const seats = rt && rt.querySelector(".rt-seats");
+          if (!seats) return;
+          rt.replaceChildren(seats);
+          const heading = place.querySelector("h2");
+          place.replaceChildren(...(heading ? [heading] : []), rt);
+          place.hidden = false;
         }).catch(() => {});
     }
   }

@@ -404,7 +404,8 @@ def _draw_seat(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:
     if hand is not None:
         front = w.gettext("(front: planted next)")
         # The front card, planted next, marked on the hand itself, not by a tooltip only.
-        mark = f'<span class="rt-front-mark">{w.pgettext("hand", "front")}</span>'
+        front_word = w.pgettext("hand", "front")
+        mark = f'<span class="rt-front-mark">{front_word}</span>'
         cards = "".join(f'<span class="slot is-front">{card(c, " front", front)}{mark}</span>'
                         if i == 0 else f'<span class="slot">{card(c)}</span>'
                         for i, c in enumerate(hand))

@@ -80,10 +80,14 @@ def test_a_bots_trading_phase_waits_for_the_window_then_ends() -> None:
     t0 = timezone.now()
     state = _to_a_bots_trading(table, t0)
     bot = state.active
-    # Looked at within the window, again and again: the bot does not end trading.
-    for seconds in (0, 1, 5, 14):
-        step, _ = driver.next_step(table.id, now=t0 + timedelta(seconds=seconds))
+    # Looked at within the window, again and again: the bots trade among themselves
+    # (offers, answers), the bot on turn does not end trading; once they have done,
+    # the driver waits for the window's end.
+    for look in range(30):
+        step, _ = driver.next_step(table.id, now=t0 + timedelta(seconds=min(look, 14)))
         assert _state(table).phase is Phase.TRADING
+        if step.kind == "wait":
+            break
     assert step.kind == "wait"
     stored = _table_now(table)
     assert stored.trade_turn == state.turn

@@ -101,23 +101,44 @@ def _parser() -> _Parser:
         "verify", help="audit an exported game: hash chain, seed, shuffles and rules")
     verify.add_argument("file", type=Path, help="a game exported as JSON Lines ('-': stdin)")
     verify.add_argument("--head", help="the head hash you were shown during the game")
+
+    told = commands.add_parser(
+        "narrate", help="tell an exported game in words, one line per event (a move the "
+                        "clock played told as the clock's)")
+    told.add_argument("file", type=Path, help="a game exported as JSON Lines ('-': stdin)")
     return parser
 
 
 INVALID = 1
 
 
+def _read(path: Path) -> str:
+    if str(path) == "-":
+        return sys.stdin.read()
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SimulationError(f"cannot read {path}: {exc}") from None
+
+
+def _narrate(args: argparse.Namespace) -> int:
+    from bohnanza_core.export import ExportError, read_jsonl
+
+    try:
+        game_file = read_jsonl(_read(args.file))
+        actors = [entry.actor for entry in game_file.entries] if game_file.entries else None
+        for line in narrate(game_file.events, actors=actors):
+            print(line)
+    except (ExportError, ValueError) as exc:
+        print(f"bohnanza: {exc}", file=sys.stderr)
+        return INVALID
+    return 0
+
+
 def _verify(args: argparse.Namespace) -> int:
     from bohnanza_core.verify import verify_text
 
-    path: Path = args.file
-    if str(path) == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SimulationError(f"cannot read {path}: {exc}") from None
+    text = _read(args.file)
     verdict = verify_text(text, expected_head=args.head)
     print(verdict.report())
     return 0 if verdict.ok else INVALID
@@ -261,6 +282,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return _head_to_head(args)
         if args.command == "verify":
             return _verify(args)
+        if args.command == "narrate":
+            return _narrate(args)
         return _rules(args)
     except _UsageError as exc:
         print(exc, file=sys.stderr)

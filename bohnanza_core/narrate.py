@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
 from bohnanza_core.cards import BeanKind, Card, deck_kinds
+from bohnanza_core.commands import seat_of
+from bohnanza_core.engine import command_for
 from bohnanza_core.events import (
     BeanPlanted,
     CardDealt,
@@ -52,6 +54,23 @@ from bohnanza_core.events import (
 )
 from bohnanza_core.rulesets import Ruleset, TieBreak
 from bohnanza_core.state import Phase
+
+CLOCK = "clock"
+"""The record's actor of a move the clock played at its deadline (``play.driver``)."""
+
+ABSENCE = "absence"
+"""The record's actor of a move the absence rule played (a seat handed to its bot)."""
+
+MACHINE_ACTORS = frozenset({CLOCK, ABSENCE})
+"""Actors that play a seat's move for it: their moves are told as theirs."""
+
+
+def command_seat(event: Event) -> int | None:
+    """The seat whose command ``event`` opens, if it opens one."""
+    if isinstance(event, SeatHandedToBot):
+        return event.seat
+    command = command_for(event)
+    return None if command is None else seat_of(command)
 
 
 class Language(Protocol):
@@ -212,7 +231,25 @@ class Narrator:
                 return _("The final harvest: every field is sold")
         return _("Phase: {phase}").format(phase=phase_name(phase, self.lang))
 
-    def describe(self, event: Event) -> str:
+    def describe(self, event: Event, actor: str | None = None) -> str:
+        """One line for ``event``; ``actor``, the record's actor of the entry (set on the
+        event that opens a command): a move the clock or the absence rule played is
+        told as theirs, not as the seat's own."""
+        line = self._describe(event)
+        if actor not in MACHINE_ACTORS:
+            return line
+        mover = command_seat(event)
+        if mover is None or not 0 <= mover < len(self.seats):
+            return line
+        if actor == CLOCK:
+            return self.lang.gettext("The clock plays for {seat}: {move}").format(
+                seat=self.seats[mover], move=line)
+        if isinstance(event, SeatHandedToBot):  # told as the absence rule's already
+            return line
+        return self.lang.gettext("The absence rule plays for {seat}: {move}").format(
+            seat=self.seats[mover], move=line)
+
+    def _describe(self, event: Event) -> str:
         seat = self.seats.__getitem__
         lang = self.lang
         _ = lang.gettext
@@ -348,17 +385,22 @@ class Narrator:
 
 
 def describe(event: Event, ruleset: Ruleset, seats: Sequence[str],
-             lang: Language = ENGLISH) -> str:
+             lang: Language = ENGLISH, actor: str | None = None) -> str:
     """One readable line for ``event`` at a table of ``ruleset`` with ``seats``."""
-    return Narrator(ruleset, seats, lang).describe(event)
+    return Narrator(ruleset, seats, lang).describe(event, actor)
 
 
-def narrate(events: Iterable[Event], lang: Language = ENGLISH) -> Iterator[str]:
-    """Every event of a game as a line; the first must be its :class:`GameStarted`."""
+def narrate(events: Iterable[Event], lang: Language = ENGLISH,
+            actors: Iterable[str | None] | None = None) -> Iterator[str]:
+    """Every event of a game as a line; the first must be its :class:`GameStarted`.
+    ``actors``: each event's actor from the record (an export's entries), so that the
+    clock's moves are told as the clock's."""
     narrator: Narrator | None = None
+    who = iter(actors) if actors is not None else None
     for event in events:
+        actor = next(who, None) if who is not None else None
         if narrator is None:
             if not isinstance(event, GameStarted):
                 raise ValueError("a game's story begins with GameStarted")
             narrator = Narrator(event.ruleset, event.seats, lang)
-        yield narrator.describe(event)
+        yield narrator.describe(event, actor)

@@ -322,6 +322,11 @@ _ABSENCE = os.environ.get("BOHNANZA_ABSENCE_SECONDS", "").strip().lower()
 PLAY_ABSENCE_SECONDS = 0 if _ABSENCE == "never" else env_int("BOHNANZA_ABSENCE_SECONDS",
                                                                default=300)
 
+# How long a trading phase stays open while a person sits at the table (play/clock.py):
+# a bot on turn ends trading only then, or once every person has passed. A table's
+# creator may change it; 0: bots trade at their pace.
+PLAY_TRADE_SECONDS = env_int("BOHNANZA_TRADE_SECONDS", default=15)
+
 # --- Celery (read by config/celery.py, names prefixed CELERY_) ----------------
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

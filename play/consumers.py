@@ -24,7 +24,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import trans_real
 
 from bohnanza_core.errors import IllegalMove
@@ -32,7 +32,7 @@ from bohnanza_core.events import Handover
 from bohnanza_core.jsonlimits import JSONLimitError, loads_line
 from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import CommandFormatError, command_from_json
-from play import authority, driver, live, presence
+from play import authority, clock, driver, live, presence
 from play.authority import Credential, NotYourSeat
 from play.channels_internals import dispatch_without_hop
 from play.lobby import lobby_snapshot
@@ -362,6 +362,13 @@ class TableConsumer(NoHopConsumer):
             self.beat = _renewing(self.channel_name)
         await self._send_current()
         driver.kick(self.table_id, self.channel_layer)
+        frame = await database_sync_to_async(clock.read_frame)(self.table_id, timezone.now())
+        if frame is not None:
+            await self._send_clock(frame)
+
+    async def _send_clock(self, frame: dict[str, Any]) -> None:
+        """The table's clocks (play/clock.py), the same for every connection."""
+        await self.send_json({**frame, "protocol": live.PROTOCOL})
 
     async def _stop_renewing(self) -> None:
         if self.beat is not None:
@@ -473,6 +480,8 @@ class TableConsumer(NoHopConsumer):
             await self._send_current()
         elif kind == "command":
             await self._command(frame, ref)
+        elif kind == "pass":
+            await self._pass(ref)
         elif kind == "leave":
             stray = sorted(str(key)[:30] for key in frame if key not in ("type", "ref"))
             if stray:  # nobody leaves for another seat: a leave names none
@@ -539,6 +548,25 @@ class TableConsumer(NoHopConsumer):
                               why=authority.SIGNED_OUT)
         return account
 
+    async def _pass(self, ref: object) -> None:
+        """This seat's person is done trading this turn (play/clock.py): the trading
+        window closes once every person at the table is; every connection is told."""
+        if self.perspective == SPECTATOR:
+            await self._refuse("spectators do not trade: sit at a table to play", ref)
+            return
+        try:
+            await database_sync_to_async(clock.pass_trading)(self.table_id, self.perspective,
+                                                             self.actor)
+        except NotYourSeat as error:
+            await self._refuse(error.reason, ref)
+            await self._lose_seat(await self._why(error))
+            return
+        except clock.NotTrading as error:
+            await self._refuse(str(error), ref)
+            return
+        await driver.tell_clock(self.channel_layer, self.table_id)
+        driver.kick(self.table_id, self.channel_layer)
+
     async def _leave(self, ref: object) -> None:
         """Leave the running game: the table's bot plays the seat from now on (an event
         of the game), and this connection watches as a spectator."""
@@ -573,6 +601,12 @@ class TableConsumer(NoHopConsumer):
 
     async def table_update(self, message: dict[str, Any]) -> None:
         await self._send_update(message["update"])
+
+    async def table_clock(self, message: dict[str, Any]) -> None:
+        """The table's clocks changed (a move clock started, a trading window opened or
+        a person passed): sent on to the client as its ``clock`` frame."""
+        if self.group is not None:
+            await self._send_clock(message["clock"])
 
     async def seat_handed(self, message: dict[str, Any]) -> None:
         """A seat was handed to its bot: its person's connections become a spectator's

@@ -36,8 +36,9 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from bohnanza_core import narrate
 from bohnanza_core.bots import BOTS, Bot
-from bohnanza_core.commands import Command, as_command
+from bohnanza_core.commands import Command, EndTrading, WithdrawOffer, as_command
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import Handover
@@ -45,15 +46,15 @@ from bohnanza_core.games import Game
 from bohnanza_core.simulator import bot_answers, fallback, voluntary_chances
 from bohnanza_core.state import Phase
 from bohnanza_core.views import view
-from play import live, presence, tables
+from play import clock, live, presence, tables
 from play.models import Seat, Table
 from play.signals import table_finished
 from replays.store import game_lock, load
 
 logger = logging.getLogger(__name__)
 
-CLOCK = "clock"
-"""The actor of a move the clock played."""
+CLOCK = narrate.CLOCK
+"""The actor of a move the clock played (narrated as the clock's)."""
 
 _tasks: dict[UUID, asyncio.Task[None]] = {}
 _wake: dict[UUID, asyncio.Event] = {}
@@ -128,6 +129,16 @@ async def announce_handover(layer: Any, table_id: UUID, played: live.Played, sea
     await layer.group_send(live.room_group(table_id),
                            {"type": "seat.handed", "seat": seat, "reason": reason})
     await layer.group_send(live.LOBBY_GROUP, live.lobby_changed())
+
+
+async def tell_clock(layer: Any, table_id: UUID) -> None:
+    """Send every connection to the table its clocks as stored now (the ``clock``
+    frame: deadlines, banks, the trading window)."""
+    frame = await database_sync_to_async(clock.read_frame)(table_id, timezone.now())
+    if frame is None:
+        return
+    await layer.group_send(live.room_group(table_id), {"type": "table.clock",
+                                                        "clock": frame})
 
 
 def has_work(table: Table, game: Game) -> bool:
@@ -272,6 +283,9 @@ class Step:
     kind: str
     at: datetime | None = None
     handed: int | None = None
+    told: bool = False
+    """The table's clocks changed (a move clock started, a trading window opened, the
+    game ended): the clients are sent the ``clock`` frame."""
 
 
 def _bot(table: Table, seat: Seat) -> Bot:
@@ -319,9 +333,10 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
                 if isinstance(error, Exception):
                     logger.error("table %s: %s failed on its end", table.pk, receiver,
                                  exc_info=error)
-        return Step("idle"), []
+        return Step("idle", told=True), []
     tables.reconcile(table, state.seat_bots, seats)
-    away = presence.look(table, list(seats.values()), now or timezone.now())
+    moment = now or timezone.now()
+    away = presence.look(table, list(seats.values()), moment)
     for number in away.due:
         try:
             handed = tables.hand_to_bot(table.id, number, Handover.ABSENT, now=now)
@@ -330,6 +345,12 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
                         refused)
             continue
         return Step("bot", handed=number), [handed]
+    window: Window | None = None
+    if state.phase is Phase.TRADING and clock.window_applies(table, seats.values()):
+        opened = table.trade_turn != state.turn
+        clock.start_window(table, state.turn, moment)
+        window = Window(clock.window_open(table, seats.values(), state.turn, moment),
+                        table.trade_deadline, opened)
     if state.phase is Phase.TRADING and _chances.get(table.id) != state.turn:
         # A bot not on turn gets one voluntary chance to propose (the simulator's one
         # turn policy: bohnanza_core.simulator.voluntary_chances).
@@ -352,12 +373,77 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
                         if state.phase is not Phase.TRADING:
                             break
         if played:
-            return Step("bot"), played
-    step, played = _awaited(table, game, seats, now)
+            return Step("bot", told=window is not None and window.opened), played
+    if window is not None:
+        step, played = _trading(table, game, seats, moment, window)
+    else:
+        step, played = _awaited(table, game, seats, now)
     if away.next_look is not None and step.kind != "bot" and (
             step.at is None or away.next_look < step.at):
-        step = Step("wait", away.next_look)
+        step = Step("wait", away.next_look, told=step.told)
     return step, played
+
+
+@dataclass
+class Window:
+    """The trading window of the phase the driver looks at: ``open``, until
+    ``deadline``; ``opened``: just now (the clients are told)."""
+
+    open: bool
+    deadline: datetime | None
+    opened: bool = False
+
+
+def _trading(table: Table, game: Game, seats: dict[int, Seat], now: datetime,
+             window: Window) -> tuple[Step, list[live.Played]]:
+    """A trading phase with people at the table (:mod:`play.clock`): every bot the game
+    waits for answers the offers made to it, not only the most urgent seat (a bot on
+    turn answered a person's counter-offer only once the person had answered its own);
+    a bot on turn ends trading only once the window has closed; then no bot keeps an
+    offer of its own open."""
+    state = game.state
+    told = window.opened
+    if not window.open:
+        for offer in sorted(state.offers.values(), key=lambda o: o.number):
+            seat = seats.get(offer.proposer)
+            if seat is not None and seat.is_bot and offer.proposer != state.active:
+                done = _play(table, game, WithdrawOffer(seat=offer.proposer,
+                                                        offer=offer.number), seat.player())
+                return Step("bot", told=told), [done] if done is not None else []
+    held = False
+    played: list[live.Played] = []
+    for number in awaiting(state):
+        seat = seats[number]
+        if not seat.is_bot:
+            continue
+
+        def attempt(command: object, number: int = number, seat: Seat = seat) -> bool:
+            nonlocal held
+            if not isinstance(command, Command) or command.seat != number:
+                return False
+            if window.open and isinstance(command, EndTrading):
+                held = True  # played once the window closes
+                return True
+            done = _play(table, game, command, seat.player())
+            if done is not None:
+                played.append(done)
+            return done is not None
+
+        if not bot_answers(_bot(table, seat), view(state, number), attempt):
+            attempt(fallback(state, number))
+        if played:
+            return Step("bot", told=told), played
+    step: Step = Step("idle", told=told)
+    person = next((n for n in awaiting(state) if not seats[n].is_bot), None)
+    if person is not None and table.clocked:
+        step, played = _clock(table, game, seats[person], now)
+        if played:
+            return step, played
+        step.told = step.told or told
+    if window.open and window.deadline is not None and (held or person is not None) and (
+            step.at is None or window.deadline < step.at):
+        step = Step("wait", window.deadline, told=step.told)
+    return step, []
 
 
 def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | None
@@ -409,7 +495,7 @@ def _clock(table: Table, game: Game, seat: Seat, now: datetime
         Table.objects.filter(pk=table.pk).update(clock_seat=seat.number,
                                                  clock_version=game.version,
                                                  clock_started=now, clock_deadline=deadline)
-        return Step("wait", deadline), []
+        return Step("wait", deadline, told=True), []
     assert table.clock_deadline is not None
     if now < table.clock_deadline:
         return Step("wait", table.clock_deadline), []
@@ -442,6 +528,8 @@ async def drive(table_id: UUID, layer: Any) -> None:
                         await announce_handover(layer, table_id, done, step.handed)
                     else:
                         await broadcast(layer, done)
+                if step.told:
+                    await tell_clock(layer, table_id)
             if step.kind == "idle":
                 return
             if step.kind == "bot":

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from bohnanza_core.bots import BOTS
 from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
+from play.clock import MAX_TRADE_SECONDS, default_trade_seconds
 from play.tables import MAX_CLOCK_SECONDS, OPEN
 from replays.table import display_player
 
@@ -60,6 +61,11 @@ class TableForm(forms.Form):
                                       min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
     game_seconds = forms.IntegerField(label=gettext_lazy("Seconds per game, beyond those"),
                                       min_value=0, max_value=MAX_CLOCK_SECONDS, initial=0)
+    # Left out of a request: the site's default (PLAY_TRADE_SECONDS).
+    trade_seconds = forms.IntegerField(
+        label=gettext_lazy("Seconds a bot's trading phase stays open for people (0: the "
+                           "bots' pace)"),
+        min_value=0, max_value=MAX_TRADE_SECONDS, required=False)
     public = forms.BooleanField(label=gettext_lazy("Public (else by invitation link)"),
                                 required=False, initial=True)
     # Left out of a request: the site's default limit, the heuristic bot.
@@ -78,6 +84,7 @@ class TableForm(forms.Form):
         assert isinstance(absence, forms.TypedChoiceField)
         absence.choices = _absence_choices()
         absence.initial = str(int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0)))
+        self.fields["trade_seconds"].initial = default_trade_seconds()
         replacement = self.fields["replacement_bot"]
         assert isinstance(replacement, forms.ChoiceField)
         replacement.choices = [(name, display_player(f"bot:{name}")) for name in BOTS]

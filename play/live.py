@@ -31,14 +31,16 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import translation
 
+from bohnanza_core.cards import coins_for
 from bohnanza_core.commands import Command, seat_of
 from bohnanza_core.engine import legal_commands
 from bohnanza_core.errors import IllegalMove
-from bohnanza_core.events import Event
+from bohnanza_core.events import Event, FieldHarvested, PhaseStarted
 from bohnanza_core.export import event_from_json, event_to_json
 from bohnanza_core.games import Game, GameNotFound, StaleCommand
 from bohnanza_core.narrate import Narrator
 from bohnanza_core.rulesets import Ruleset
+from bohnanza_core.state import Phase
 from bohnanza_core.views import SPECTATOR, Perspective, redact, view
 from bohnanza_core.wire import move_to_json
 from play.authority import require_seat
@@ -193,7 +195,7 @@ def rules_text(ruleset: Ruleset) -> str:
 
 
 def seat_update(game: Game, perspective: Perspective, events: list[Event],
-                since: int) -> dict[str, Any]:
+                since: int, actors: list[str | None] | None = None) -> dict[str, Any]:
     """What ``perspective`` may know after ``events`` (the game moved from version
     ``since`` to ``game.version``): its view, the events redacted for it, and (a seat)
     its legal moves. Plain JSON, for the channel layer; the rules (a frame's
@@ -217,6 +219,8 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
         "holder": game.holder(seat) if seat is not None else None,
         "table_json": json_text(seen.as_dict()),
         "events": [event_to_json(event) for event in shown],
+        # Each event's actor in the record (the clock's moves are told as the clock's).
+        "actors": list(actors) if actors is not None else [None] * len(shown),
         "legal": ([move_to_json(m) for m in legal_commands(state, seat)]
                   if seat is not None else []),
         "players": list(game.players),
@@ -229,16 +233,34 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
             "ending": seen.ending,
             "harvestable": [[seen.may_harvest(s, f) for f in range(seen.field_count(s))]
                             for s in range(state.players)],
+            # What harvesting each field would pay now (the harvest buttons say it).
+            "pays": [[coins_for(kind, len(cards)) if kind is not None and cards else 0
+                      for kind, cards in ((state.field_kind(s, f), state.fields[s][f])
+                                          for f in range(len(state.fields[s])))]
+                     for s in range(state.players)],
+            # The step before the final harvest (a finished game): the fields as they
+            # were harvested, which the end of the live table shows.
+            "harvested_at": _before_final_harvest(events, since) if state.finished else None,
         },
     }
 
 
-def updates(table_id: UUID, game: Game, events: list[Event], since: int
-            ) -> dict[str, dict[str, Any]]:
+def _before_final_harvest(events: list[Event], since: int) -> int | None:
+    """The version just before the final harvest began, if ``events`` (from version
+    ``since`` + 1) hold its start."""
+    for offset, event in enumerate(events):
+        if (isinstance(event, PhaseStarted) and event.phase is Phase.FINAL_HARVEST) or (
+                isinstance(event, FieldHarvested) and event.final):
+            return since + offset
+    return None
+
+
+def updates(table_id: UUID, game: Game, events: list[Event], since: int,
+            actors: list[str | None] | None = None) -> dict[str, dict[str, Any]]:
     """Every group's update after a command: one per seat and the spectators'."""
-    out = {seat_group(table_id, seat): seat_update(game, seat, events, since)
+    out = {seat_group(table_id, seat): seat_update(game, seat, events, since, actors)
            for seat in range(game.state.players)}
-    out[spectator_group(table_id)] = seat_update(game, SPECTATOR, events, since)
+    out[spectator_group(table_id)] = seat_update(game, SPECTATOR, events, since, actors)
     return out
 
 
@@ -409,6 +431,8 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
                         words())
     told = ([event_from_json(e) for e in update["history"]] if "history" in update
             else events)
+    actors = update.get("history_actors" if "history" in update else "actors") or []
+    actors = list(actors) + [None] * (len(told) - len(actors))
     return Drawn({
         "type": "state",
         "protocol": PROTOCOL,
@@ -421,7 +445,8 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
         "finished": update["finished"],
         "legal": update["legal"],
         "facts": update["facts"],
-        "log": [narrator.describe(event) for event in told],
+        "log": [narrator.describe(event, actor)
+                for event, actor in zip(told, actors, strict=False)],
         "answer": answer,
     }, regions, update["rules"], update["table_json"])
 
@@ -451,9 +476,12 @@ def current(table: Table, perspective: Perspective) -> dict[str, Any]:
     store = games()
     rows = store.recorder.select_events(game.id, gt=max(0, game.version - LOG_LINES),
                                         lte=game.version)
-    update["history"] = [event_to_json(redact(store.game_mapper.to_entry(row).event,
-                                              perspective))
-                         for row in rows]
+    entries = [store.game_mapper.to_entry(row) for row in rows]
+    if game.state.finished and entries:
+        update["facts"]["harvested_at"] = _before_final_harvest(
+            [entry.event for entry in entries], entries[0].seq - 1)
+    update["history"] = [event_to_json(redact(entry.event, perspective)) for entry in entries]
+    update["history_actors"] = [entry.actor for entry in entries]
     return update
 
 
@@ -531,7 +559,8 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
             game, fresh = load(game_id, fresh=True), True
             continue
         events = [entry.event for entry in entries]
-        return Played(game, updates(table_id, game, events, since))
+        return Played(game, updates(table_id, game, events, since,
+                                    [entry.actor for entry in entries]))
     raise StaleFrame("the table is too busy: try again")
 
 

@@ -155,7 +155,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 overrides=data["house_rules"], public=data["public"],
                 move_seconds=data["move_seconds"], game_seconds=data["game_seconds"],
                 absence_seconds=data["absence_seconds"],
-                replacement_bot=data["replacement_bot"] or "heuristic")
+                replacement_bot=data["replacement_bot"] or "heuristic",
+                trade_seconds=data.get("trade_seconds"))
         except TableError as error:
             form.add_error(None, str(error))
         else:
@@ -250,6 +251,37 @@ def move_words() -> dict[str, Any]:
         "absent": _("You stayed away too long: a bot plays your seat. You are watching."),
         "signed_out": _("You are signed out here: sign in again to play. You are watching."),
         "taken": _("Someone else plays this seat now. You are watching."),
+        # The moves (static/js/table.js): one accept per offer, stable keys, presses
+        # checked, moves explained.
+        "accept_choose": _("Accept offer #%(offer)s: choose your cards…"),
+        "accept_which": _("Offer #%(offer)s: the cards you give"),
+        "accept_go": _("Accept, giving these"),
+        "accept_no_match": _("Those cards are not what the offer wants: tick one of the "
+                             "ways to pay it."),
+        "yes": _("Yes"),
+        "no": _("Cancel"),
+        "vanished": _("That move is no longer possible: the table changed. Nothing was "
+                      "sent."),
+        "changed": _("That button has just become “%(move)s”. Nothing was sent: press it "
+                     "again if you mean it."),
+        "pays": _("pays %(n)s coins"),
+        "pays_one": _("pays 1 coin"),
+        "forced_front": _("The front card (%(card)s) fits no field: harvest one to make "
+                          "room."),
+        "forced_plant": _("The beans to plant fit no field: harvest one to make room."),
+        "confirm_harvest_zero": _("Harvesting field %(field)s pays nothing. Harvest it "
+                                  "anyway?"),
+        "confirm_end_trading": _("An offer to you is still open. End trading anyway?"),
+        "last_offer": _("my last offer this turn"),
+        # Telling the reader (static/js/live.js).
+        "your_turn": _("Your turn."),
+        "offer_for_you": _("Offer #%(offer)s for you from %(name)s."),
+        "title_turn": _("Your turn"),
+        "title_offer": _("Offer for you"),
+        "clock_move": _("time left for this move"),
+        "clock_bank": _("bank %(time)s"),
+        "clock_warning": _("%(n)s seconds left on your clock."),
+        "trade_window": _("Trading open for %(time)s"),
         "beans": {kind.value: bean(kind) for kind in BeanKind},
     }
 

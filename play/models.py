@@ -51,6 +51,14 @@ class Table(models.Model):
     clock_version = models.PositiveIntegerField(null=True, blank=True)
     clock_started = models.DateTimeField(null=True, blank=True)
     clock_deadline = models.DateTimeField(null=True, blank=True)
+    # The trading window: while a person sits at the table, a bot's trading phase lasts
+    # ``trade_seconds`` (unless every person passed), so that people can trade with it.
+    # When the window of turn ``trade_turn`` closes (kept here, as the clock's deadline).
+    trade_seconds = models.PositiveIntegerField(
+        default=15, help_text="0: bots end trading at their pace; else how long a trading "
+                              "phase stays open for the people at the table")
+    trade_turn = models.PositiveIntegerField(null=True, blank=True)
+    trade_deadline = models.DateTimeField(null=True, blank=True)
     # A person who leaves the running game, or whose every connection stays closed for
     # absence_seconds, is replaced by the replacement bot (an event of the game:
     # SeatHandedToBot).
@@ -90,6 +98,9 @@ class Seat(models.Model):
     # ``user`` still says who sat there.
     handover = models.CharField(max_length=8, blank=True,
                                 help_text="left / absent: why a bot plays a person's seat")
+    # The turn whose trading phase this seat's person passed (is done trading in): the
+    # trading window closes early once every person at the table has passed.
+    passed_turn = models.PositiveIntegerField(null=True, blank=True)
     # When the seat is handed to its bot if nobody comes back (every connection of its
     # person is closed): kept here, so another process or a restarted one fires it.
     absence_deadline = models.DateTimeField(null=True, blank=True)

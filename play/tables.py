@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bohnanza_core import narrate
 from bohnanza_core.bots import BOTS
 from bohnanza_core.commands import HandSeatToBot
 from bohnanza_core.errors import IllegalMove, RulesetError
@@ -27,6 +28,7 @@ from bohnanza_core.events import Handover, SeatHandedToBot
 from bohnanza_core.rulesets import PRESETS, customize, ruleset_for
 from play import live, presence
 from play.authority import token_hash
+from play.clock import MAX_TRADE_SECONDS, default_trade_seconds
 from play.models import BotAccount, Presence, Seat, Table
 from replays.store import games
 
@@ -36,7 +38,7 @@ MAX_CLOCK_SECONDS = 24 * 3600
 MAX_ABSENCE_SECONDS = 7 * 24 * 3600
 """The longest a table may wait for a seat's person who went away (a week)."""
 
-ABSENCE = "absence"
+ABSENCE = narrate.ABSENCE
 """The record's actor of a seat handed to its bot because its person stayed away."""
 
 MAX_OVERRIDES = 30
@@ -57,13 +59,15 @@ def _username(user: User | AnonymousUser) -> str:
 def create_table(user: User, preset: str, players: int, *,
                  seats: Sequence[str], overrides: Mapping[str, Any] | None = None,
                  public: bool = True, move_seconds: int = 0, game_seconds: int = 0,
-                 absence_seconds: int | None = None, replacement_bot: str = "heuristic"
-                 ) -> Table:
+                 absence_seconds: int | None = None, replacement_bot: str = "heuristic",
+                 trade_seconds: int | None = None) -> Table:
     """A new table with ``user`` in the first open seat. ``seats``: for each seat,
     :data:`OPEN` or a built-in bot's name. The rules are checked here, so a table that
     exists can always be started. ``absence_seconds``: how long a seated person may be
     away from the running game before ``replacement_bot`` plays their seat (0: never;
-    None: the site's default, ``PLAY_ABSENCE_SECONDS``)."""
+    None: the site's default, ``PLAY_ABSENCE_SECONDS``). ``trade_seconds``: how long a
+    trading phase waits for the people at the table (play/clock.py; None: the site's
+    default, ``PLAY_TRADE_SECONDS``)."""
     if preset not in PRESETS:
         raise TableError(_("no ruleset %(name)r; rulesets: %(known)s")
                          % {"name": preset[:40], "known": ", ".join(PRESETS)})
@@ -98,12 +102,18 @@ def create_table(user: User, preset: str, players: int, *,
     if replacement_bot not in BOTS:
         raise TableError(_("no bot %(name)r; bots: %(known)s")
                          % {"name": replacement_bot[:40], "known": ", ".join(BOTS)})
+    if trade_seconds is None:
+        trade_seconds = default_trade_seconds()
+    if not 0 <= trade_seconds <= MAX_TRADE_SECONDS:
+        raise TableError(_("the trading window runs from 0 to %(n)s seconds")
+                         % {"n": MAX_TRADE_SECONDS})
     with transaction.atomic():
         table = Table.objects.create(created_by=user, preset=preset, players=players,
                                      overrides=overrides, public=public,
                                      move_seconds=move_seconds, game_seconds=game_seconds,
                                      absence_seconds=absence_seconds,
-                                     replacement_bot=replacement_bot)
+                                     replacement_bot=replacement_bot,
+                                     trade_seconds=trade_seconds)
         mine = seats.index(OPEN)
         Seat.objects.bulk_create([
             Seat(table=table, number=n, bot="" if choice == OPEN else choice,

@@ -403,8 +403,12 @@ def _draw_seat(s: dict[str, Any], t: dict[str, Any], w: Words) -> str:
                f'<span class="rt-label">{label}</span>\n<div class="rt-cards hand">\n')
     if hand is not None:
         front = w.gettext("(front: planted next)")
-        cards = "".join(f'<span class="slot">{card(c, " front", front) if i == 0 else card(c)}'
-                        '</span>' for i, c in enumerate(hand))
+        # The front card, planted next, marked on the hand itself, not by a tooltip only.
+        front_word = w.pgettext("hand", "front")
+        mark = f'<span class="rt-front-mark">{front_word}</span>'
+        cards = "".join(f'<span class="slot is-front">{card(c, " front", front)}{mark}</span>'
+                        if i == 0 else f'<span class="slot">{card(c)}</span>'
+                        for i, c in enumerate(hand))
     else:
         cards = '<span class="slot"><span class="card back"></span></span>' * size
     empty = f'<span class="rt-none">{w.gettext("empty")}</span>'

@@ -3,3 +3,13 @@
 pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml; tests that touch
 the database ask for it with the ``db`` fixture or ``@pytest.mark.django_db``.
 """
+
+import django.conf
+
+
+def pytest_configure(config: object) -> None:
+    """Tables in tests trade at the bots' pace unless a test sets a trading window
+    (``create_table(..., trade_seconds=n)``): the site's default window (15 s,
+    ``PLAY_TRADE_SECONDS``) would make every game of people and bots a test plays last
+    minutes. Set before any live server's process is forked, which inherits it."""
+    django.conf.settings.PLAY_TRADE_SECONDS = 0

@@ -221,7 +221,7 @@ def record_rows(game: Game, disputed: int) -> list[Row]:
             at = None
         rows.append(Row(
             seq=entry.seq, at=at, at_text=entry.at or "", actor=person(entry.actor),
-            is_command=entry.actor is not None, text=narrator.describe(entry.event),
+            is_command=entry.actor is not None, text=narrator.describe(entry.event, entry.actor),
             disputed=entry.seq == disputed, link=replay_url(game, entry.seq),
         ))
     return rows
@@ -241,7 +241,8 @@ def _event_text(game: Game, seq: int | None) -> str | None:
     if seq is None or not 1 <= seq <= game.version:
         return None
     entry = games().record(game.id)[seq - 1]
-    return Narrator(game.state.ruleset, game.state.seats, translation).describe(entry.event)
+    return Narrator(game.state.ruleset, game.state.seats, translation).describe(entry.event,
+                                                                           entry.actor)
 
 
 def _initial_seq(request: HttpRequest, game: Game) -> int | None:

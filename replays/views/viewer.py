@@ -356,8 +356,8 @@ def log_lines(opened: Opened) -> list[LogLine]:
         event = redact(entry.event, opened.perspective)
         if isinstance(event, TurnStarted):
             turn = event.turn
-        lines.append(LogLine(entry.seq, turn, type(event).__name__, narrator.describe(event),
-                             groups[entry.seq - 1]))
+        lines.append(LogLine(entry.seq, turn, type(event).__name__,
+                             narrator.describe(event, entry.actor), groups[entry.seq - 1]))
     return lines
 
 

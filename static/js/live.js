@@ -55,10 +55,17 @@
       if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
     }
 
-    if (table && root.dataset.seat !== "") {
+    const seated = root.dataset.seat !== "";
+    const alerts = table ? makeAlerts(root, words) : null;
+    const clocks = table ? makeClocks(root, words, alerts) : null;
+
+    if (table && seated) {
       table.play({
         moves: root.querySelector(".live-moves"),
         words,
+        announce: (text) => alerts.announce(text),
+        pass: () => send({ type: "pass" }),
+        mayPass: () => clocks.mayPass(table.answer),
         send: (command) => {
           ref += 1;
           const c = Object.assign({}, command);
@@ -68,6 +75,8 @@
         },
       });
     }
+
+    root.addEventListener("live:pass", () => send({ type: "pass" }));
 
     function onState(frame) {
       if (version !== null && frame.since !== version && frame.version > version && frame.since !== frame.version) {
@@ -81,8 +90,10 @@
         return;
       }
       version = frame.version;
-      table.setMoves(frame.legal);
+      table.setMoves(frame.legal, frame.facts);
       error.hidden = true;
+      alerts.state(frame, seated);
+      clocks.state(frame);
       // One line per event, numbered by the event's version, newest first. A whole frame
       // (connecting, sync: since = version) carries the log so far, which replaces ours.
       if (frame.since === frame.version) log.replaceChildren();
@@ -93,6 +104,7 @@
       }
       log.start = frame.version;
       if (frame.finished) {
+        if (end.hidden) showEnd(root, end, frame, table);
         end.hidden = false;
         // Not "waiting for the others", nor a game to leave: nothing is left.
         for (const gone of root.querySelectorAll(".live-moves, .live-leave")) gone.hidden = true;
@@ -122,9 +134,12 @@
             note.textContent = (words[frame.reason] || words.left) || "";
             note.hidden = false;
           }
+        } else if (frame.type === "clock" && clocks) {
+          clocks.clock(frame);
         } else if (frame.type === "error" && error) {
           error.textContent = frame.reason;
           error.hidden = false;
+          if (alerts) alerts.announce(frame.reason);
         }
       });
       socket.addEventListener("close", () => {
@@ -135,6 +150,272 @@
       });
     }
     connect();
+  }
+
+  function fill(template, values) {
+    return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+  }
+
+  // -- telling the reader: title, favicon, sound, aria-live, browser notifications -----
+
+  const PREFS = "bohnanza-live-alerts";
+
+  function prefs() {
+    try { return JSON.parse(localStorage.getItem(PREFS)) || {}; } catch (e) { return {}; }
+  }
+
+  function savePrefs(value) {
+    try { localStorage.setItem(PREFS, JSON.stringify(value)); } catch (e) { /* private mode */ }
+  }
+
+  let audio = null;
+
+  function beep(high) {
+    if (!prefs().sound) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = high ? 880 : 660;
+      gain.gain.value = 0.08;
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.15);
+    } catch (e) { /* no audio here */ }
+  }
+
+  function makeAlerts(root, words) {
+    const region = root.querySelector(".live-announce");
+    const icon = document.querySelector('link[rel="icon"]');
+    const plainIcon = icon ? icon.href : "";
+    const plainTitle = document.title;
+    const settings = root.querySelector(".live-alerts");
+    let said = "";
+    let was = { turn: false, offers: "" };
+    if (settings) {
+      const saved = prefs();
+      for (const box of settings.querySelectorAll("input[name]")) {
+        box.checked = !!saved[box.name];
+        box.addEventListener("change", () => {
+          const now = prefs();
+          now[box.name] = box.checked;
+          savePrefs(now);
+          if (box.name === "notify" && box.checked && "Notification" in window
+              && Notification.permission === "default") {
+            Notification.requestPermission().then((answer) => {
+              if (answer !== "granted") { box.checked = false; now.notify = false; savePrefs(now); }
+            });
+          }
+        });
+      }
+    }
+
+    function announce(text) {
+      if (!region || !text) return;
+      // The same words twice are announced again only if the region changes between.
+      region.textContent = text === said ? text + "\u00a0" : text;
+      said = text;
+    }
+
+    function notify(text) {
+      if (!prefs().notify || !document.hidden || !("Notification" in window)) return;
+      if (Notification.permission !== "granted") return;
+      try { new Notification(plainTitle, { body: text, tag: "bohnanza-live" }); } catch (e) { /* ignored */ }
+    }
+
+    function offersFor(table) {
+      const seat = table.perspective;
+      return (table.offers || []).filter((o) => o.proposer !== seat
+        && (o.counterparty === seat || (o.counterparty === null && table.active !== seat))
+        && !(o.declined_by || []).includes(seat));
+    }
+
+    function state(frame, seated) {
+      const table = frame.answer && frame.answer.table;
+      if (!table || !seated || frame.seat === null || frame.finished) {
+        document.title = plainTitle;
+        if (icon) icon.href = plainIcon;
+        return;
+      }
+      const moves = (frame.legal || []).filter((m) => m.kind !== "offer_shape");
+      const turn = moves.length > 0 && (table.awaiting || []).includes(frame.seat);
+      const offers = offersFor(table);
+      const offerKey = offers.map((o) => o.offer).join(",");
+      const mark = offers.length ? "offer" : (turn ? "turn" : "");
+      document.title = mark === "offer" ? words.title_offer + " · " + plainTitle
+        : mark === "turn" ? words.title_turn + " · " + plainTitle : plainTitle;
+      if (icon) icon.href = mark ? root.dataset["icon" + (mark === "offer" ? "Offer" : "Turn")] : plainIcon;
+      const fresh = offers.filter((o) => !was.offers.split(",").includes(String(o.offer)));
+      if (fresh.length) {
+        const o = fresh[fresh.length - 1];
+        const text = fill(words.offer_for_you, { offer: o.offer, name: table.seats[o.proposer].name });
+        announce(text);
+        notify(text);
+        beep(true);
+      } else if (turn && !was.turn) {
+        announce(words.your_turn);
+        notify(words.your_turn);
+        beep(false);
+      }
+      was = { turn, offers: offerKey };
+    }
+
+    return { announce, state };
+  }
+
+  // -- the clocks: counted down from the server's deadlines ------------------------------
+
+  const WARN_SECONDS = 10;
+
+  function clockText(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function makeClocks(root, words, alerts) {
+    const bar = root.querySelector(".live-clocks");
+    const passButton = root.querySelector(".live-pass");
+    let frame = null;  // the last clock frame, with the offset of the server's time
+    let answer = null;
+    let version = null;
+    let warned = "";
+    if (passButton) {
+      passButton.addEventListener("click", () => {
+        passButton.disabled = true;
+        root.dispatchEvent(new CustomEvent("live:pass"));
+      });
+    }
+
+    function serverNow() {
+      return frame ? Date.now() + frame.offset : Date.now();
+    }
+
+    function tradeOpen() {
+      if (!frame || !frame.trade || !answer) return null;
+      const t = frame.trade;
+      if (answer.table.phase !== "trading" || answer.table.turn !== t.turn) return null;
+      const left = (t.deadline - serverNow()) / 1000;
+      return left > 0 ? left : null;
+    }
+
+    function mayPass(current) {
+      const seat = root.dataset.seat !== "" && current ? current.table.perspective : null;
+      if (seat === null || seat === undefined || tradeOpen() === null) return false;
+      return current.table.active !== seat && !frame.trade.passed.includes(seat);
+    }
+
+    function render() {
+      if (!bar || !frame || !answer) return;
+      const table = answer.table;
+      const parts = [];
+      const now = serverNow();
+      const running = frame.deadline !== null && !answer.finished
+        && (frame.version === version || (table.awaiting || []).includes(frame.seat));
+      (table.seats || []).forEach((seat, n) => {
+        if (!frame.banks.length) return;
+        const item = document.createElement("li");
+        item.className = "live-clock";
+        item.dataset.seat = String(n);
+        let move = null;
+        let bank = frame.banks[n];
+        if (running && frame.seat === n) {
+          const left = (frame.deadline - now) / 1000;
+          move = Math.max(0, left - frame.bank);
+          bank = Math.max(0, Math.min(frame.bank, left));
+          item.classList.add("is-running");
+          if (left <= WARN_SECONDS) item.classList.add("is-warning");
+          const key = frame.version + ":" + n;
+          if (left <= WARN_SECONDS && warned !== key && String(n) === String(table.perspective)) {
+            warned = key;
+            beep(true);
+            alerts.announce(fill(words.clock_warning, { n: Math.ceil(left) }));
+          }
+        }
+        const name = document.createElement("span");
+        name.className = "live-clock-name";
+        name.textContent = seat.name;
+        item.appendChild(name);
+        if (move !== null) {
+          const m = document.createElement("span");
+          m.className = "live-clock-move";
+          m.textContent = " " + clockText(move);
+          m.title = words.clock_move;
+          item.appendChild(m);
+        }
+        const b = document.createElement("span");
+        b.className = "live-clock-bank";
+        b.textContent = " " + fill(words.clock_bank, { time: clockText(bank) });
+        item.appendChild(b);
+        parts.push(item);
+      });
+      const trade = tradeOpen();
+      if (trade !== null) {
+        const item = document.createElement("li");
+        item.className = "live-clock live-trade-window" + (trade <= 5 ? " is-warning" : "");
+        item.textContent = fill(words.trade_window, { time: clockText(trade) });
+        parts.push(item);
+      }
+      bar.replaceChildren(...parts);
+      bar.hidden = !parts.length;
+      if (passButton) {
+        const may = mayPass(answer);
+        passButton.hidden = !may;
+        if (may) passButton.disabled = false;
+      }
+    }
+
+    function clock(next) {
+      frame = Object.assign({}, next, { offset: next.now - Date.now() });
+      render();
+    }
+
+    function state(stateFrame) {
+      answer = stateFrame.answer;
+      version = stateFrame.version;
+      render();
+    }
+
+    setInterval(render, 250);
+    return { clock, state, mayPass };
+  }
+
+  // -- the end: the replay's summary, and the fields as they were harvested --------------
+
+  function showEnd(root, end, frame, table) {
+    const pattern = root.dataset.stepUrl;
+    if (!pattern) return;
+    const query = root.dataset.gameQuery || "";
+    const at = (step) => pattern.replace(/0\.json$/, step + ".json") + query;
+    fetch(at(frame.version), { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((last) => {
+        if (!last || !last.html) return;
+        const template = document.createElement("template");
+        template.innerHTML = last.html;
+        const summary = template.content.querySelector(".rt-summary");
+        const place = end.querySelector(".live-summary");
+        if (summary && place) place.replaceChildren(summary);
+      }).catch(() => {});
+    const harvested = frame.facts && frame.facts.harvested_at;
+    if (harvested) {
+      fetch(at(harvested), { credentials: "same-origin" })
+        .then((r) => (r.ok ? r.json() : null))
+        .then((before) => {
+          if (!before || !before.html) return;
+          const place = end.querySelector(".live-final-fields");
+          if (!place) return;
+          const template = document.createElement("template");
+          template.innerHTML = before.html;
+          // The drawing's root (its layout for the seat count) with its seats only.
+          const rt = template.content.querySelector(".rt");
+          const seats = rt && rt.querySelector(".rt-seats");
+          if (!seats) return;
+          rt.replaceChildren(seats);
+          const heading = place.querySelector("h2");
+          place.replaceChildren(...(heading ? [heading] : []), rt);
+          place.hidden = false;
+        }).catch(() => {});
+    }
   }
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -143,6 +143,7 @@
       if ("field" in move) values.field = move.field + 1;
       if ("card" in move) values.card = cardName(move.card);
       if ("cards" in move) values.cards = move.cards.map(cardPlace).join(", ") || w.nothing;
+      if (move.kind === "harvest") return harvestLabel(move);
       return fill(w[move.kind] || move.kind, values);
     }
 
@@ -207,12 +208,23 @@
       }
       form.appendChild(document.createTextNode(w.to + " "));
       form.appendChild(to);
+      let last = null;
+      if (interactive.pass && interactive.mayPass && interactive.mayPass()) {
+        const l = document.createElement("label");
+        last = document.createElement("input");
+        last.type = "checkbox";
+        last.name = "last";
+        l.appendChild(last);
+        l.appendChild(document.createTextNode(" " + w.last_offer));
+        form.appendChild(l);
+      }
       form.appendChild(button(w.make_offer, () => {
         const given = [...gives.querySelectorAll("input:checked")].map((c) => Number(c.value));
         const wanted = [...wants.querySelectorAll("input.offer-want")]
           .filter((n) => Number(n.value) > 0).map((n) => [n.dataset.kind, Number(n.value)]);
         interactive.send({ kind: "make_offer", gives: given, wants: wanted,
                            to: to.value === "" ? null : Number(to.value) });
+        if (last && last.checked) interactive.pass();
         form.replaceWith(offerForm(shape));  // sent: the next offer starts empty
       }, "move move-offer"));
       return form;
@@ -245,31 +257,295 @@
       if (focused) focused.focus();
     }
 
-    function setMoves(legal) {
+    // -- the moves: stable keys, one accept per offer, presses checked ----------------
+    //
+    // A move keeps its key (1-9) and its place while it stays legal: keys are bound to
+    // what a move is (its identity), never to the list's order, so a move that appears
+    // or goes away does not shift the others under the reader's finger. Moves that
+    // read the same are one button (two face-up Blue beans, planted alike); the
+    // accepts of one offer are one button, which opens a choice of one's cards with
+    // the engine's first choice ticked. A press on a move that appeared or changed in
+    // the last CHANGED_MS is not sent: the reader is told what it is now.
+
+    const CHANGED_MS = 1000;
+
+    function me() {
+      const table = current && current.table;
+      return table && typeof table.perspective === "number" ? table.perspective : null;
+    }
+
+    function identity(move) {
+      if (move.kind === "accept_offer") return "accept_offer:" + move.offer;
+      if (move.kind === "plant_card") return "plant_card:" + label(move);  // same kind, same field
+      return JSON.stringify(move);
+    }
+
+    // Offers open to this seat that it has not answered.
+    function offersToMe() {
+      const table = current && current.table;
+      const seat = me();
+      if (!table || seat === null) return [];
+      return (table.offers || []).filter((o) => o.proposer !== seat
+        && (o.counterparty === seat || (o.counterparty === null && table.active !== seat))
+        && !(o.declined_by || []).includes(seat));
+    }
+
+    function groups(legal) {
+      const out = new Map();
+      for (const move of legal) {
+        if (move.kind === "offer_shape") continue;
+        const id = identity(move);
+        const group = out.get(id);
+        if (group) group.moves.push(move);
+        else out.set(id, { id, moves: [move] });
+      }
+      for (const group of out.values()) group.text = groupLabel(group);
+      return out;
+    }
+
+    function groupLabel(group) {
+      const w = interactive.words;
+      const move = group.moves[0];
+      if (move.kind === "accept_offer" && group.moves.length > 1) {
+        return fill(w.accept_choose || w.accept_offer, { offer: move.offer, cards: "…" });
+      }
+      return label(move);
+    }
+
+    function notice(text) {
+      const p = interactive.notice;
+      p.textContent = text;
+      p.hidden = !text;
+      if (text && interactive.announce) interactive.announce(text);
+    }
+
+    // The drawing's facts beside the legal moves (docs/protocol.md: `facts`).
+    function pays(field) {
+      const facts = interactive.facts || {};
+      const seat = me();
+      const row = facts.pays && seat !== null ? facts.pays[seat] : null;
+      return row && field < row.length ? row[field] : null;
+    }
+
+    function harvestLabel(move) {
+      const w = interactive.words;
+      const coins = pays(move.field);
+      const base = fill(w.harvest, { field: move.field + 1 });
+      if (coins === null || coins === undefined) return base;
+      return base + " · " + fill(coins === 1 ? w.pays_one : w.pays, { n: coins });
+    }
+
+    // Why the moves are what they are when they leave no choice worth asking about.
+    function explain(entries) {
+      const w = interactive.words;
+      const table = current && current.table;
+      const moves = [...entries.values()].map((g) => g.moves[0]);
+      if (!table || !moves.length || !moves.every((m) => m.kind === "harvest")) return "";
+      const seat = me();
+      const mine = seat !== null ? table.seats[seat] : null;
+      if (!mine) return "";
+      const hand = mine.hand || [];
+      if (table.phase === "planting" && table.active === seat && hand.length) {
+        return fill(w.forced_front, { card: cardName(hand[0]) });
+      }
+      const owed = (mine.trade_area || []).length
+        || (table.phase === "planting_received" && table.active === seat && table.face_up.length);
+      if (table.phase === "planting_received" && owed) return w.forced_plant || "";
+      return "";
+    }
+
+    // A press the reader may regret: asked again before it is sent.
+    function regret(group) {
+      const w = interactive.words;
+      const move = group.moves[0];
+      if (move.kind === "harvest" && pays(move.field) === 0) return fill(w.confirm_harvest_zero, { field: move.field + 1 });
+      if (move.kind === "end_trading" && offersToMe().length) return w.confirm_end_trading;
+      return "";
+    }
+
+    function ask(question, yes, id) {
+      const w = interactive.words;
+      const box = interactive.confirm;
+      box.replaceChildren();
+      box.dataset.id = id;
+      const p = document.createElement("span");
+      p.textContent = question + " ";
+      box.appendChild(p);
+      const ok = button(w.yes, () => { box.hidden = true; box.replaceChildren(); yes(); }, "move move-yes");
+      box.appendChild(ok);
+      box.appendChild(button(w.no, () => { box.hidden = true; box.replaceChildren(); }, "move move-no"));
+      box.hidden = false;
+      ok.focus();
+    }
+
+    // The accept of an offer: which of one's cards to give, the engine's first choice
+    // ticked; sent once the ticked cards are one of the legal ways to pay.
+    function chooser(group) {
+      const w = interactive.words;
+      const box = interactive.confirm;
+      box.replaceChildren();
+      box.dataset.id = group.id;
+      const offer = group.moves[0].offer;
+      const cards = [];
+      for (const move of group.moves) for (const c of move.cards) if (!cards.includes(c)) cards.push(c);
+      const title = document.createElement("span");
+      title.textContent = fill(w.accept_which, { offer }) + " ";
+      box.appendChild(title);
+      const picked = new Set(group.moves[0].cards);
+      const boxes = [];
+      for (const c of cards) {
+        const l = document.createElement("label");
+        l.className = "accept-card";
+        const input = document.createElement("input");
+        input.type = "checkbox";
+        input.value = String(c);
+        input.checked = picked.has(c);
+        l.appendChild(input);
+        l.appendChild(document.createTextNode(" " + cardPlace(c)));
+        boxes.push(input);
+        box.appendChild(l);
+      }
+      const chosen = () => boxes.filter((b) => b.checked).map((b) => Number(b.value)).sort((a, b) => a - b);
+      const matching = () => group.moves.find((m) => {
+        const have = [...m.cards].sort((a, b) => a - b);
+        const want = chosen();
+        return have.length === want.length && have.every((c, i) => c === want[i]);
+      });
+      const go = button(w.accept_go, () => {
+        const move = matching();
+        if (!move) { notice(w.accept_no_match); return; }
+        box.hidden = true;
+        box.replaceChildren();
+        interactive.send(move);
+      }, "move move-accept");
+      box.addEventListener("change", () => { go.disabled = !matching(); });
+      box.appendChild(go);
+      box.appendChild(button(w.no, () => { box.hidden = true; box.replaceChildren(); }, "move move-no"));
+      box.hidden = false;
+      go.focus();
+    }
+
+    function press(id) {
+      const w = interactive.words;
+      const group = interactive.groups.get(id);
+      if (!group) {
+        notice(w.vanished);
+        return;
+      }
+      // Changed under the finger: its words changed just now, or it took the place of a
+      // move that went away just now (not by this reader's own move).
+      const now = performance.now();
+      const changed = now - group.changedAt < CHANGED_MS
+        || (now - group.since < CHANGED_MS && now - interactive.lostAt < CHANGED_MS);
+      if (changed) {
+        notice(fill(w.changed, { move: group.text }));
+        group.since = group.changedAt = now - CHANGED_MS;  // a second press is meant
+        return;
+      }
+      notice("");
+      const move = group.moves[0];
+      if (move.kind === "accept_offer" && group.moves.length > 1) { chooser(group); return; }
+      const question = regret(group);
+      if (question) { ask(question, () => sendGroup(id), id); return; }
+      interactive.send(move);
+    }
+
+    // Sent after a confirmation, if the move is still there as it was asked about.
+    function sendGroup(id) {
+      const group = interactive.groups.get(id);
+      if (!group) { notice(interactive.words.vanished); return; }
+      interactive.send(group.moves[0]);
+    }
+
+    function setMoves(legal, facts) {
       if (!interactive) return;
       const panel = interactive.moves;
       const kept = offerChoices(panel);
-      panel.innerHTML = "";
       interactive.legal = legal || [];
-      const list = document.createElement("div");
-      list.className = "move-list";
-      let n = 0;
-      for (const move of interactive.legal) {
-        if (move.kind === "offer_shape") continue;
-        n += 1;
-        const key = n <= 9 ? "[" + n + "] " : "";
-        const b = button(key + label(move), () => interactive.send(move));
-        b.dataset.key = n <= 9 ? String(n) : "";
-        list.appendChild(b);
+      interactive.facts = facts || interactive.facts || {};
+      const now = performance.now();
+      const next = groups(interactive.legal);
+      const before = interactive.groups;
+      for (const [id, group] of next) {
+        const old = before.get(id);
+        group.since = old ? old.since : now;
+        group.changedAt = old && old.text !== group.text ? now : (old ? old.changedAt : -Infinity);
       }
-      panel.appendChild(list);
+      // Moves gone by someone else's doing (not the answer to this reader's own move).
+      if (!interactive.pending && [...before.keys()].some((id) => !next.has(id))) {
+        interactive.lostAt = now;
+      }
+      interactive.pending = false;
+      // Keys: kept by each move still there; the new ones take the lowest free key.
+      const slots = new Map();
+      for (const [id, n] of interactive.slots) if (next.has(id)) slots.set(id, n);
+      const used = new Set(slots.values());
+      for (const id of next.keys()) {
+        if (slots.has(id)) continue;
+        let n = 1;
+        while (used.has(n)) n += 1;
+        if (n > 9) continue;
+        slots.set(id, n);
+        used.add(n);
+      }
+      interactive.slots = slots;
+      interactive.groups = next;
+      // The buttons: the ones already there are kept (moved into the key's order), so a
+      // press lands where the reader aimed.
+      let list = panel.querySelector(".move-list");
+      if (!list) {
+        panel.replaceChildren();
+        list = document.createElement("div");
+        list.className = "move-list";
+        panel.appendChild(list);
+      }
+      const shown = new Map([...list.querySelectorAll("button.move")].map((b) => [b.dataset.id, b]));
+      const order = [...next.keys()].sort((a, b) => (slots.get(a) || 99) - (slots.get(b) || 99));
+      const buttons = order.map((id) => {
+        const group = next.get(id);
+        const n = slots.get(id);
+        const text = (n ? "[" + n + "] " : "") + group.text;
+        let b = shown.get(id);
+        if (!b) {
+          b = button(text, () => press(b.dataset.id));
+          b.dataset.id = id;
+        } else if (b.textContent !== text) {
+          b.textContent = text;
+        }
+        b.dataset.key = n ? String(n) : "";
+        b.dataset.kind = group.moves[0].kind;
+        shown.delete(id);
+        return b;
+      });
+      for (const gone of shown.values()) gone.remove();
+      buttons.forEach((b, i) => {
+        if (list.children[i] !== b) list.insertBefore(b, list.children[i] || null);
+      });
+      for (const extra of [...panel.children]) {
+        if (extra !== list && !extra.classList.contains("move-why")) extra.remove();
+      }
+      let why = panel.querySelector(".move-why");
+      const reason = explain(next);
+      if (reason && !why) {
+        why = document.createElement("p");
+        why.className = "move-why";
+        panel.insertBefore(why, list);
+      }
+      if (why) { why.textContent = reason; why.hidden = !reason; }
       const shape = interactive.legal.find((m) => m.kind === "offer_shape");
       if (shape) keepChoices(panel.appendChild(offerForm(shape)), kept);
-      if (!interactive.legal.length) {
+      if (!next.size && !shape) {
         const p = document.createElement("p");
         p.className = "rt-none";
         p.textContent = interactive.words.wait;
         panel.appendChild(p);
+      }
+      // A confirmation or a choice asked about a move that is gone: gone too.
+      const box = interactive.confirm;
+      if (!box.hidden && box.dataset.id && !next.has(box.dataset.id)) {
+        box.hidden = true;
+        box.replaceChildren();
+        notice(interactive.words.vanished);
       }
     }
 
@@ -277,25 +553,39 @@
       if (!interactive || !interactive.legal) return;
       const card = event.target.closest("[data-card]");
       const field = event.target.closest(".is-you [data-field]");
-      let choices = [];
+      let ids = [];
       if (card) {
         const id = Number(card.dataset.card);
-        choices = interactive.legal.filter((m) => m.card === id);
+        ids = [...interactive.groups.values()].filter((g) => g.moves.some((m) => m.card === id)).map((g) => g.id);
       } else if (field) {
         const number = Number(field.dataset.field) - 1;
-        choices = interactive.legal.filter((m) => m.kind === "plant_from_hand" && m.field === number);
+        ids = [...interactive.groups.values()].filter((g) => g.moves[0].kind === "plant_from_hand" && g.moves[0].field === number).map((g) => g.id);
       }
-      if (choices.length === 1) interactive.send(choices[0]);
+      if (ids.length === 1) press(ids[0]);
     }
 
     function play(options) {
-      interactive = Object.assign({ legal: [] }, options);
+      interactive = Object.assign({ legal: [], groups: new Map(), slots: new Map(), facts: {},
+                                    lostAt: -Infinity, pending: false }, options);
+      const send = interactive.send;
+      interactive.send = (command) => { interactive.pending = true; send(command); };
       box.classList.add("is-interactive");
       box.addEventListener("click", onTableClick);
+      const panel = interactive.moves;
+      interactive.notice = document.createElement("p");
+      interactive.notice.className = "move-notice";
+      interactive.notice.setAttribute("role", "status");
+      interactive.notice.hidden = true;
+      interactive.confirm = document.createElement("div");
+      interactive.confirm.className = "move-confirm";
+      interactive.confirm.hidden = true;
+      panel.before(interactive.notice);
+      panel.after(interactive.confirm);
       document.addEventListener("keydown", (event) => {
         if (event.target.closest("input, select, textarea")) return;
-        const b = interactive.moves.querySelector('button[data-key="' + event.key + '"]');
-        if (b) { event.preventDefault(); b.click(); }
+        if (event.ctrlKey || event.metaKey || event.altKey) return;
+        const b = interactive.moves.querySelector('button.move[data-key="' + event.key + '"]');
+        if (b) { event.preventDefault(); press(b.dataset.id); }
       });
     }
 

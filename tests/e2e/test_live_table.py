@@ -93,11 +93,15 @@ class LiveTableTest(ChannelsLiveServerTestCase):
         assert [a.offer for a in accepted] == [given[0].offer]
 
     def _click_first(self, page: Page) -> bool:
-        buttons = page.query_selector_all(".live-moves button.move:not(.move-offer)")
+        buttons = page.query_selector_all(".live-moves .move-list button.move")
         if not buttons:
             return False
         try:
             buttons[0].click(timeout=2000)
+            yes = page.query_selector(".move-confirm:not([hidden]) .move-yes, "
+                                      ".move-confirm:not([hidden]) .move-accept")
+            if yes is not None:
+                yes.click(timeout=2000)
         except Exception:  # redrawn under the pointer: the next look finds the new ones
             return False
         return True
@@ -294,6 +298,11 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
         (a version after ``before``, which the page drew when it was looked at)."""
         try:
             page.locator(".live-moves .move-list button.move").first.click(timeout=2000)
+            # A move one may regret asks first; an accept shows the cards it gives.
+            yes = page.locator(".move-confirm:not([hidden]) .move-yes, "
+                               ".move-confirm:not([hidden]) .move-accept")
+            if yes.count():
+                yes.first.click(timeout=2000)
         except PlaywrightError:  # redrawn under the pointer: the next look finds the new ones
             return
         _wait_moved(page, before)
@@ -318,8 +327,15 @@ class LiveFourPlayerClassicTest(ChannelsLiveServerTestCase):
         ann.click(".move-offer")
         accept = bob.locator(".live-moves button.move", has_text="Accept offer").first
         expect(accept).to_be_visible(timeout=10_000)
-        bob.screenshot(path=str(SCREENSHOTS / "live4-trade-accept.png"), full_page=True)
         accept.click()
+        # One accept per offer: when bob may pay it in more than one way, the button
+        # shows his cards with the engine's choice ticked, and he confirms it.
+        chosen = bob.locator(".move-confirm:not([hidden]) .move-accept")
+        with contextlib.suppress(PlaywrightTimeout):
+            chosen.wait_for(timeout=1500)
+        bob.screenshot(path=str(SCREENSHOTS / "live4-trade-accept.png"), full_page=True)
+        if chosen.count():
+            chosen.click()
         expect(bob.locator(".rt-seat.is-you .rt-trade .card")).to_have_count(1, timeout=10_000)
         bob.screenshot(path=str(SCREENSHOTS / "live4-trade-accepted.png"), full_page=True)
         return {"kind": kind, "give": card}

@@ -1,0 +1,244 @@
+"""Playing at the live table in Chromium at 1280x800, over a real daphne: a person and a
+bot trade on the bot's turn inside the trading window; the clock counts down and its
+default move is told as the clock's; a move that vanishes under a press is not sent;
+the end of the game shows the replay's summary and the fields as harvested. Screenshots
+go to var/screenshots/."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from django.contrib.auth.models import User
+from django.test import override_settings
+from playwright.sync_api import Page, WebSocketRoute, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from bohnanza_core.events import OfferAccepted, OfferDeclined, OfferMade, TradingEnded
+from play.models import Table
+from play.tables import create_table, start
+from replays.store import games, reset_games
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium, sign_in
+
+pytestmark = pytest.mark.e2e
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+SHORT = {"beans": ["wax", "blue", "chili", "stink"]}
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+def _ann_at(preset: str, seats: list[str], overrides: dict | None = None, **kw: Any) -> Table:
+    _require_chromium()
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    reset_games()
+    ann = User.objects.create_user("ann", password="pw-live-123")
+    table = create_table(ann, preset, len(seats), seats=seats, overrides=overrides, **kw)
+    return start(table, ann)
+
+
+def _version(page: Page) -> int:
+    return int(page.eval_on_selector("[data-socket]", "r => r.dataset.version || '0'"))
+
+
+def _press_first(page: Page) -> bool:
+    """Press ann's first move (again if it was refused as just changed), saying yes to
+    a confirmation and taking the engine's choice of cards for an accept."""
+    button = page.query_selector(".live-moves .move-list button.move")
+    if button is None:
+        return False
+    before = _version(page)
+    for _ in range(3):
+        try:
+            button.click(timeout=2000)
+        except Exception:  # redrawn under the pointer: look again
+            return False
+        yes = page.query_selector(".move-confirm:not([hidden]) .move-yes, "
+                                  ".move-confirm:not([hidden]) .move-accept")
+        if yes is not None:
+            with contextlib.suppress(Exception):
+                yes.click(timeout=2000)
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function("v => Number(document.querySelector('[data-socket]')"
+                                   ".dataset.version) > v", arg=before, timeout=1500)
+            return True
+        if not button.is_visible():
+            return False
+    return False
+
+
+class _Browser(ChannelsLiveServerTestCase):
+    serve_static = True
+
+    def _ann(self, driver: Any) -> Page:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                         args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport=VIEWPORT).new_page()
+        sign_in(page, self.live_server_url, "ann", "pw-live-123")
+        return page
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class TradeOnABotsTurnTest(_Browser):
+    def test_ann_offers_on_a_bots_turn_and_the_bot_answers_inside_the_window(self) -> None:
+        table = _ann_at("classic", ["open", "heuristic", "heuristic"], SHORT, trade_seconds=15)
+        with sync_playwright() as driver:
+            page = self._ann(driver)
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-table .rt")
+            deadline = time.monotonic() + 150
+            ready = False
+            while time.monotonic() < deadline:
+                if page.is_visible(".live-trade-window") and page.query_selector(
+                        ".offer-form") and not page.query_selector(
+                        ".live-table .rt-seat.is-you.is-active"):
+                    ready = True
+                    break
+                if not _press_first(page):
+                    time.sleep(0.1)
+            assert ready, "no bot's trading phase with an offer form came"
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            active = page.eval_on_selector(".live-table .rt-seat.is-active",
+                                           "e => Number(e.dataset.seat)")
+            page.check(".offer-gives input >> nth=0")
+            page.select_option(".offer-to", str(active))
+            page.screenshot(path=str(SCREENSHOTS / "live-trade-window.png"))
+            page.click(".move-offer")
+            page.wait_for_function(
+                """() => [...document.querySelectorAll('.live-log li')].some(
+                     li => /(accepts|declines) offer/.test(li.textContent))""",
+                timeout=15_000)
+            page.screenshot(path=str(SCREENSHOTS / "live-trade-answered.png"))
+        record = games().record(Table.objects.get(pk=table.pk).game_id)
+        made = [e for e in record if isinstance(e.event, OfferMade) and e.actor == "user:ann"]
+        assert made and made[-1].event.counterparty == active
+        number = made[-1].event.offer
+        answered = [e for e in record if isinstance(e.event, OfferAccepted | OfferDeclined)
+                    and e.event.offer == number and e.event.seat == active]
+        assert answered and answered[0].actor.startswith("bot:")
+        ended = [e for e in record if isinstance(e.event, TradingEnded)
+                 and e.seq > made[-1].seq]
+        # Inside the window: answered before the bot ended trading, within 15 s.
+        assert not ended or ended[0].seq > answered[0].seq
+        took = (datetime.fromisoformat(answered[0].at)
+                - datetime.fromisoformat(made[-1].at)).total_seconds()
+        assert 0 <= took < 15
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class ClockTest(_Browser):
+    def test_the_clock_counts_down_and_its_move_is_told_as_the_clocks(self) -> None:
+        table = _ann_at("duel", ["open", "heuristic"], move_seconds=6, game_seconds=0)
+        with sync_playwright() as driver:
+            page = self._ann(driver)
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-clock.is-running[data-seat='0'] .live-clock-move",
+                                   timeout=10_000)
+            counted = False
+            for _ in range(4):  # a sample may straddle the clock's own move: again
+                first = page.inner_text(".live-clock.is-running .live-clock-move")
+                page.wait_for_timeout(1200)
+                second = page.inner_text(".live-clock.is-running .live-clock-move")
+                assert re.fullmatch(r"\s*0:0\d", first), first
+                assert re.fullmatch(r"\s*0:0\d", second), second
+                if int(second.strip()[-1]) < int(first.strip()[-1]):
+                    counted = True
+                    break
+            assert counted
+            assert page.is_visible(".live-clock.is-running.is-warning")
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "live-clock.png"))
+            page.wait_for_function(
+                """() => [...document.querySelectorAll('.live-log li')].some(
+                     li => li.textContent.startsWith('The clock plays for ann: '))""",
+                timeout=10_000)
+            page.screenshot(path=str(SCREENSHOTS / "live-clock-played.png"))
+        record = games().record(Table.objects.get(pk=table.pk).game_id)
+        assert "clock" in [e.actor for e in record]
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class VanishingMoveTest(_Browser):
+    def test_a_move_that_vanishes_under_a_press_is_not_sent(self) -> None:
+        """The page is sent a frame in which its first move is gone and another took
+        its key; a press of that key at once is not sent, and the reader is told."""
+        table = _ann_at("duel", ["open", "heuristic"])
+        sent: list[dict] = []
+        latest: dict[str, Any] = {}
+        holder: dict[str, WebSocketRoute] = {}
+
+        def route(socket: WebSocketRoute) -> None:
+            server = socket.connect_to_server()
+            holder["socket"] = socket
+
+            def from_page(message: str | bytes) -> None:
+                sent.append(json.loads(message))
+                server.send(message)
+
+            def from_server(message: str | bytes) -> None:
+                frame = json.loads(message)
+                if frame.get("type") == "state":
+                    latest["frame"] = frame
+                socket.send(message)
+
+            socket.on_message(from_page)
+            server.on_message(from_server)
+
+        with sync_playwright() as driver:
+            page = self._ann(driver)
+            page.route_web_socket(re.compile(r"/ws/tables/"), route)
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-moves .move-list button.move[data-key='1']")
+            page.wait_for_timeout(1100)  # the moves are settled: no longer "just changed"
+            frame = dict(latest["frame"])
+            moves = [m for m in frame["legal"] if m["kind"] != "offer_shape"]
+            first = moves[0]
+            # The first move vanishes; a harvest of a field takes its key.
+            stand_in = {"kind": "harvest", "field": 1}
+            frame["legal"] = [stand_in] + [m for m in frame["legal"] if m != first]
+            frame["since"] = frame["version"]
+            frame["log"] = []
+            label = page.inner_text(".live-moves button.move[data-key='1']")
+            commands_before = sum(1 for f in sent if f.get("type") == "command")
+            holder["socket"].send(json.dumps(frame))
+            page.wait_for_function(
+                "t => document.querySelector(\".live-moves button.move[data-key='1']\")"
+                ".textContent !== t", arg=label, timeout=5000)
+            page.keyboard.press("1")
+            page.wait_for_selector(".move-notice:not([hidden])", timeout=5000)
+            notice = page.inner_text(".move-notice")
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "live-vanished.png"))
+            page.wait_for_timeout(500)
+            commands_after = sum(1 for f in sent if f.get("type") == "command")
+        assert commands_after == commands_before, "a changed move was sent"
+        assert "Nothing was sent" in notice
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.02)
+class EndSummaryTest(_Browser):
+    def test_the_end_shows_the_summary_and_the_fields_as_harvested(self) -> None:
+        table = _ann_at("duel", ["open", "heuristic"])
+        with sync_playwright() as driver:
+            page = self._ann(driver)
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-table .rt")
+            deadline = time.monotonic() + 240
+            while time.monotonic() < deadline and not page.is_visible(".live-end"):
+                if not _press_first(page):
+                    time.sleep(0.05)
+            assert page.is_visible(".live-end"), "the game did not end in time"
+            page.wait_for_selector(".live-summary .rt-summary", timeout=10_000)
+            page.wait_for_selector(".live-final-fields .rt-seats", timeout=10_000)
+            assert page.locator(".live-summary .rt-summary table").count() >= 1
+            assert page.locator(".live-final-fields .rt-field .card").count() > 0
+            page.locator(".live-end").scroll_into_view_if_needed()
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "live-end.png"), full_page=True)

@@ -1,7 +1,8 @@
 """ASGI entry point: the application Daphne (and ``manage.py runserver``) serves.
 
 HTTP goes to Django; websockets (``play/routing.py``: the tables and the lobby) pass
-the allowed-hosts origin check and the session's authentication first.
+the ``Origin`` check (``play/origin.py``: a URL of an allowed host, or none from a
+program with a bearer token) and the session's authentication first.
 HTTP requests pass :class:`config.limits.AsgiBodySizeLimit` first, so an oversized
 body is refused before Django's handler reads it, and daphne itself refuses one while
 it arrives (:func:`config.daphne_limits.bound_daphne_requests`).
@@ -20,10 +21,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.daphne_limits import bound_daphne_requests  # noqa: E402
 from config.limits import AsgiBodySizeLimit  # noqa: E402
+from play.origin import OriginCheck  # noqa: E402
 from play.routing import websocket_urlpatterns  # noqa: E402
 from play.startup import lifespan, when_daphne_runs  # noqa: E402
 
@@ -31,6 +32,6 @@ bound_daphne_requests()
 when_daphne_runs()
 application = ProtocolTypeRouter({
     "http": AsgiBodySizeLimit(django_asgi_app),
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": OriginCheck(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     "lifespan": lifespan,
 })

@@ -559,15 +559,23 @@ def test_spectators_of_a_private_table_need_its_invitation() -> None:
     people = _people(1)
     table = _table(people, ["open", "heuristic"], preset="duel", public=False)
 
-    async def connect(query: str) -> bool:
+    async def connect(query: str) -> str | None:
+        """The refusal's code, None if let in (accepted and sent the view)."""
         communicator = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/{query}")
         connected, _ = await communicator.connect(timeout=TIMEOUT)
+        assert connected  # accepted, to say why before closing
+        frame = await _frame(communicator)
+        code = None
+        if frame["type"] == "error":
+            code = frame["code"]
+            assert await communicator.receive_output(timeout=TIMEOUT) == {
+                "type": "websocket.close", "code": 4403, "reason": "private_table"}
         await communicator.disconnect()
-        return connected
+        return code
 
-    assert not async_to_sync(connect)("")
-    assert not async_to_sync(connect)("?invite=wrong")
-    assert async_to_sync(connect)(f"?invite={table.invite_token}")
+    assert async_to_sync(connect)("") == "private_table"
+    assert async_to_sync(connect)("?invite=wrong") == "private_table"
+    assert async_to_sync(connect)(f"?invite={table.invite_token}") is None
 
 
 
@@ -605,7 +613,9 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
     table, token = await sync_to_async(seat_the_bot)()
     refused = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/",
                                     headers=[(b"authorization", b"Bearer nope")])
-    assert not (await refused.connect(timeout=TIMEOUT))[0]
+    assert (await refused.connect(timeout=TIMEOUT))[0]
+    assert (await _frame(refused))["code"] == "bad_token"
+    assert (await refused.receive_output(timeout=TIMEOUT))["code"] == 4401
     bot = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/?html=0",
                                 headers=[(b"authorization", f"Bearer {token}".encode())])
     assert (await bot.connect(timeout=TIMEOUT))[0]
@@ -861,8 +871,10 @@ def test_reconnecting_too_often_is_refused_with_a_reason_and_a_close_code(
         refused = await _frame(ann)
         assert refused["type"] == "error"
         assert refused["reason"].startswith("too many connections to this table: wait ")
+        assert refused["code"] == "too_many_connections" and refused["retry_after"] > 0
         closed = await ann.receive_output(timeout=TIMEOUT)
-        assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TOO_MANY}
+        assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TOO_MANY,
+                          "reason": "too_many_connections"}
         assert reads.count(True) == consumers.CONNECT_BURST  # the store was not read
         bob = await _client(table, people[1])  # another player: an allowance of their own
         assert (await _frame(bob))["type"] == "state"

@@ -30,6 +30,7 @@ from play.models import Table
 from play.routing import websocket_urlpatterns
 from play.tables import create_table, join, start
 from replays.store import games, loaded, reset_games
+from tests.frames import check_server
 from tests.services.live_servers import told
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,7 +80,9 @@ async def _client(table: Table, user: User | None, query: str = "") -> Websocket
 
 
 async def _frame(c: WebsocketCommunicator) -> dict[str, Any]:
-    return json.loads(await c.receive_from(timeout=TIMEOUT))
+    """The next frame ``c`` is sent, checked against the protocol's schema
+    (docs/schema/server-frame.json): every frame these tests read is."""
+    return check_server(json.loads(await c.receive_from(timeout=TIMEOUT)))
 
 
 async def _latest(c: WebsocketCommunicator, version: int) -> dict[str, Any]:

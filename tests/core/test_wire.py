@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bohnanza_core.commands import MakeOffer
+from bohnanza_core.commands import AcceptOffer, MakeOffer
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands, new_game, play
 from bohnanza_core.rulesets import PRESETS, ruleset_for
-from bohnanza_core.commands import AcceptOffer
 from bohnanza_core.wire import (
     CommandFormatError,
     command_from_json,

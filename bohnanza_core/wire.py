@@ -197,7 +197,7 @@ def legal_to_json(moves: list[Command | OfferShape]) -> list[dict[str, Any]]:
     offer may be paid with other cards than this entry's (the seat holds more cards of a
     wanted kind than it wants, so several entries name the offer; at most 24 are
     listed). Any cards of the wanted kinds and counts that the seat holds then do."""
-    ways: dict[int, int] = {}
+    ways: dict[object, int] = {}  # by offer number
     for move in moves:
         if isinstance(move, AcceptOffer):
             ways[move.offer] = ways.get(move.offer, 0) + 1

@@ -64,7 +64,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str,
     store = redis.Redis.from_url(REDIS_URL)
     store.flushdb()
     env = {**server_env(f"postgres://{POSTGRES['user']}@{POSTGRES['host']}:{POSTGRES['port']}/"
-                        f"{name}", REDIS_URL), "PLAY_BOT_PACE_SECONDS": "0"}
+                        f"{name}", REDIS_URL), "BOHNANZA_BOT_PACE_MS": "0"}
     log = (tmp_path_factory.mktemp("daphne") / "daphne.log").open("w")
     daphne = Daphne(free_port(), env, log)
     try:

@@ -12,6 +12,7 @@ import asyncio
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -185,6 +186,22 @@ def test_handshake_refusals_reach_the_client_as_their_code(
         asyncio.run(run())
     assert (refused.value.code, refused.value.close_code) == (code, close)
     assert client.received[0]["code"] == code
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_javascript_example_plays_a_whole_game(server: tuple[dict[str, str], Daphne]
+                                                   ) -> None:
+    """examples/remote_bot.js, the minimal bot for node, plays its seat to the end."""
+    env, daphne = server
+    (table,) = seat_tables(env, 4, 1, bots=True)
+    done = subprocess.run(["node", "--experimental-websocket", str(ROOT / "examples" /
+                                                                   "remote_bot.js"),
+                           _server(daphne), table["table"], table["seats"][0][1]],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    ended = json.loads(done.stdout.splitlines()[-1])
+    assert ended["result"]["ranks"] and ended["sent"] == ended["reflected"] > 10
+    assert "refused" not in done.stderr, done.stderr
 
 
 def test_the_package_installs_and_imports_on_its_own(tmp_path: Path) -> None:

@@ -118,11 +118,19 @@ def test_the_remote_bot_plays_a_whole_game_against_three_built_in_bots(
 
     last = asyncio.run(run())
     assert last.finished and last.result is not None and last.seat == 0
-    assert not client.refusals, [r.code for r in client.refusals]
+    # The built-in bots move at once (no pace): a command they overtook is refused as
+    # stale (the whole view follows, and the bot answers that); nothing else is refused.
+    assert {r.code for r in client.refusals} <= {"stale", "busy"}
     commands = [f for f in client.sent_frames if f["type"] == "command"]
     assert len(commands) > 20
-    # Every command was stored and its ref came back on the state frame reflecting it.
-    assert set(client.sent) == set(client.reflected) == {f["ref"] for f in commands}
+    # Every other command was stored, and its ref came back on the state frame
+    # reflecting it.
+    refused = {r.ref for r in client.refusals}
+    assert set(client.sent) == {f["ref"] for f in commands}
+    # (but the last ones: the game may end before their answer comes).
+    unresolved = sorted(set(client.sent) - refused - set(client.reflected))
+    assert not unresolved or unresolved == sorted(client.sent)[-len(unresolved):]
+    assert len(unresolved) <= 3 and len(client.reflected) > 20
     states = [f for f in client.received if f["type"] == "state"]
     assert all("html" not in f["answer"] and "parts" not in f["answer"] for f in states)
     assert all("hand" not in s for f in states for n, s in
@@ -200,8 +208,11 @@ def test_the_javascript_example_plays_a_whole_game(server: tuple[dict[str, str],
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     ended = json.loads(done.stdout.splitlines()[-1])
-    assert ended["result"]["ranks"] and ended["sent"] == ended["reflected"] > 10
-    assert "refused" not in done.stderr, done.stderr
+    assert ended["result"]["ranks"] and ended["sent"] >= ended["reflected"] > 10
+    # A command the built-in bots' moves overtook is refused as stale, nothing else.
+    refused = [line for line in done.stderr.splitlines() if line.startswith("refused")]
+    assert all(line.startswith(("refused (stale)", "refused (busy)")) for line in refused)
+    assert ended["sent"] - ended["reflected"] == len(refused), done.stderr
 
 
 def test_the_package_installs_and_imports_on_its_own(tmp_path: Path) -> None:

@@ -287,7 +287,9 @@ class TableClient:
                 continue
             if state.finished:
                 return state
-            if state.seat is None or state.version == answered:
+            if state.seat is None or (state.version == answered and not state.whole):
+                # A whole frame at the version answered (a reconnection, a sync) says
+                # the command was not stored: it was lost with the connection.
                 continue
             choice = decide(state)
             if inspect.isawaitable(choice):

@@ -38,6 +38,15 @@ built-in bots driven by the servers, for ``--outside-seconds``. It prints p50 an
 command's ``ref``), the ping baseline, refusals and CPU per bot command, beside the
 people's mode's figures of the same run. Target: p99 at most 50 ms.
 
+2026-12-05 (issue 29; load average 10.7-13.7 from other runs on the 2 cores before and
+during the run): ``--tables 100 --rates 1 --seconds 15 --outside-tables 100
+--outside-seconds 30``: outside bots 19.1 commands/s, p50 515 ms, p99 5,851 ms (ping
+baseline p99 125 ms; 79 commands refused as stale, overtaken by the built-in bots'
+moves; no errors in the servers' logs), people at 1/s 26.5 commands/s, p50 3,021 ms,
+p99 5,657 ms (ping p99 8,714 ms); daphnes' CPU 18.1 ms per bot command (the built-in
+bots' moves between them included) against 12.0 ms per people's command. The machine
+was saturated by others' runs: the target was not reached, nor the people's.
+
 Figures (this machine, 2 cores shared with other test runs; docs/serving.md, "Live
 tables"). Before (the table drawn by a Django template): the servers saturated at about
 15-36 commands/s in all; per command the store write 4.9 ms p50, one frame drawn

@@ -590,7 +590,11 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
     frames without the drawing (``?html=0``), as the example does: it is sent none,
     while the person at the table is."""
     import importlib.util
+    import sys
     from pathlib import Path
+
+    sys.path.insert(0, str(Path(settings.BASE_DIR) / "clients" / "python"))
+    from bohnanza_client import State
 
     spec = importlib.util.spec_from_file_location(
         "remote_bot", Path(settings.BASE_DIR) / "examples" / "remote_bot.py")
@@ -623,7 +627,8 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
                                 headers=[(b"authorization", f"Bearer {token}".encode())])
     assert (await bot.connect(timeout=TIMEOUT))[0]
     ann = await _client(table, await sync_to_async(User.objects.get)(username="ann"))
-    seat = remote.RemoteSeat()
+    heuristic = remote.Heuristic()
+    answered = -1
     frame = await _frame(bot)
     assert frame["seat"] == 0
     ann_frame = await _frame(ann)
@@ -636,9 +641,12 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
             undrawn += 1
         if frame["type"] == "state" and frame["finished"]:
             break
-        reply = seat.answer(frame)
-        if reply is not None:
-            await bot.send_to(text_data=json.dumps(reply))
+        command = (heuristic.decide(State(frame)) if frame["type"] == "state"
+                   and frame["version"] != answered else None)
+        if command is not None:
+            answered = frame["version"]
+            await bot.send_to(text_data=json.dumps(
+                {"type": "command", "version": frame["version"], "command": command}))
         # ann plays the first legal move whenever she is the one awaited
         # (a communicator that times out cancels its consumer: look before reading)
         while not await ann.receive_nothing(timeout=0.01):

@@ -31,6 +31,14 @@ Target: 100 tables x 4 clients, one command per table per second: p99 at most 50
 How to read the output, the latest figures and the commands that measured them:
 docs/performance.md, "Live tables (bench/live.py)"; why the servers work as they do:
 docs/serving.md, "Live tables".
+
+The **outside bots' mode** (``--modes outside``, or after the people's by default):
+``--outside-tables`` tables (100), each with one bot account's client of the client
+package (clients/python, playing examples/remote_bot.py's heuristic) and three built-in
+bots driven by the servers, for ``--outside-seconds``. It prints p50 and p99 **from a
+bot's command to the state frame reflecting it** (the frame carrying the command's
+``ref``), the ping baseline, refusals and CPU per bot command, beside the people's mode's
+figures of the same run. Target: p99 at most 50 ms.
 """
 
 from __future__ import annotations
@@ -381,6 +389,130 @@ def report(bench: Bench, seated: list[list[SeatClient]]) -> None:
           "this (daphnes + bench clients + postgres + redis CPU per command)")
 
 
+# -- the outside bots' mode ----------------------------------------------------------
+
+
+async def outside_bots(daphnes: list[Daphne], tables: list[dict[str, Any]], seconds: float,
+                       cpu: Cpu | None) -> dict[str, Any]:
+    """``tables`` tables, each with one bot account's client (clients/python, playing
+    examples/remote_bot.py's heuristic; seats split between the servers) and three
+    built-in bots on the servers, for ``seconds``: each client's commands and when the
+    state frame reflecting each (its ``ref``) came back. The tables move at the
+    built-in bots' pace (``BOHNANZA_BOT_PACE_MS``) and the outside bot's own: it
+    answers each frame the game awaits it in at once."""
+    sys.path.insert(0, str(ROOT / "clients" / "python"))
+    import importlib.util
+
+    from bohnanza_client import TableClient
+    spec = importlib.util.spec_from_file_location("remote_bot",
+                                                  ROOT / "examples" / "remote_bot.py")
+    assert spec is not None and spec.loader is not None
+    remote = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(remote)
+    clients = [TableClient(f"http://127.0.0.1:{daphnes[n % 2].port}", t["table"],
+                           token=t["seats"][0][1], quiet=3600)
+               for n, t in enumerate(tables)]
+    gate = asyncio.Semaphore(16)
+
+    async def open_one(client: TableClient) -> None:
+        for attempt in range(3):
+            async with gate:
+                try:
+                    await client.connect()
+                    return
+                except (OSError, InvalidHandshake):
+                    if attempt == 2:
+                        raise
+    started = time.perf_counter()
+    await asyncio.gather(*(open_one(c) for c in clients))
+    print(f"{len(clients)} bot clients connected in {time.perf_counter() - started:.1f} s",
+          flush=True)
+    playing = [asyncio.create_task(c.play(remote.Heuristic().decide)) for c in clients]
+    pings: list[tuple[float, float]] = []
+    stop = asyncio.Event()
+
+    async def ping(port: int) -> None:
+        client = SeatClient(port, tables[0]["table"], None, html=False)
+        socket = await client.open()
+        ref = 0
+        while not stop.is_set():
+            ref += 1
+            sent = time.perf_counter()
+            await socket.send(f'{{"type": "ping", "ref": {ref}}}')
+            while '"pong"' not in (frame := await socket.recv()) or f'"ref":{ref}' not in frame:
+                pass
+            pings.append((sent, time.perf_counter() - sent))
+            await asyncio.sleep(0.1)
+        await socket.close()
+
+    pingers = [asyncio.create_task(ping(d.port)) for d in daphnes]
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        await asyncio.sleep(min(2.0, seconds / 5))  # settling in
+        before = cpu.sample() if cpu is not None else {}
+        start = time.perf_counter()
+        await asyncio.sleep(seconds)
+        end = time.perf_counter()
+        after = cpu.sample() if cpu is not None else {}
+    finally:
+        gc.enable()
+    stop.set()
+    await asyncio.gather(*pingers, return_exceptions=True)
+    for task in playing:
+        task.cancel()
+    await asyncio.gather(*playing, return_exceptions=True)
+    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    used = {k: after[k] - before.get(k, 0.0) for k in after if not k.startswith("postgres ")}
+    used["postgres"] = sum(v - before.get(k, 0.0) for k, v in after.items()
+                           if k.startswith("postgres "))
+    samples = [(c.sent[ref], c.reflected[ref] - c.sent[ref]) for c in clients
+               for ref in c.sent if ref in c.reflected and start <= c.sent[ref] < end]
+    refused: dict[str, int] = {}
+    for c in clients:
+        for r in c.refusals:
+            refused[r.code] = refused.get(r.code, 0) + 1
+    return {"samples": samples, "pings": [d for at, d in pings if start <= at < end],
+            "start": start, "end": end, "used": used if cpu is not None else {},
+            "refused": refused, "finished": sum(1 for c in clients
+                                                if c.state is not None and c.state.finished),
+            "unanswered": sum(1 for c in clients for ref in c.sent
+                              if ref not in c.reflected and start <= c.sent[ref] < end),
+            "load": os.getloadavg()[0]}
+
+
+def report_outside(run: dict[str, Any], people: Bench | None, people_seated: Any) -> None:
+    """The outside bots' figures, beside the people's at the stage nearest their rate."""
+    got = [d * 1000 for _, d in run["samples"]]
+    span = run["end"] - run["start"]
+    print("outside bots: a bot client at each table with three built-in bots; "
+          "from a bot's command to the state frame reflecting it (its ref):")
+    print(f"{'mode':>14} {'cmds/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ping p50':>8} "
+          f"{'ping p99':>8}")
+    print(f"{'outside bots':>14} {len(got) / span:>7.1f} {pct(got, 0.5):>7.1f} "
+          f"{pct(got, 0.99):>7.1f} {pct([p * 1000 for p in run['pings']], 0.5):>8.1f} "
+          f"{pct([p * 1000 for p in run['pings']], 0.99):>8.1f}")
+    if people is not None and people.stages:
+        samples = latencies(people_seated)
+        for rate, start, end in people.stages:
+            mine = [d * 1000 for at, d in samples if start <= at < end]
+            pings = [d * 1000 for at, d in people.pings if start <= at < end]
+            print(f"{f'people {rate:g}/s':>14} {len(mine) / (end - start):>7.1f} "
+                  f"{pct(mine, 0.5):>7.1f} {pct(mine, 0.99):>7.1f} {pct(pings, 0.5):>8.1f} "
+                  f"{pct(pings, 0.99):>8.1f}")
+        print("  (people: from a command to the last seat's update, docs above)")
+    verdict = "reached" if pct(got, 0.99) <= TARGET_MS else "not reached"
+    print(f"outside bots' p99 target ({TARGET_MS:.0f} ms): {verdict}; commands without a "
+          f"reflecting frame: {run['unanswered']}; refused: "
+          + (", ".join(f"{n}x {c}" for c, n in sorted(run["refused"].items())) or "none")
+          + f"; games ended: {run['finished']}; load average {run['load']:.2f}")
+    if run["used"] and got:
+        per = {k: v * 1000 / len(got) for k, v in run["used"].items()}
+        print("  CPU per bot command (the built-in bots' moves between them included): "
+              + ", ".join(f"{k} {v:.1f} ms" for k, v in per.items()))
+
+
 def where_the_time_goes(env: dict[str, str]) -> None:
     """Run :func:`decompose` in a process of its own, on the same services."""
     done = subprocess.run([sys.executable, str(Path(__file__)), "--decompose"], cwd=ROOT,
@@ -480,6 +612,13 @@ def main() -> int:
                         "SECONDS in each stage")
     parser.add_argument("--no-decompose", action="store_true",
                         help="skip the per-stage decomposition in one process")
+    parser.add_argument("--modes", default="people,outside",
+                        help="people (tables of four websocket clients), outside (a bot "
+                        "client and three built-in bots a table), or both")
+    parser.add_argument("--outside-tables", type=int, default=100,
+                        help="tables in the outside bots' mode")
+    parser.add_argument("--outside-seconds", type=float, default=30.0,
+                        help="how long the outside bots' mode is measured")
     parser.add_argument("--bots-draw", action="store_true",
                         help="the bot accounts' clients ask for the table's drawing too "
                         "(as a browser would: the heavier load)")
@@ -503,17 +642,29 @@ def main() -> int:
         migrate(env)
         for daphne in daphnes:
             daphne.start()
-        started = time.perf_counter()
-        tables = seat_tables(env, 4, args.tables)
-        print(f"{len(tables)} tables seated in {time.perf_counter() - started:.1f} s; "
-              f"2 daphne processes; stages of {args.seconds:.0f} s", flush=True)
-        bench = Bench([float(r) for r in args.rates.split(",")], args.seconds,
-                      Cpu(daphnes, name))
-        seated = asyncio.run(load(daphnes, tables, bench, args.bots_draw))
-        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        report(bench, seated)
-        if args.timeline > 0:
-            timeline(bench, seated, args.timeline)
+        modes = set(args.modes.split(","))
+        bench: Bench | None = None
+        seated: Any = None
+        if "people" in modes:
+            started = time.perf_counter()
+            tables = seat_tables(env, 4, args.tables)
+            print(f"{len(tables)} tables seated in {time.perf_counter() - started:.1f} s; "
+                  f"2 daphne processes; stages of {args.seconds:.0f} s", flush=True)
+            bench = Bench([float(r) for r in args.rates.split(",")], args.seconds,
+                          Cpu(daphnes, name))
+            seated = asyncio.run(load(daphnes, tables, bench, args.bots_draw))
+            print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+            report(bench, seated)
+            if args.timeline > 0:
+                timeline(bench, seated, args.timeline)
+        if "outside" in modes:
+            started = time.perf_counter()
+            bot_tables = seat_tables(env, 4, args.outside_tables, bots=True)
+            print(f"{len(bot_tables)} outside bots' tables seated in "
+                  f"{time.perf_counter() - started:.1f} s", flush=True)
+            run = asyncio.run(outside_bots(daphnes, bot_tables, args.outside_seconds,
+                                           Cpu(daphnes, name)))
+            report_outside(run, bench, seated)
         for f in files:
             f.flush()
         errors = sum(sum(1 for line in (logs / f"daphne{n}.log").open()

@@ -74,6 +74,11 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+_NOTES: dict[str, tuple[str, ...]] = {"accept_offer": ("any_cards",)}
+"""What a legal move's entry says beside its command (:func:`legal_to_json`), taken and
+ignored in a command: an entry may be sent back as it is."""
+
+
 class CommandFormatError(ValueError):
     """A command frame that is not a command: the message says what is wrong."""
 
@@ -126,10 +131,13 @@ def command_from_json(obj: object, seat: int) -> Command:
     if not isinstance(kind, str) or kind not in KINDS:
         raise CommandFormatError(f"unknown command kind {_cut(kind)}; kinds: "
                                  + ", ".join(KINDS))
-    allowed = {"kind", "seat", *_FIELDS[kind]}
+    allowed = {"kind", "seat", *_FIELDS[kind], *_NOTES.get(kind, ())}
     stray = [key for key in obj if key not in allowed]
     if stray:
         raise CommandFormatError(f"{kind} has no field {_cut(stray[0])}")
+    for note in _NOTES.get(kind, ()):
+        if note in obj and not isinstance(obj[note], bool):
+            raise CommandFormatError(f"{note} is true or false, not {_cut(obj[note])}")
     if "seat" in obj and obj["seat"] != seat:
         raise CommandFormatError(f"this connection plays seat {seat}, not {_cut(obj['seat'])}")
     match kind:
@@ -181,6 +189,25 @@ def move_to_json(move: Command | OfferShape) -> dict[str, Any]:
         return {"kind": "offer_shape", "to": list(move.to), "givable": list(move.givable),
                 "wantable": [k.value for k in move.wantable]}
     return command_to_json(move)
+
+
+def legal_to_json(moves: list[Command | OfferShape]) -> list[dict[str, Any]]:
+    """A seat's legal moves on the wire (a ``state`` frame's ``legal``): each as
+    :func:`move_to_json`, and each ``accept_offer`` with ``any_cards``: whether the
+    offer may be paid with other cards than this entry's (the seat holds more cards of a
+    wanted kind than it wants, so several entries name the offer; at most 24 are
+    listed). Any cards of the wanted kinds and counts that the seat holds then do."""
+    ways: dict[object, int] = {}  # by offer number
+    for move in moves:
+        if isinstance(move, AcceptOffer):
+            ways[move.offer] = ways.get(move.offer, 0) + 1
+    out = []
+    for move in moves:
+        entry = move_to_json(move)
+        if isinstance(move, AcceptOffer):
+            entry["any_cards"] = ways[move.offer] > 1
+        out.append(entry)
+    return out
 
 
 def move_from_json(obj: dict[str, Any], seat: int) -> Command | OfferShape:
@@ -323,4 +350,4 @@ class WireView(SeatView):
 
 
 __all__ = ["KINDS", "MAX_CARDS", "CommandFormatError", "WireView", "command_from_json",
-           "command_to_json", "move_from_json", "move_to_json"]
+           "command_to_json", "legal_to_json", "move_from_json", "move_to_json"]

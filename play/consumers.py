@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from bohnanza_core.events import Handover
 from bohnanza_core.jsonlimits import JSONLimitError, loads_line
 from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import CommandFormatError, command_from_json
-from play import authority, clock, driver, live, presence
+from play import authority, clock, driver, live, presence, refusals
 from play.authority import Credential, NotYourSeat
 from play.channels_internals import dispatch_without_hop
 from play.lobby import lobby_snapshot
@@ -82,9 +83,12 @@ LOBBY_PER_SECOND = 1.0
 LOBBY_REFUSED_BEFORE_CLOSING = 20
 """Frames refused in a row past the allowance before the lobby socket is closed."""
 
-CLOSE_NO_TABLE = 4404
-CLOSE_FORBIDDEN = 4403
-CLOSE_TOO_MANY = 4429
+MAX_PENDING_REFS = 64
+"""The most refs of a connection's stored commands kept until a ``state`` frame
+reflects them (a client sends one command at a time; this bounds one that does not)."""
+
+CLOSE_NO_TABLE = refusals.HANDSHAKE[refusals.NO_TABLE]
+CLOSE_TOO_MANY = refusals.HANDSHAKE[refusals.TOO_MANY_CONNECTIONS]
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -102,12 +106,24 @@ def _language(scope: dict[str, Any]) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
+class BadAuthorization(ValueError):
+    """An ``Authorization`` header that is not ``Bearer <token>``: refused, never taken
+    for no header (which made a spectator of a bot that wrote ``Token`` or ``bearer``)."""
+
+
 def _bearer(scope: dict[str, Any]) -> str:
+    """The handshake's bearer token, "" without an ``Authorization`` header
+    (:class:`BadAuthorization` for one of another form)."""
     for name, value in scope.get("headers", ()):
         if name == b"authorization":
-            text: str = value.decode("latin-1")
-            if text.startswith("Bearer "):
-                return text[7:].strip()
+            text = bytes(value[:300]).decode("latin-1")
+            scheme, _, token = text.partition(" ")
+            token = token.strip()
+            if scheme != "Bearer" or not token or len(token) > 200 or " " in token:
+                raise BadAuthorization(
+                    "the Authorization header must be 'Bearer <token>' (a bot account's "
+                    "API token)")
+            return token
     return ""
 
 
@@ -118,20 +134,54 @@ def _query(scope: dict[str, Any], key: str) -> str:
     return values[0] if values else ""
 
 
-def parse_frame(text: str | None) -> dict[str, Any]:
-    """A client frame as a JSON object, within bounds; ValueError with a reason."""
+class FrameError(ValueError):
+    """A client frame refused before it is read: its refusal ``code``, the reason, and
+    the frame's ``ref`` when one could be found in it."""
+
+    def __init__(self, code: str, reason: str, ref: object = None) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.ref = ref
+
+
+MAX_REF_SCAN = 64 * 1024
+"""How much of a frame refused unread is searched for its ``ref``."""
+
+_REF = re.compile(r'"ref"\s*:\s*(-?\d{1,15}(?![\d.eE])|"[^"\\\x00-\x1f]{0,40}")')
+"""A ``ref`` written plainly (a whole number, or a string without escapes of at most 40
+characters): found in a frame that could not be read as JSON, so that its refusal
+still carries it. A hand-written scan because the frame is not JSON (a parser stops at
+the first fault); bounded by :data:`MAX_REF_SCAN`."""
+
+
+def ref_in(text: str | bytes | None) -> object:
+    """The ``ref`` of a frame that cannot be parsed, if it holds one plainly."""
     if text is None:
-        raise ValueError("frames are JSON text")
+        return None
+    if isinstance(text, bytes):
+        text = text[:MAX_REF_SCAN].decode("utf-8", "replace")
+    found = _REF.search(text, 0, MAX_REF_SCAN)
+    return json.loads(found.group(1)) if found else None
+
+
+def parse_frame(text: str | None, raw: bytes | None = None) -> dict[str, Any]:
+    """A client frame as a JSON object, within bounds; :class:`FrameError` with a code
+    and a reason (``raw``: a binary frame's bytes, refused)."""
+    if text is None:
+        raise FrameError(refusals.MALFORMED, "frames are JSON text", ref_in(raw))
     if len(text) > MAX_FRAME_CHARS:
-        raise ValueError(f"a frame is at most {MAX_FRAME_CHARS} characters")
+        raise FrameError(refusals.TOO_LARGE, f"a frame is at most {MAX_FRAME_CHARS} characters",
+                         ref_in(text))
     try:
         obj = loads_line(text, "frame")
     except JSONLimitError as error:
-        raise ValueError(str(error)) from None
+        raise FrameError(refusals.MALFORMED, str(error), ref_in(text)) from None
     except json.JSONDecodeError as error:
-        raise ValueError(f"frame: not JSON ({error.msg})") from None
+        raise FrameError(refusals.MALFORMED, f"frame: not JSON ({error.msg})",
+                         ref_in(text)) from None
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-        raise ValueError("a frame is an object with a type")
+        raise FrameError(refusals.MALFORMED, "a frame is an object with a type",
+                         obj.get("ref") if isinstance(obj, dict) else None)
     return obj
 
 
@@ -278,6 +328,9 @@ class TableConsumer(NoHopConsumer):
     syncs: Allowance
     shown: dict[str, str]
     """The drawing's regions this client was last sent (play.live.frame_text)."""
+    pending: dict[int, int | str]
+    """The refs of this connection's stored commands, by the version each brought the
+    game to, until a ``state`` frame reflecting it is sent."""
     sent_version: int = -1
     """The game's version in the last ``state`` frame this client was sent."""
     html: bool = True
@@ -290,27 +343,38 @@ class TableConsumer(NoHopConsumer):
         self.language = _language(self.scope)
         self.allowance = Allowance()
         self.syncs = Allowance(capacity=float(SYNC_BURST), rate=SYNC_PER_SECOND)
+        self.pending = {}
+        raw_id = str(self.scope["url_route"]["kwargs"]["table_id"])
         try:
-            self.table_id = UUID(str(self.scope["url_route"]["kwargs"]["table_id"]))
-            self.table = await database_sync_to_async(live.running_table)(self.table_id)
-        except (ValueError, Table.DoesNotExist):
-            await self.close(code=CLOSE_NO_TABLE)
+            self.table_id = UUID(raw_id[:100])
+        except ValueError:
+            await self._refuse_handshake(refusals.BAD_TABLE_ID,
+                                         f"{raw_id[:40]!r} is not a table id")
             return
         user = self.scope.get("user")
-        token = _bearer(self.scope)
+        try:
+            token = _bearer(self.scope)
+        except BadAuthorization as error:
+            await self._refuse_handshake(refusals.BAD_AUTHORIZATION, str(error))
+            return
         if token:
             user = await database_sync_to_async(authority.bot_user_for)(token)
             if user is None:
-                await self.close(code=CLOSE_FORBIDDEN)
+                await self._refuse_handshake(refusals.BAD_TOKEN,
+                                             "no bot account has this token (replaced or "
+                                             "revoked?)")
                 return
+        try:
+            self.table = await database_sync_to_async(live.running_table)(self.table_id)
+        except Table.DoesNotExist:
+            await self._refuse_handshake(refusals.NO_TABLE, "there is no such table")
+            return
         opening = connection_allowance(_client_key(user, self.scope), self.table_id)
         if not opening.available():
-            # Accepted only to say why before closing: a refused handshake tells a
-            # browser nothing.
-            await self.accept()
-            await self._refuse(f"too many connections to this table: wait "
-                               f"{opening.wait():.1f} s")
-            await self.close(code=CLOSE_TOO_MANY)
+            await self._refuse_handshake(
+                refusals.TOO_MANY_CONNECTIONS,
+                f"too many connections to this table: wait {opening.wait():.1f} s",
+                retry_after=opening.wait())
             return
         opening.spend()
         name = user.get_username() if user is not None and user.is_authenticated else None
@@ -320,7 +384,10 @@ class TableConsumer(NoHopConsumer):
         invited = _query(self.scope, "invite") == self.table.invite_token
         if not (self.table.public or sat or invited
                 or (user is not None and getattr(user, "is_staff", False))):
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._refuse_handshake(
+                refusals.PRIVATE_TABLE,
+                "a private table: only its players, staff and holders of its invitation "
+                "(?invite=) may watch it")
             return
         # No seat yet: it is decided when the game is joined (_join_game), from the
         # seats as they are then, not as they were when the connection opened.
@@ -415,6 +482,15 @@ class TableConsumer(NoHopConsumer):
     async def send_json(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=live.json_text(frame))
 
+    async def _refuse_handshake(self, code: str, reason: str,
+                                retry_after: float | None = None) -> None:
+        """Accepted only to say why, then closed with the cause's own close code
+        (play.refusals.HANDSHAKE): a handshake refused before it is accepted tells a
+        client nothing but an HTTP 403, the same for every cause."""
+        await self.accept()
+        await self.send_json(live.error_frame(code, reason, retry_after=retry_after))
+        await self.close(code=refusals.HANDSHAKE[code], reason=code)
+
     async def _send_current(self) -> None:
         update = await database_sync_to_async(live.current)(self.table, self.perspective)
         self.shown.clear()  # the whole drawing: the client may hold anything
@@ -451,30 +527,52 @@ class TableConsumer(NoHopConsumer):
         with translation.override(self.language):
             drawn = live.answer_for(update, self.table, html=self.html)
         self.sent_version = update["version"]
-        await self.send(text_data=live.frame_text(drawn, self.shown))
+        text = live.frame_text(drawn, self.shown)
+        reflected = self._reflected(update["version"])
+        if reflected is not None:
+            text = live.with_ref(text, reflected)
+        await self.send(text_data=text)
 
-    async def _refuse(self, reason: str, ref: object = None) -> None:
-        await self.send_json(live.error_frame(reason, ref=ref))
+    async def _refuse(self, code: str, reason: str, ref: object = None,
+                      retry_after: float | None = None) -> None:
+        await self.send_json(live.error_frame(code, reason, ref=ref, retry_after=retry_after))
+
+    def _reflected(self, version: int) -> int | str | None:
+        """The ``ref`` of this connection's latest command that a ``state`` frame at
+        ``version`` reflects (stored at or before it), forgotten once told."""
+        if not self.pending:
+            return None
+        told = [v for v in self.pending if v <= version]
+        ref = self.pending[max(told)] if told else None
+        for v in told:
+            del self.pending[v]
+        return ref
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
         try:
-            frame = parse_frame(text_data)
-        except ValueError as error:
-            await self._refuse(str(error))
+            frame = parse_frame(text_data, bytes_data)
+        except FrameError as error:
+            await self._refuse(error.code, str(error), error.ref)
             return
         kind, ref = frame["type"], frame.get("ref")
-        if kind == "ping":
-            await self.send_json({"type": "pong", "protocol": live.PROTOCOL, "ref": ref
-                                  if isinstance(ref, int) else None})
+        if kind not in ("ping", "sync", "command", "leave"):
+            await self._refuse(refusals.UNKNOWN_TYPE,
+                               f"unknown frame type {str(kind)[:30]!r}: a table's socket "
+                               "takes command, sync, ping and leave", ref)
+        elif kind == "ping":
+            await self.send_json({"type": "pong", "protocol": live.PROTOCOL,
+                                  "ref": live.ref_of(ref)})
         elif self.group is None:
-            await self._refuse("the game has not started yet", ref)
+            await self._refuse(refusals.NOT_STARTED, "the game has not started yet", ref)
         elif kind == "command" and not self.allowance.available():
-            await self._refuse(f"too many refused commands: wait "
-                               f"{self.allowance.wait():.1f} s", ref)
+            await self._refuse(refusals.TOO_MANY_REFUSED,
+                               f"too many refused commands: wait {self.allowance.wait():.1f} s",
+                               ref, retry_after=self.allowance.wait())
         elif kind == "sync" and not self.syncs.available():
-            await self._refuse(f"too many requests for the whole view: wait "
-                               f"{self.syncs.wait():.1f} s", ref)
+            await self._refuse(refusals.TOO_MANY_SYNCS,
+                               f"too many requests for the whole view: wait "
+                               f"{self.syncs.wait():.1f} s", ref, retry_after=self.syncs.wait())
         elif kind == "sync":
             self.syncs.spend()
             await self._send_current()
@@ -485,24 +583,25 @@ class TableConsumer(NoHopConsumer):
         elif kind == "leave":
             stray = sorted(str(key)[:30] for key in frame if key not in ("type", "ref"))
             if stray:  # nobody leaves for another seat: a leave names none
-                await self._refuse(f"a leave frame has no field {stray[0]!r}", ref)
+                await self._refuse(refusals.BAD_FRAME,
+                                   f"a leave frame has no field {stray[0]!r}", ref)
             else:
                 await self._leave(ref)
-        else:
-            await self._refuse(f"unknown frame type {str(kind)[:30]!r}", ref)
 
     async def _command(self, frame: dict[str, Any], ref: object) -> None:
         if self.perspective == SPECTATOR:
-            await self._refuse("spectators do not play: sit at a table to play", ref)
+            await self._refuse(refusals.SPECTATOR,
+                               "spectators do not play: sit at a table to play", ref)
             return
         version = frame.get("version")
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            await self._refuse("version is the step the client saw, a whole number", ref)
+            await self._refuse(refusals.BAD_FRAME,
+                               "version is the step the client saw, a whole number", ref)
             return
         try:
             command = command_from_json(frame.get("command"), self.perspective)
         except CommandFormatError as error:
-            await self._refuse(str(error), ref)
+            await self._refuse(refusals.BAD_COMMAND, str(error), ref)
             return
         assert self.table.game_id is not None
         refused: Exception | None = None
@@ -517,15 +616,22 @@ class TableConsumer(NoHopConsumer):
             except (IllegalMove, live.StaleFrame) as error:
                 refused = error
             else:
+                echoed = live.ref_of(ref)
+                if echoed is not None:
+                    self.pending[played.game.version] = echoed
+                    while len(self.pending) > MAX_PENDING_REFS:
+                        del self.pending[min(self.pending)]
                 await driver.broadcast(self.channel_layer, played)
         if isinstance(refused, NotYourSeat):
-            await self._refuse(refused.reason, ref)
+            code = (refusals.SIGNED_OUT if refused.why == authority.SIGNED_OUT
+                    else refusals.NOT_YOUR_SEAT)
+            await self._refuse(code, refused.reason, ref)
             await self._lose_seat(await self._why(refused))
         elif isinstance(refused, IllegalMove):
             self.allowance.spend()
-            await self._refuse(refused.reason, ref)
-        elif refused is not None:  # StaleFrame, a fast table's everyday case: not charged
-            await self._refuse(str(refused), ref)
+            await self._refuse(refusals.ILLEGAL, refused.reason, ref)
+        elif isinstance(refused, live.StaleFrame):  # a fast table's everyday case: free
+            await self._refuse(refused.code, str(refused), ref)
             await self._send_current()
         elif driver.has_work(self.table, played.game):
             driver.kick(self.table_id, self.channel_layer)
@@ -552,17 +658,20 @@ class TableConsumer(NoHopConsumer):
         """This seat's person is done trading this turn (play/clock.py): the trading
         window closes once every person at the table is; every connection is told."""
         if self.perspective == SPECTATOR:
-            await self._refuse("spectators do not trade: sit at a table to play", ref)
+            await self._refuse(refusals.SPECTATOR,
+                               "spectators do not trade: sit at a table to play", ref)
             return
         try:
             await database_sync_to_async(clock.pass_trading)(self.table_id, self.perspective,
                                                              self.actor)
         except NotYourSeat as error:
-            await self._refuse(error.reason, ref)
+            code = (refusals.SIGNED_OUT if error.why == authority.SIGNED_OUT
+                    else refusals.NOT_YOUR_SEAT)
+            await self._refuse(code, error.reason, ref)
             await self._lose_seat(await self._why(error))
             return
         except clock.NotTrading as error:
-            await self._refuse(str(error), ref)
+            await self._refuse(refusals.NOT_TRADING, str(error), ref)
             return
         await driver.tell_clock(self.channel_layer, self.table_id)
         driver.kick(self.table_id, self.channel_layer)
@@ -571,7 +680,7 @@ class TableConsumer(NoHopConsumer):
         """Leave the running game: the table's bot plays the seat from now on (an event
         of the game), and this connection watches as a spectator."""
         if self.perspective == SPECTATOR:
-            await self._refuse("only a seated player leaves a game", ref)
+            await self._refuse(refusals.SPECTATOR, "only a seated player leaves a game", ref)
             return
         seat = self.perspective
         try:
@@ -580,10 +689,12 @@ class TableConsumer(NoHopConsumer):
                 await driver.announce_handover(self.channel_layer, self.table_id, played,
                                                seat)
         except NotYourSeat as error:
-            await self._refuse(error.reason, ref)
+            code = (refusals.SIGNED_OUT if error.why == authority.SIGNED_OUT
+                    else refusals.NOT_YOUR_SEAT)
+            await self._refuse(code, error.reason, ref)
             await self._lose_seat(await self._why(error))
         except TableError as error:
-            await self._refuse(str(error), ref)
+            await self._refuse(refusals.CANNOT_LEAVE, str(error), ref)
 
     async def _why(self, refused: NotYourSeat) -> str:
         """The ``left`` frame's reason for a command refused as not this seat's."""
@@ -696,24 +807,28 @@ class LobbyConsumer(NoHopConsumer):
             if self.refused > LOBBY_REFUSED_BEFORE_CLOSING:
                 await self.close(code=CLOSE_TOO_MANY)
                 return
+            # Nothing read: the ref only if it is plainly in the first characters.
             await self.send_json(live.error_frame(
-                f"too many frames: wait {self.frames.wait():.1f} s"))
+                refusals.TOO_MANY_FRAMES, f"too many frames: wait {self.frames.wait():.1f} s",
+                ref=ref_in((text_data or "")[:200] or (bytes_data and bytes_data[:200])),
+                retry_after=self.frames.wait()))
             return
         self.frames.spend()
         self.refused = 0
         try:
-            frame = parse_frame(text_data)
-        except ValueError as error:
-            await self.send_json(live.error_frame(str(error)))
+            frame = parse_frame(text_data, bytes_data)
+        except FrameError as error:
+            await self.send_json(live.error_frame(error.code, str(error), ref=error.ref))
             return
         kind, ref = frame["type"], frame.get("ref")
         if kind == "ping":
             await self.send_json({"type": "pong", "protocol": live.PROTOCOL,
-                                  "ref": ref if isinstance(ref, int) else None})
+                                  "ref": live.ref_of(ref)})
         elif kind == "sync":
             await self._send_lists(None)
         else:
             await self.send_json(live.error_frame(
+                refusals.UNKNOWN_TYPE,
                 f"unknown frame type {str(kind)[:30]!r}: the lobby's socket takes sync "
                 "and ping", ref=ref))
 

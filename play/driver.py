@@ -460,16 +460,31 @@ def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | N
         # bot is asked again after a refused answer, a few times, then the default move
         # is played for it.
         played: list[live.Played] = []
+        moved_on = False
 
         def attempt(command: object) -> bool:
+            nonlocal moved_on
             if not isinstance(command, Command) or command.seat != number:
                 return False
-            done = _play(table, game, command, seat.player())
-            if done is not None:
-                played.append(done)
-            return done is not None
+            try:
+                played.append(live.submit(table.id, game.id, command, seat.player(),
+                                          exact=True))
+            except live.StaleFrame as dropped:
+                # Another move (another process's, an outside bot's) was stored first:
+                # the game held here is no longer the game, and asking the bot again on
+                # it, or playing the default move worked out from it, would judge a
+                # game that is not there ("awaited but has no legal move"). Look again.
+                logger.info("table %s: %s's move dropped: %s", table.id, seat.player(),
+                            dropped)
+                moved_on = True
+                return True
+            except IllegalMove as refused:
+                logger.info("table %s: %s's move refused: %s", table.id, seat.player(),
+                            refused)
+                return False
+            return True
 
-        if not bot_answers(_bot(table, seat), view(state, number), attempt):
+        if not bot_answers(_bot(table, seat), view(state, number), attempt) and not moved_on:
             done = _play(table, game, fallback(state, number), seat.player())
             played += [done] if done is not None else []
         return Step("bot"), played

@@ -42,7 +42,7 @@ from bohnanza_core.narrate import Narrator
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import Phase
 from bohnanza_core.views import SPECTATOR, Perspective, redact, view
-from bohnanza_core.wire import move_to_json
+from bohnanza_core.wire import legal_to_json
 from play.authority import require_seat
 from play.models import Table
 from replays.drawing import words
@@ -76,6 +76,16 @@ RACE_RETRIES = 5
 
 class StaleFrame(Exception):
     """The client acted on a table it had not seen the latest of."""
+
+    code = "stale"
+    """Its refusal code (play.refusals)."""
+
+
+class TableBusy(StaleFrame):
+    """A command lost the race in the store :data:`RACE_RETRIES` times: sent again, it
+    is decided afresh."""
+
+    code = "busy"
 
 
 def seat_group(table_id: UUID, seat: int) -> str:
@@ -221,7 +231,7 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
         "events": [event_to_json(event) for event in shown],
         # Each event's actor in the record (the clock's moves are told as the clock's).
         "actors": list(actors) if actors is not None else [None] * len(shown),
-        "legal": ([move_to_json(m) for m in legal_commands(state, seat)]
+        "legal": (legal_to_json(legal_commands(state, seat))
                   if seat is not None else []),
         "players": list(game.players),
         "finished": state.finished,
@@ -451,11 +461,33 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
     }, regions, update["rules"], update["table_json"])
 
 
-def error_frame(reason: str, *, ref: object = None, version: int | None = None,
+def ref_of(value: object) -> int | str | None:
+    """A frame's ``ref`` as it is echoed: a whole number or a string of at most 40
+    characters (docs/protocol.md); anything else is not echoed."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    return value if len(str(value)) <= 40 else None
+
+
+def error_frame(code: str, reason: str, *, ref: object = None,
+                retry_after: float | None = None, version: int | None = None,
                 head_hash: str | None = None) -> dict[str, Any]:
-    return {"type": "error", "protocol": PROTOCOL, "reason": reason,
-            "ref": ref if isinstance(ref, int | str) and len(str(ref)) <= 40 else None,
-            "version": version, "head_hash": head_hash}
+    """A refusal: ``code`` from ``play.refusals.CODES`` (what a program reads),
+    ``reason`` in prose (what a person reads)."""
+    frame: dict[str, Any] = {"type": "error", "protocol": PROTOCOL, "code": code,
+                             "reason": reason, "ref": ref_of(ref), "version": version,
+                             "head_hash": head_hash}
+    if retry_after is not None:
+        frame["retry_after"] = round(retry_after, 1)
+    return frame
+
+
+def with_ref(text: str, ref: int | str) -> str:
+    """A ``state`` frame's JSON text with the ``ref`` of the command it reflects to its
+    connection (the frame's text is shared by every connection sent it: the ref is
+    spliced in for the one)."""
+    assert text.startswith('{"type":"state"')
+    return '{"type":"state","ref":' + json_text(ref) + text[len('{"type":"state"'):]
 
 
 # -- reading and playing --------------------------------------------------------------
@@ -561,7 +593,7 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
         events = [entry.event for entry in entries]
         return Played(game, updates(table_id, game, events, since,
                                     [entry.actor for entry in entries]))
-    raise StaleFrame("the table is too busy: try again")
+    raise TableBusy("the table is too busy: try again")
 
 
 __all__ = [
@@ -572,6 +604,7 @@ __all__ = [
     "IllegalMove",
     "Played",
     "StaleFrame",
+    "TableBusy",
     "account_changed",
     "account_group",
     "answer_for",
@@ -582,6 +615,7 @@ __all__ = [
     "json_text",
     "lobby_changed",
     "publishing",
+    "ref_of",
     "running_table",
     "seat_group",
     "seat_update",
@@ -589,4 +623,5 @@ __all__ = [
     "submit",
     "tell",
     "updates",
+    "with_ref",
 ]

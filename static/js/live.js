@@ -142,8 +142,11 @@
           if (alerts) alerts.announce(frame.reason);
         }
       });
-      socket.addEventListener("close", () => {
+      socket.addEventListener("close", (event) => {
         if (closed) return;
+        // A handshake refused for good (docs/protocol.md, "The handshake": 4400-4405;
+        // its error frame says why): opening it again changes nothing.
+        if (event.code >= 4400 && event.code <= 4405) { closed = true; return; }
         if (status) status.textContent = words.reconnecting || "";
         setTimeout(connect, retry);
         retry = Math.min(retry * 2, 8000);

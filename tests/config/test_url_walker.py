@@ -72,6 +72,7 @@ RAW: dict[str, str] = {
 """Sent as they are in the query string: percent-encoding that decodes to nothing sane."""
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "schema": ("server-frame.json", "client-frame.json", "server-frame.json ", "x.json"),
     "game_id": ("00000000-0000-0000-0000-000000000000", " "),
     "dispute_id": ("00000000-0000-0000-0000-000000000000",),
     "competition_id": ("00000000-0000-0000-0000-000000000000",),
@@ -189,6 +190,8 @@ SPECS: dict[str, Spec] = {
     "play:start_table": Spec(form=("seat",), signed_in=True),
     "play:signup": Spec(form=("username", "password1", "password2"), few=True),
     "play:profile": Spec(),
+    # play/protocol.py
+    "play:protocol_schema": Spec(),
     # replays/views/games.py
     "replays:game_list": Spec(query=("player", "ruleset", "players", "tournament", "status",
                                      "winner", "started_from", "started_to", "page")),
@@ -414,6 +417,7 @@ def world(db: None, settings: Any) -> Iterator[World]:
     path_values = {
         "table_id": str(table.id),
         "username": "ann",
+        "schema": "server-frame.json",
         "step": "3",
         "dispute_id": str(dispute.id),
         "competition_id": str(cup.id),

@@ -5,14 +5,22 @@ from __future__ import annotations
 
 import pytest
 
-from bohnanza_core.commands import MakeOffer
+from bohnanza_core.commands import AcceptOffer, MakeOffer
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands, new_game, play
 from bohnanza_core.rulesets import PRESETS, ruleset_for
-from bohnanza_core.wire import CommandFormatError, command_from_json, command_to_json, move_to_json
+from bohnanza_core.wire import (
+    CommandFormatError,
+    command_from_json,
+    command_to_json,
+    legal_to_json,
+    move_to_json,
+)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_legal_command_goes_there_and_back(preset: str) -> None:
+    """Each legal move's entry (``legal``) is its command, sent back as it is; an
+    ``accept_offer`` entry says whether the offer may be paid otherwise."""
     players = 2 if preset == "duel" else 3
     state, _ = new_game(ruleset_for(preset, players), [f"p{n}" for n in range(players)],
                         seed=f"wire-{preset}")
@@ -20,11 +28,16 @@ def test_every_legal_command_goes_there_and_back(preset: str) -> None:
         if state.finished:
             break
         for seat in range(players):
-            for move in legal_commands(state, seat):
-                wire = move_to_json(move)
+            moves = legal_commands(state, seat)
+            for move, wire in zip(moves, legal_to_json(moves), strict=True):
+                assert {**move_to_json(move), **wire} == wire
                 if isinstance(move, OfferShape):
                     assert wire["kind"] == "offer_shape"
                     continue
+                if isinstance(move, AcceptOffer):
+                    ways = [m for m in moves
+                            if isinstance(m, AcceptOffer) and m.offer == move.offer]
+                    assert wire["any_cards"] is (len(ways) > 1)
                 assert command_from_json(wire, seat) == move
         seat = awaiting(state)[0]
         play(state, next(m for m in legal_commands(state, seat)
@@ -45,6 +58,8 @@ def test_every_legal_command_goes_there_and_back(preset: str) -> None:
     ({"kind": "make_offer", "gives": [], "wants": [["gold", 1]]}, "no bean kind"),
     ({"kind": "make_offer", "gives": [], "wants": [["wax"]]}, "pair"),
     ({"kind": "make_offer", "gives": [], "wants": "wax"}, "list"),
+    ({"kind": "accept_offer", "offer": 1, "cards": [], "any_cards": "yes"}, "true or false"),
+    ({"kind": "decline_offer", "offer": 1, "any_cards": True}, "no field"),
 ])
 def test_malformed_commands_are_refused_with_a_reason(obj: object, reason: str) -> None:
     with pytest.raises(CommandFormatError, match=reason):

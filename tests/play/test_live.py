@@ -30,6 +30,7 @@ from play.models import Table
 from play.routing import websocket_urlpatterns
 from play.tables import create_table, join, start
 from replays.store import games, loaded, reset_games
+from tests.frames import check_server
 from tests.services.live_servers import told
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,7 +80,9 @@ async def _client(table: Table, user: User | None, query: str = "") -> Websocket
 
 
 async def _frame(c: WebsocketCommunicator) -> dict[str, Any]:
-    return json.loads(await c.receive_from(timeout=TIMEOUT))
+    """The next frame ``c`` is sent, checked against the protocol's schema
+    (docs/schema/server-frame.json): every frame these tests read is."""
+    return check_server(json.loads(await c.receive_from(timeout=TIMEOUT)))
 
 
 async def _latest(c: WebsocketCommunicator, version: int) -> dict[str, Any]:
@@ -559,15 +562,23 @@ def test_spectators_of_a_private_table_need_its_invitation() -> None:
     people = _people(1)
     table = _table(people, ["open", "heuristic"], preset="duel", public=False)
 
-    async def connect(query: str) -> bool:
+    async def connect(query: str) -> str | None:
+        """The refusal's code, None if let in (accepted and sent the view)."""
         communicator = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/{query}")
         connected, _ = await communicator.connect(timeout=TIMEOUT)
+        assert connected  # accepted, to say why before closing
+        frame = await _frame(communicator)
+        code = None
+        if frame["type"] == "error":
+            code = frame["code"]
+            assert await communicator.receive_output(timeout=TIMEOUT) == {
+                "type": "websocket.close", "code": 4403, "reason": "private_table"}
         await communicator.disconnect()
-        return connected
+        return code
 
-    assert not async_to_sync(connect)("")
-    assert not async_to_sync(connect)("?invite=wrong")
-    assert async_to_sync(connect)(f"?invite={table.invite_token}")
+    assert async_to_sync(connect)("") == "private_table"
+    assert async_to_sync(connect)("?invite=wrong") == "private_table"
+    assert async_to_sync(connect)(f"?invite={table.invite_token}") is None
 
 
 
@@ -579,7 +590,11 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
     frames without the drawing (``?html=0``), as the example does: it is sent none,
     while the person at the table is."""
     import importlib.util
+    import sys
     from pathlib import Path
+
+    sys.path.insert(0, str(Path(settings.BASE_DIR) / "clients" / "python"))
+    from bohnanza_client import State
 
     spec = importlib.util.spec_from_file_location(
         "remote_bot", Path(settings.BASE_DIR) / "examples" / "remote_bot.py")
@@ -605,12 +620,15 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
     table, token = await sync_to_async(seat_the_bot)()
     refused = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/",
                                     headers=[(b"authorization", b"Bearer nope")])
-    assert not (await refused.connect(timeout=TIMEOUT))[0]
+    assert (await refused.connect(timeout=TIMEOUT))[0]
+    assert (await _frame(refused))["code"] == "bad_token"
+    assert (await refused.receive_output(timeout=TIMEOUT))["code"] == 4401
     bot = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/?html=0",
                                 headers=[(b"authorization", f"Bearer {token}".encode())])
     assert (await bot.connect(timeout=TIMEOUT))[0]
     ann = await _client(table, await sync_to_async(User.objects.get)(username="ann"))
-    seat = remote.RemoteSeat()
+    heuristic = remote.Heuristic()
+    answered = -1
     frame = await _frame(bot)
     assert frame["seat"] == 0
     ann_frame = await _frame(ann)
@@ -623,9 +641,12 @@ async def test_a_bot_account_plays_its_seat_over_the_websocket_with_its_token() 
             undrawn += 1
         if frame["type"] == "state" and frame["finished"]:
             break
-        reply = seat.answer(frame)
-        if reply is not None:
-            await bot.send_to(text_data=json.dumps(reply))
+        command = (heuristic.decide(State(frame)) if frame["type"] == "state"
+                   and frame["version"] != answered else None)
+        if command is not None:
+            answered = frame["version"]
+            await bot.send_to(text_data=json.dumps(
+                {"type": "command", "version": frame["version"], "command": command}))
         # ann plays the first legal move whenever she is the one awaited
         # (a communicator that times out cancels its consumer: look before reading)
         while not await ann.receive_nothing(timeout=0.01):
@@ -861,8 +882,10 @@ def test_reconnecting_too_often_is_refused_with_a_reason_and_a_close_code(
         refused = await _frame(ann)
         assert refused["type"] == "error"
         assert refused["reason"].startswith("too many connections to this table: wait ")
+        assert refused["code"] == "too_many_connections" and refused["retry_after"] > 0
         closed = await ann.receive_output(timeout=TIMEOUT)
-        assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TOO_MANY}
+        assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TOO_MANY,
+                          "reason": "too_many_connections"}
         assert reads.count(True) == consumers.CONNECT_BURST  # the store was not read
         bob = await _client(table, people[1])  # another player: an allowance of their own
         assert (await _frame(bob))["type"] == "state"

@@ -90,11 +90,13 @@ class Daphne:
                 self.kill()
 
 
-def seat_tables(env: dict[str, str], players: int, tables: int) -> list[dict[str, Any]]:
-    """Started tables with their seats' credentials (tests/services/live_table.py)."""
+def seat_tables(env: dict[str, str], players: int, tables: int, bots: bool = False
+                ) -> list[dict[str, Any]]:
+    """Started tables with their seats' credentials (tests/services/live_table.py);
+    ``bots``: a bot account at seat 0 and built-in bots at the others."""
     done = subprocess.run([sys.executable, "-m", "tests.services.live_table", str(players),
-                           str(tables)], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600)
+                           str(tables), *(["bots"] if bots else [])], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 

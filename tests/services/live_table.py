@@ -1,5 +1,5 @@
 """Seat a started live table for the services tests and bench/live.py:
-``python -m tests.services.live_table PLAYERS [TABLES]`` against ``DATABASE_URL``.
+``python -m tests.services.live_table PLAYERS [TABLES [bots]]`` against ``DATABASE_URL``.
 
 Each table seats people (accounts signed in: their session cookies) at even seats and
 bot accounts (their API tokens) at odd ones, on a short four-kind classic game: the
@@ -53,6 +53,19 @@ def seated_table(players: int) -> dict[str, object]:
             "seats": [credential(u, bot) for u, bot in zip(users, kinds, strict=True)]}
 
 
+def bot_table(players: int) -> dict[str, object]:
+    """A started table (``bots``): a bot account at seat 0 (its API token), the
+    built-in heuristic bot at every other seat: an outside bot's game (bench/live.py's
+    outside-bot mode, tests/services/test_bot_client.py)."""
+    robo = User.objects.create_user(f"robo-{uuid4().hex[:8]}")
+    table = create_table(robo, "classic", players,
+                         seats=["open"] + ["heuristic"] * (players - 1), overrides=SHORT)
+    started = start(table, robo)
+    return {"table": str(started.id), "game": str(started.game_id),
+            "seats": [credential(robo, True)] + [["bot", "heuristic"]] * (players - 1)}
+
+
 if __name__ == "__main__":
+    seat = bot_table if sys.argv[3:4] == ["bots"] else seated_table
     for _ in range(int(sys.argv[2]) if len(sys.argv) > 2 else 1):
-        print(json.dumps(seated_table(int(sys.argv[1]))), flush=True)
+        print(json.dumps(seat(int(sys.argv[1]))), flush=True)

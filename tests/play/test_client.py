@@ -1,0 +1,120 @@
+"""The client package's own handling (clients/python), on frames fed to it without a
+server: a gap makes it ask for the whole view, an allowance's retry_after pauses its
+sending, a handshake refusal is raised with its code and close code, a command lost
+with its connection is sent again. (tests/services/test_bot_client.py plays it against
+a live server.)"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import Close
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
+
+from bohnanza_client import HandshakeRefused, TableClient, fallback, socket_url
+from bohnanza_client.state import State
+
+
+class FakeSocket:
+    """Frames to hand out, then a close with ``code``; what the client sent."""
+
+    def __init__(self, frames: list[dict[str, Any]], code: int = 1000) -> None:
+        self.frames, self.code, self.sent = list(frames), code, []
+
+    async def recv(self) -> str:
+        await asyncio.sleep(0)
+        if not self.frames:
+            raise ConnectionClosed(Close(self.code, ""), None)
+        return json.dumps(self.frames.pop(0))
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    async def close(self) -> None:
+        pass
+
+
+def state(version: int, since: int, *, awaiting: tuple[int, ...] = (0,),
+          finished: bool = False, ref: object = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {
+        "type": "state", "since": since, "version": version, "seat": 0, "finished": finished,
+        "legal": [{"kind": "end_planting"}, {"kind": "harvest", "field": 0}],
+        "facts": {"planted": 1, "ending": False, "harvestable": [[True]], "rules": {}},
+        "answer": {"table": {"awaiting": list(awaiting), "phase": "planting from the hand",
+                             "active": 0, "turn": 1, "seats": [], "card_kinds": []}}}
+    if ref is not None:
+        frame["ref"] = ref
+    return frame
+
+
+def client_with(socket: FakeSocket, **kwargs: Any) -> TableClient:
+    client = TableClient("http://example.test", "t", token="x", reconnect=False, **kwargs)
+    client.socket = socket  # type: ignore[assignment]
+    return client
+
+
+def test_socket_addresses() -> None:
+    assert socket_url("https://b.example", "t1") == "wss://b.example/ws/tables/t1/?html=0"
+    assert socket_url("127.0.0.1:8000", "t1", invite="i") == (
+        "ws://127.0.0.1:8000/ws/tables/t1/?html=0&invite=i")
+
+
+def test_a_gap_asks_for_the_whole_view_and_refs_are_matched() -> None:
+    socket = FakeSocket([state(5, 5), state(6, 5, ref=1), state(9, 8), state(9, 9)])
+    client = client_with(socket)
+
+    async def run() -> None:
+        async for _frame in client.frames():
+            pass
+    with pytest.raises(Exception, match="closed"):
+        asyncio.run(run())
+    assert {"type": "sync"} in socket.sent  # 9 came from 8, held 6: a gap
+    assert 1 in client.reflected and client.version == 9
+
+
+def test_a_handshake_refusal_is_raised_with_its_codes() -> None:
+    socket = FakeSocket([{"type": "error", "code": "bad_token", "reason": "no",
+                          "ref": None}], code=4401)
+    client = client_with(socket)
+
+    async def run() -> None:
+        async for _frame in client.frames():
+            pass
+    with pytest.raises(HandshakeRefused) as refused:
+        asyncio.run(run())
+    assert (refused.value.code, refused.value.close_code) == ("bad_token", 4401)
+
+
+def test_play_answers_awaited_frames_once_and_again_after_a_lost_command() -> None:
+    socket = FakeSocket([state(5, 5), state(5, 5, awaiting=(1,)), state(5, 5),
+                         {"type": "error", "code": "too_many_refused", "reason": "wait",
+                          "ref": 9, "retry_after": 0.05},
+                         state(6, 5, finished=True)])
+    client = client_with(socket)
+    asked: list[int] = []
+
+    def decide(s: State) -> dict[str, Any] | None:
+        asked.append(s.version)
+        return s.commands[0] if s.awaited else None
+
+    last = asyncio.run(client.play(decide))
+    assert last.finished
+    commands = [f for f in socket.sent if f["type"] == "command"]
+    # 5 answered; the whole view of 5 again (a reconnection's: the command was lost)
+    # answered again; the frame that does not await the seat answered with None.
+    assert [c["version"] for c in commands] == [5, 5]
+    assert asked == [5, 5, 5]
+    assert [r.code for r in client.refusals] == ["too_many_refused"]
+    assert client._paused_until > 0  # sending waits out retry_after
+
+
+def test_fallback_lets_the_game_go_on() -> None:
+    assert fallback(State(state(5, 5))) == {"kind": "end_planting"}
+    assert fallback(State(state(5, 5, awaiting=(1,)))) is None

@@ -556,10 +556,10 @@ class TableConsumer(NoHopConsumer):
             await self._refuse(error.code, str(error), error.ref)
             return
         kind, ref = frame["type"], frame.get("ref")
-        if kind not in ("ping", "sync", "command", "leave"):
+        if kind not in ("ping", "sync", "command", "pass", "leave"):
             await self._refuse(refusals.UNKNOWN_TYPE,
                                f"unknown frame type {str(kind)[:30]!r}: a table's socket "
-                               "takes command, sync, ping and leave", ref)
+                               "takes command, sync, ping, pass and leave", ref)
         elif kind == "ping":
             await self.send_json({"type": "pong", "protocol": live.PROTOCOL,
                                   "ref": live.ref_of(ref)})

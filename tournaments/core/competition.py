@@ -44,6 +44,7 @@ from uuid import UUID
 from django.utils.translation import gettext as _
 from eventsourcing.domain import Aggregate
 
+from bohnanza_core.engine import SEAT_NAME_MAX, TAG_VALUE_MAX
 from bohnanza_core.formats import (
     Format,
     History,
@@ -60,7 +61,7 @@ from bohnanza_core.formats import (
 from bohnanza_core.pairings import MAX_ENTRANTS, Pairing, PairingError
 from bohnanza_core.rulesets import Ruleset
 from tournaments.core import legacy
-from tournaments.core.entrants import is_person, username_of
+from tournaments.core.entrants import entrant_name, is_person, username_of
 from tournaments.core.errors import CompetitionError
 from tournaments.core.ratings import Rating, Ratings
 
@@ -405,6 +406,32 @@ class Competition(Aggregate):
                    else f"{scheme.label}:{r}:{deal}")
         return hmac.new(self.secret.encode(), message.encode(),
                         hashlib.sha256).hexdigest()[:32]
+
+    def entrants_at(self, r: int, index: int) -> list[str]:
+        """The entrants of game ``index`` of round ``r``, seat by seat."""
+        return [self.entrants[e] for e in self.rounds[r].games[index].seats]
+
+    def seat_names(self, r: int, index: int) -> list[str]:
+        """A game's seat names: each entrant's display name (``heuristic #2``,
+        ``alice``), never a seat number, cut to what the engine takes."""
+        return [entrant_name(e).name[:SEAT_NAME_MAX] for e in self.entrants_at(r, index)]
+
+    def tags(self, r: int, index: int) -> tuple[tuple[str, str], ...]:
+        """What game ``index`` of round ``r`` belongs to, as its ``GameStarted`` records
+        it (PGN's tag pairs; docs/events.md, "Tags"): the competition (name, id,
+        format), the round, table and deal (counted from 1), and each seat's entrant
+        (id, display name, version, copy)."""
+        tags = [("competition", self.name[:TAG_VALUE_MAX]),
+                ("competition_id", str(self.id)), ("format", self.format),
+                ("round", str(r + 1)), ("table", str(index + 1)),
+                ("deal", str(self.rounds[r].games[index].deal + 1))]
+        for seat, entrant in enumerate(self.entrants_at(r, index)):
+            named = entrant_name(entrant)
+            tags += [(f"seat_{seat}_entrant", entrant[:TAG_VALUE_MAX]),
+                     (f"seat_{seat}_name", named.name[:TAG_VALUE_MAX]),
+                     (f"seat_{seat}_version", named.version[:TAG_VALUE_MAX]),
+                     (f"seat_{seat}_copy", str(named.copy))]
+        return tuple(tags)
 
     def _before(self, r: int) -> int:
         return sum(len(paired.games) for paired in self.rounds[:r])

@@ -15,8 +15,8 @@ format                    parameters              a round is
 ``swiss``                 ``rounds``              tables by standing, repeats fewest
 ``knockout``              ``advance``             a match of k games per table; the
                                                   top ``advance`` of each go on
-``duplicate``             ``deals``               every group plays a deal in every
-                                                  seat rotation
+``duplicate``             ``deals``               every group plays the round's one
+                                                  deal in every seat rotation
 ``ladder``                (none: its schedule     a tick: tables of entrants close in
                           says how often)         rating, joining at any time
 ``league``                ``divisions``,          a season: a round robin in each
@@ -45,6 +45,7 @@ from bohnanza_core.pairings import (
     advancing,
     check_table,
     duplicate,
+    duplicate_by_group,
     duplicate_games,
     knockout_round,
     knockout_sizes,
@@ -167,6 +168,11 @@ class Format:
     parameters: ClassVar[tuple[str, ...]] = ()
     continuous: ClassVar[bool] = False
     """Entrants may join while it runs and rounds are paired on a schedule (a ladder)."""
+    shares_deals: ClassVar[bool] = False
+    """Several tables play one deal at once (a true duplicate round): its seed must
+    stay secret until all have ended, so only bots play it."""
+    offered: ClassVar[bool] = True
+    """New competitions may be made with it (False: kept to read stored ones)."""
 
     def __init__(self, options: Mapping[str, int]) -> None:
         if set(options) != set(self.parameters):
@@ -236,10 +242,14 @@ class RoundRobin(_Fixed):
 
 
 class Duplicate(_Fixed):
-    """Every group of k entrants plays each of ``deals`` deals in every seat rotation."""
+    """Round d plays deal d at every table: every group of k entrants plays it in every
+    seat rotation, so the luck of the deal cancels across the whole field. A round's
+    games share one seed, kept secret until all of them have ended: bots only, the
+    round's games played and stored together."""
 
     name = "duplicate"
     parameters = ("deals",)
+    shares_deals = True
 
     def check(self, entrants: int, table: int) -> None:
         duplicate(entrants, table, self.options["deals"])
@@ -249,6 +259,22 @@ class Duplicate(_Fixed):
 
     def games_total(self, entrants: int, table: int) -> int:
         return duplicate_games(entrants, table, self.options["deals"])
+
+
+class DuplicateByGroup(Duplicate):
+    """The duplicate format as it was before its rounds shared one deal: each group of
+    k entrants its own deal. Competitions stored with the old format read as this one
+    (``tournaments.core.competition``, ``Created`` version 3), so a running one plays
+    on as it began; no new competition is made with it."""
+
+    name = "duplicate-by-group"
+    offered = False
+
+    def check(self, entrants: int, table: int) -> None:
+        duplicate_by_group(entrants, table, self.options["deals"])
+
+    def all_rounds(self, entrants: int, table: int) -> list[list[Pairing]]:
+        return duplicate_by_group(entrants, table, self.options["deals"])
 
 
 class Swiss(Format):
@@ -481,16 +507,19 @@ def vary_groups(order: Sequence[int], k: int, last_met: Mapping[frozenset[int], 
     return groups
 
 
-FORMATS: dict[str, type[Format]] = {f.name: f for f in (RoundRobin, Swiss, Knockout,
-                                                          Duplicate, Ladder, League)}
-"""Every format by name."""
+ALL_FORMATS: dict[str, type[Format]] = {
+    f.name: f for f in (RoundRobin, Swiss, Knockout, Duplicate, Ladder, League,
+                        DuplicateByGroup)}
+"""Every format by name, those kept only to read stored competitions included."""
+FORMATS: dict[str, type[Format]] = {name: f for name, f in ALL_FORMATS.items() if f.offered}
+"""The formats a new competition is made with, by name."""
 
 
 def format_for(name: str, options: Mapping[str, int]) -> Format:
     """The format ``name`` with its options (PairingError if there is none such, or its
     options are not the format's)."""
     try:
-        kind = FORMATS[name]
+        kind = ALL_FORMATS[name]
     except KeyError:
         raise PairingError(f"format is one of {', '.join(FORMATS)}, not {name[:40]!r}"
                            ) from None
@@ -501,7 +530,32 @@ def games_of(rounds: Sequence[Round]) -> int:
     return sum(len(r.games) for r in rounds)
 
 
-__all__ = ["FORMATS", "MAX_DIVISIONS", "MAX_FIXTURES", "MAX_SEASONS", "MAX_TICKS", "Duplicate",
-           "Format", "History", "Knockout", "Ladder", "League", "Moves", "Result", "Round",
-           "RoundRobin", "Swiss", "Tally", "division_standings", "format_for", "games_of",
-           "last_meetings", "lot", "standing", "tally", "vary_groups"]
+__all__ = [
+    "ALL_FORMATS",
+    "FORMATS",
+    "MAX_DIVISIONS",
+    "MAX_FIXTURES",
+    "MAX_SEASONS",
+    "MAX_TICKS",
+    "Duplicate",
+    "DuplicateByGroup",
+    "Format",
+    "History",
+    "Knockout",
+    "Ladder",
+    "League",
+    "Moves",
+    "Result",
+    "Round",
+    "RoundRobin",
+    "Swiss",
+    "Tally",
+    "division_standings",
+    "format_for",
+    "games_of",
+    "last_meetings",
+    "lot",
+    "standing",
+    "tally",
+    "vary_groups",
+]

@@ -129,8 +129,15 @@ class Competition(Aggregate):
         organiser: str | None
         secret: str
         scheme: str
-        class_version = 2
+        class_version = 3
         upcast_v1_v2 = staticmethod(legacy.created)
+
+        @staticmethod
+        def upcast_v2_v3(state: dict[str, Any]) -> None:
+            """A duplicate competition stored before its rounds shared one deal plays on
+            as it began: each group its own deal (``duplicate-by-group``)."""
+            if state.get("format") == "duplicate":
+                state["format"] = "duplicate-by-group"
 
     class PlayedLive(Aggregate.Event):
         preset: str

@@ -169,6 +169,10 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
                                    % {"name": (username_of(unasked[0]) or "")[:150]})
     everyone = [*entrants, *invited]
     check_live(live, everyone)
+    if rules.shares_deals and (live is not None or any(is_person(e) for e in everyone)):
+        raise CompetitionError(_("A duplicate competition is for bots: every table of a "
+                                 "round plays one deal, kept secret until all its games "
+                                 "have ended."))
     if len(set(everyone)) != len(everyone):
         raise CompetitionError(_("Each entrant enters once."))
     competition = Competition(name=name, format=format, options=dict(options),

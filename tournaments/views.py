@@ -44,6 +44,7 @@ from tournaments.core import consent, quotas, rounds
 from tournaments.core.competition import Competition, CompetitionError, LivePlay
 from tournaments.core.entrants import person_entrant, username_of
 from tournaments.core.games import results_so_far
+from tournaments.core.progress import progress, stored_counts
 from tournaments.core.store import CompetitionNotFound, competitions, create
 from tournaments.forms import (
     FORMAT_LEDES,
@@ -72,16 +73,19 @@ def kind_of(competition: Competition) -> str:
     return "ladder" if competition.continuous else "rounds"
 
 
-def summary(c: Competition) -> dict[str, Any]:
-    """What a page says of a competition at a glance."""
+def summary(c: Competition, stored: int | None = None) -> dict[str, Any]:
+    """What a page says of a competition at a glance (``stored``: its games stored, if
+    counted already): its progress game by game."""
     total = c.games_total()
-    done = c.games_done()
+    p = progress(c, stored=stored)
+    done = p.stored
     ruleset = c.ruleset
     return {"id": c.id, "name": c.name, "format": FORMAT_NAMES.get(c.format, c.format),
             "format_id": c.format, "kind": kind_of(c), "options": c.options,
             "ruleset": ruleset.name, "house_rules": list(ruleset.house_rules),
             "table": c.table, "entrants": len(c.entrants), "done": done, "total": total,
-            "percent": 100 * done // total if total else 100, "finished": c.finished,
+            "percent": p.percent, "finished": c.finished, "rate": p.rate,
+            "eta": p.eta, "remaining": p.remaining,
             "rounds": len(c.results), "every": c.every, "live": c.live,
             "entries_open": c.entries_open, "waiting": c.waiting and not c.continuous,
             "rated": bool(c.ratings),
@@ -108,14 +112,17 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     """Every competition, newest first (``?format=``: one format's)."""
     app = competitions()
     chosen = request.GET.get("format", "")
-    rows = []
-    for cid in app.ids(limit=LISTED if chosen not in FORMATS else 1000):
+    ids = app.ids(limit=LISTED if chosen not in FORMATS else 1000)
+    found = []
+    for cid in ids:
         competition = app.get(cid)
         if chosen in FORMATS and competition.format != chosen:
             continue
-        rows.append(summary(competition))
-        if len(rows) >= LISTED:
+        found.append(competition)
+        if len(found) >= LISTED:
             break
+    counts = stored_counts(c.id for c in found)
+    rows = [summary(c, counts.get(c.id, 0)) for c in found]
     return render(request, "tournaments/list.html", {
         "rows": rows, "formats": FORMAT_NAMES, "chosen": chosen if chosen in FORMATS else ""})
 
@@ -288,6 +295,7 @@ def _live_part(request: HttpRequest, c: Competition) -> dict[str, Any]:
     """What the part of the page that changes as games are played shows."""
     me = _me(request)
     context: dict[str, Any] = {"c": summary(c), "mine": _mine(c, me)}
+    context["pace"] = pace_text(context["c"])
     kind = kind_of(c)
     if kind == "league":
         context["seasons"] = _seasons(c, me)
@@ -336,13 +344,31 @@ def competition_live(request: HttpRequest, competition_id: UUID) -> HttpResponse
 
 @require_safe
 def competition_progress(request: HttpRequest, competition_id: UUID) -> JsonResponse:
+    """The page's bar, game by game: games stored of those planned, the rate (games a
+    minute) and the estimated end (ISO 8601), each with its words."""
     c = summary(_get(competition_id))
     total = c["total"] or 0
     return JsonResponse({"done": c["done"], "total": total, "percent": c["percent"],
                          "finished": c["finished"], "round": c["rounds"],
+                         "rate": c["rate"], "eta": c["eta"].isoformat() if c["eta"] else None,
                          "text": ngettext("%(done)s of %(total)s game",
                                           "%(done)s of %(total)s games",
-                                          total) % {"done": c["done"], "total": total}})
+                                          total) % {"done": c["done"], "total": total},
+                         "pace": pace_text(c)})
+
+
+def pace_text(c: dict[str, Any]) -> str:
+    """The rate and the time left, in words: "12.5 games a minute, about 4 minutes
+    left"."""
+    if c["finished"] or c["rate"] is None:
+        return ""
+    text = _("%(rate)s games a minute") % {"rate": f"{c['rate']:.1f}"}
+    if c["remaining"] is not None:
+        minutes = int(c["remaining"].total_seconds() // 60)
+        text += ", " + (ngettext("about %(n)d minute left", "about %(n)d minutes left",
+                                 minutes) % {"n": minutes} if minutes
+                        else _("less than a minute left"))
+    return text
 
 
 # -- changes a signed-in person makes ---------------------------------------------------

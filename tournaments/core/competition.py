@@ -38,6 +38,7 @@ import hmac
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final
 from uuid import UUID
 
@@ -201,6 +202,7 @@ class Competition(Aggregate):
             aggregate.rounds.append(Round(
                 tuple(Pairing(tuple(seats), deal) for seats, deal in self.games),
                 tuple(tuple(d) for d in self.divisions)))
+            aggregate.paired_at.append(self.timestamp)
 
     class RoundEnded(Aggregate.Event):
         round: int
@@ -229,6 +231,7 @@ class Competition(Aggregate):
     class Finished(Aggregate.Event):
         def apply(self, aggregate: Any) -> None:
             aggregate.finished_recorded = True
+            aggregate.finished_at = self.timestamp
 
     def __init__(self, name: str, format: str, options: dict[str, int],
                  ruleset: dict[str, Any], table: int, every: int, organiser: str | None,
@@ -253,6 +256,9 @@ class Competition(Aggregate):
         self.ratings: dict[str, tuple[float, float, int]] = {}
         self.rating_history: list[dict[str, tuple[float, float, int]]] = []
         """The ratings after each ended round."""
+        self.paired_at: list[datetime] = []
+        """When each round was paired (its event's time): the progress's rate."""
+        self.finished_at: datetime | None = None
         self.finished_recorded = False
         """``Finished`` was recorded. What is finished is :attr:`finished`, which
         says so of a league stored before there was one core too (it had no such
@@ -267,7 +273,7 @@ class Competition(Aggregate):
         clone = object.__new__(type(self))
         memo[id(self)] = clone
         for name, value in self.__dict__.items():
-            if name in ("rounds", "moves", "rating_history"):
+            if name in ("rounds", "moves", "rating_history", "paired_at"):
                 value = list(value)
             elif name == "results":
                 value = [list(games) for games in value]

@@ -46,6 +46,8 @@ from tournaments.core import consent
 from tournaments.core.competition import Competition, CompetitionError, LivePlay
 from tournaments.core.entrants import display_name, entrants_for
 from tournaments.core.games import stored_results
+from tournaments.core.progress import describe as describe_progress
+from tournaments.core.progress import progress
 from tournaments.core.ratings import rerate
 from tournaments.core.rounds import run_here
 from tournaments.core.store import (
@@ -66,12 +68,17 @@ MOVED = {1: "up", -1: "down", 0: ""}
 
 
 def progress_bar(competition: Competition) -> str:
-    done, total = competition.games_done(), competition.games_total()
-    if total is None:
-        return f"{done} games, {len(competition.results)} rounds"
-    filled = BAR * done // total if total else BAR
+    """Games stored of those planned, game by game (a round's count as each is stored),
+    the rate and the time left at it."""
+    p = progress(competition)
+    rate = describe_progress(p)
+    if competition.games_total() is None:
+        return f"{p.stored} games, {len(competition.results)} rounds" + (
+            f", {rate}" if rate else "")
+    filled = BAR * p.stored // p.planned if p.planned and not p.finished else BAR
     state = "finished" if competition.finished else f"round {len(competition.rounds)}"
-    return f"[{'#' * filled}{'.' * (BAR - filled)}] {done}/{total} games, {state}"
+    return (f"[{'#' * filled}{'.' * (BAR - filled)}] {p.stored}/{p.planned} games, {state}"
+            + (f", {rate}" if rate and not p.finished else ""))
 
 
 def describe(competition: Competition) -> str:

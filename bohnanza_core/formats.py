@@ -154,6 +154,49 @@ def standing(tallies: Sequence[Tally]) -> list[int]:
     return [t.entrant for t in sorted(tallies, key=lambda t: (-t.points, -t.coins, t.entrant))]
 
 
+@dataclass(frozen=True)
+class Podium:
+    """The competition's places, best first, as its format's own rule ranks them
+    (``rule``: ``points`` for a round robin's or a duplicate's standings, ``swiss`` for
+    points with the Swiss tie-breaks, ``final`` for a knockout's final table, ``division``
+    for a league's first division in its last season, ``rating`` for a ladder)."""
+
+    places: tuple[int, ...]
+    rule: str
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One entrant of a knockout table's match: its points and coins over the match's
+    games, and whether it went through (the final's first: the winner)."""
+
+    entrant: int
+    points: float
+    coins: int
+    through: bool
+
+
+@dataclass(frozen=True)
+class Match:
+    """One table of a knockout round: its entrants, in the match's order once every
+    game of it has been played (``played``), in seeding order before."""
+
+    rows: tuple[MatchRow, ...]
+    played: bool
+
+
+def buchholz(entrants: int, rounds: Sequence[Round],
+             results: Sequence[Sequence[Result]], tallies: Sequence[Tally]) -> list[float]:
+    """Each entrant's Buchholz score: the points of every opponent it sat with, once per
+    game (the Swiss tie-break: who met the stronger field ranks higher)."""
+    score = [0.0] * entrants
+    for paired, ended in zip(rounds, results, strict=False):
+        for pairing, _result in zip(paired.games, ended, strict=False):
+            for e in pairing.seats:
+                score[e] += sum(tallies[o].points for o in pairing.seats if o != e)
+    return score
+
+
 def lot(secret: str, label: str, round_number: int) -> bytes:
     """The bytes a format draws lots from for a round: HMAC-SHA-256 under the
     competition's secret, so nobody can tell the draw before the round is paired."""
@@ -205,6 +248,18 @@ class Format:
     def moves(self, history: History, results: Sequence[Result]) -> Moves:
         """Who moves up and down as the open round ends with ``results`` (a league)."""
         return Moves()
+
+    def placings(self, history: History) -> list[int]:
+        """Every entrant, best first, by this format's own rule (its podium's): here
+        points, then coins, then entry order, over every ended round."""
+        return standing(tally(history.entrants, history.rounds, history.results))
+
+    podium_rule: ClassVar[str] = "points"
+
+    def podium(self, history: History) -> Podium:
+        """The first three of :meth:`placings` (fewer where fewer entrants), named by
+        the format's rule."""
+        return Podium(tuple(self.placings(history)[:3]), self.podium_rule)
 
 
 class _Fixed(Format):
@@ -304,6 +359,16 @@ class Swiss(Format):
         return Round(tuple(swiss_round(order, history.table,
                                        [r.games for r in history.rounds])))
 
+    podium_rule = "swiss"
+
+    def placings(self, history: History) -> list[int]:
+        """Points, then Buchholz (the points of everyone met), then coins, then entry
+        order: the Swiss's tie-breaks."""
+        tallies = tally(history.entrants, history.rounds, history.results)
+        extra = buchholz(history.entrants, history.rounds, history.results, tallies)
+        return sorted(range(history.entrants),
+                      key=lambda e: (-tallies[e].points, -extra[e], -tallies[e].coins, e))
+
 
 class Knockout(Format):
     """Tables seeded apart play a match of k games; the top ``advance`` of each go on,
@@ -328,20 +393,62 @@ class Knockout(Format):
         last = history.rounds[-1].games
         if len(last) == k or len(history.results) < len(history.rounds):
             return None  # the final table has played, or the round is still on
+        through = [row.entrant for match in self.matches(history, len(history.rounds) - 1)
+                   for row in match.rows if row.through]
+        return Round(tuple(knockout_round(sorted(through), k)))
+
+    def matches(self, history: History, r: int,
+                results: Sequence[Result | None] | None = None) -> list[Match]:
+        """Round ``r``'s tables (``results``: the round's so far, None for a game not
+        played yet; its recorded ones by default): each table's entrants by the match's
+        points, then coins, then seed, the top ``advance`` through (the final's first
+        alone: the winner), once every game of its match has been played."""
+        k = history.table
+        games = history.rounds[r].games
+        if results is None:
+            results = history.results[r] if r < len(history.results) else []
+        final = len(games) == k
         seeding = list(range(history.entrants))
-        through: list[int] = []
-        results = history.results[-1]
-        for t, group in enumerate(knockout_tables(last, k)):
+        shown = []
+        for t, group in enumerate(knockout_tables(games, k)):
             points: dict[int, float] = {}
             coins: dict[int, int] = {}
-            for pairing, result in zip(last[t * k:(t + 1) * k], results[t * k:(t + 1) * k],
-                                       strict=True):
-                for seat, (e, p) in enumerate(zip(pairing.seats, rank_points(result.ranks),
+            played = 0
+            for i in range(t * k, (t + 1) * k):
+                result = results[i] if i < len(results) else None
+                if result is None:
+                    continue
+                played += 1
+                for seat, (e, p) in enumerate(zip(games[i].seats, rank_points(result.ranks),
                                                   strict=True)):
                     points[e] = points.get(e, 0.0) + p
                     coins[e] = coins.get(e, 0) + result.coins[seat]
-            through += advancing(group, points, coins, seeding, self.options["advance"])
-        return Round(tuple(knockout_round(sorted(through), k)))
+            done = played == k
+            order = (advancing(group, points, coins, seeding, len(group)) if done
+                     else sorted(group))
+            going = 1 if final else self.options["advance"]
+            shown.append(Match(tuple(MatchRow(e, points.get(e, 0.0), coins.get(e, 0),
+                                              done and place < going)
+                                     for place, e in enumerate(order)), done))
+        return shown
+
+    podium_rule = "final"
+
+    def placings(self, history: History) -> list[int]:
+        """The final table in the final's order, then those out in each round before,
+        the later rounds first, each round's by their match (points, coins, seed); an
+        entrant still in (a running knockout) ranks by the round it has reached."""
+        order: list[int] = []
+        for r in range(min(len(history.results), len(history.rounds)) - 1, -1, -1):
+            out = [(row.points, row.coins, row.entrant)
+                   for match in self.matches(history, r) for row in match.rows
+                   if not row.through and row.entrant not in order]
+            if r == len(history.rounds) - 1 and len(history.rounds[r].games) == history.table:
+                order += [row.entrant for row in self.matches(history, r)[0].rows]
+                continue
+            order += [e for _p, _c, e in sorted(out, key=lambda x: (-x[0], -x[1], x[2]))]
+        rest = [e for e in range(history.entrants) if e not in order]
+        return rest + order if len(history.results) < len(history.rounds) else order + rest
 
 
 class Ladder(Format):
@@ -356,6 +463,12 @@ class Ladder(Format):
 
     def over(self, history: History) -> bool:
         return len(history.rounds) >= MAX_TICKS
+
+    podium_rule = "rating"
+
+    def placings(self, history: History) -> list[int]:
+        """By rating (conservative, mu - 3 sigma), best first."""
+        return list(history.ranking)
 
     def next_round(self, history: History) -> Round | None:
         """With r entrants over whole tables, the ranking's cut starts r' places down
@@ -429,9 +542,22 @@ class League(Format):
                           for p in paired]
         return Round(tuple(games), tuple(tuple(d) for d in divisions))
 
+    podium_rule = "division"
+
+    def placings(self, history: History) -> list[int]:
+        """The last ended season's divisions, the first division's first at the top."""
+        if not history.results:
+            return list(range(history.entrants))
+        season = len(history.results) - 1
+        ranked = division_standings(history.rounds[season], history.results[season])
+        return [e for division in ranked for e in division]
+
     def moves(self, history: History, results: Sequence[Result]) -> Moves:
         """The top ``moves`` of each division below the first go up, the bottom
-        ``moves`` of each above the last go down."""
+        ``moves`` of each above the last go down; nobody moves at the end of the last
+        season (there is no next one to move to)."""
+        if len(history.rounds) >= self.options["seasons"]:
+            return Moves()
         ranked = division_standings(history.rounds[-1], results)
         m = self.options["moves"]
         return Moves(tuple(e for d in ranked[1:] for e in d[:m]),
@@ -544,12 +670,16 @@ __all__ = [
     "Knockout",
     "Ladder",
     "League",
+    "Match",
+    "MatchRow",
     "Moves",
+    "Podium",
     "Result",
     "Round",
     "RoundRobin",
     "Swiss",
     "Tally",
+    "buchholz",
     "division_standings",
     "format_for",
     "games_of",

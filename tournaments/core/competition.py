@@ -49,7 +49,10 @@ from bohnanza_core.engine import SEAT_NAME_MAX, TAG_VALUE_MAX
 from bohnanza_core.formats import (
     Format,
     History,
+    Knockout,
+    Match,
     Moves,
+    Podium,
     Result,
     Round,
     Tally,
@@ -365,8 +368,10 @@ class Competition(Aggregate):
 
     def moved(self, r: int, entrant: int) -> int:
         """Where an entrant went as round ``r`` ended: 1 up, -1 down, 0 stayed (or the
-        round has not ended)."""
-        if r >= len(self.moves):
+        round has not ended, or it was the last: there is no next season to move to,
+        whatever a league stored before said so recorded)."""
+        total = self.rules.rounds_total(len(self.entrants), self.table)
+        if r >= len(self.moves) or (total is not None and r + 1 >= total):
             return 0
         moves = self.moves[r]
         return 1 if entrant in moves.promoted else -1 if entrant in moves.relegated else 0
@@ -376,6 +381,29 @@ class Competition(Aggregate):
         half per one level), then coins, then entry order."""
         tallies = self.tallies()
         return [tallies[e] for e in standing(tallies)]
+
+    def placings(self) -> list[int]:
+        """Every entrant, best first, by the format's own rule (its podium's)."""
+        return self.rules.placings(self.history())
+
+    def podium(self) -> Podium | None:
+        """The podium by the format's own rule once the competition has finished (a
+        ladder, which runs on: its leaders by rating once a round has ended)."""
+        if not (self.finished or (self.continuous and self.results)):
+            return None
+        return self.rules.podium(self.history())
+
+    def bracket(self, results: Sequence[Sequence[Result | None]] | None = None
+                ) -> list[list[Match]]:
+        """A knockout's rounds as tables, each with who went through (``results``: each
+        round's results so far, None for a game not in yet; the recorded ones by
+        default); [] for any other format."""
+        rules = self.rules
+        if not isinstance(rules, Knockout):
+            return []
+        history = self.history()
+        return [rules.matches(history, r, results[r] if results is not None else None)
+                for r in range(len(self.rounds))]
 
     def rating(self, entrant: str, after: int | None = None) -> Rating:
         """An entrant's rating after round ``after`` (the latest with none given)."""

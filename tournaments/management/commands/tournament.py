@@ -16,6 +16,7 @@
     manage.py tournament tick ID [--here] [--ticks N]   (a ladder's next round now)
     manage.py tournament resume [ID]
     manage.py tournament rerate ID
+    manage.py tournament export ID [--out FILE.zip | --out -]
 
 ``create`` sends the first round to the Celery workers and follows the competition
 with a progress bar until it ends (``--no-wait``: print the id and return; a ladder's
@@ -26,11 +27,13 @@ invited and play at live tables once they accept (``--consented``: the operator 
 they agreed elsewhere, and enters them at once). ``resume`` sends the open round's
 missing games of one competition (or every unfinished one) again. ``rerate`` rates the
 competition again from its stored games alone (their ``GameEnded`` events) and compares
-with the ratings it recorded: exit status 1 if they differ.
+with the ratings it recorded: exit status 1 if they differ. ``export`` writes every
+stored game of it as a zip of JSON Lines exports with an index (docs/export.md).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 from uuid import UUID
@@ -45,6 +48,7 @@ from tournaments import tasks
 from tournaments.core import consent
 from tournaments.core.competition import Competition, CompetitionError, LivePlay
 from tournaments.core.entrants import display_name, entrants_for
+from tournaments.core.export import file_name, games_zip
 from tournaments.core.games import stored_results
 from tournaments.core.progress import describe as describe_progress
 from tournaments.core.progress import progress
@@ -208,6 +212,12 @@ class Command(BaseCommand):
         tick.add_argument("--here", action="store_true", help="play it in this process")
         tick.add_argument("--ticks", type=int, default=1)
         sub.add_parser("resume", help="send missing games again").add_argument("id", nargs="?")
+        export = sub.add_parser("export", help="every stored game of it as a zip of JSON "
+                                               "Lines exports, with an index")
+        export.add_argument("id")
+        export.add_argument("--out", default="",
+                            help="the zip file to write (default: NAME-ID.zip here; '-': "
+                                 "standard output)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -350,6 +360,24 @@ class Command(BaseCommand):
                                f"recorded ratings: {', '.join(differ)}")
         self.stdout.write(f"the same ratings as recorded, from "
                           f"{competition.games_done()} stored games")
+
+    def _export(self, options: dict[str, Any]) -> None:
+        """Every stored game as a zip (``tournaments.core.export``), written as it is
+        made, game by game: nothing but one game is held in memory."""
+        competition = find(options["id"])
+        out = options["out"] or file_name(competition)
+        written = 0
+        if out == "-":
+            for chunk in games_zip(competition):
+                sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.flush()
+            return
+        with open(out, "wb") as target:
+            for chunk in games_zip(competition):
+                target.write(chunk)
+                written += len(chunk)
+        stored = progress(competition).stored
+        self.stdout.write(f"{out}: {stored} games, {written:,} bytes")
 
     def _resume(self, options: dict[str, Any]) -> None:
         app = competitions()

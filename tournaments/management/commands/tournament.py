@@ -51,7 +51,7 @@ from tournaments.core.entrants import display_name, entrants_for
 from tournaments.core.export import file_name, games_zip
 from tournaments.core.games import stored_results
 from tournaments.core.progress import describe as describe_progress
-from tournaments.core.progress import progress
+from tournaments.core.progress import progress, stored_counts
 from tournaments.core.ratings import rerate
 from tournaments.core.rounds import run_here
 from tournaments.core.store import (
@@ -308,13 +308,14 @@ class Command(BaseCommand):
 
     def _list(self, options: dict[str, Any]) -> None:
         app = competitions()
-        for cid in app.ids():
-            c = app.get(cid)
+        found = [app.get(cid) for cid in app.ids()]
+        counts = stored_counts(c.id for c in found)
+        for c in found:
             total = c.games_total()
             state = ("finished" if c.finished else "waiting" if c.waiting and not c.continuous
                      else "running")
             self.stdout.write(f"{c.id}  {c.name:<30} {c.format:<11} "
-                              f"{c.games_done():>6}/{total if total is not None else '-':<6} "
+                              f"{counts.get(c.id, 0):>6}/{total if total is not None else '-':<6} "
                               f"{state}")
 
     def _show(self, options: dict[str, Any]) -> None:

@@ -202,9 +202,9 @@ def open_table(organiser: AbstractBaseUser, preset: str, overrides: Mapping[str,
     competition, round, table, each seat's entrant); ``names``: the game's seat names
     (a competition's entrants' display names; each seat's own by default). Table,
     seats and game are made in the caller's transaction, so whoever opens it records it
-    with them (a second try stores nothing: the game's id is taken). What the ``play`` app offers the apps
-    above it: it never imports them, and tells them a table's end by
-    :data:`play.signals.table_finished`."""
+    with them (a second try stores nothing: the game's id is taken). What the ``play``
+    app offers the apps above it: it never imports them, and tells them a table's end
+    by :data:`play.signals.table_finished`."""
     players_count = len(seats)
     ruleset = (customize(preset, players_count, dict(overrides)) if overrides
                else ruleset_for(preset, players_count))

@@ -50,7 +50,7 @@ def test_the_embedded_broker_url_names_a_host_so_kombu_does_not_warn(caplog) -> 
     call that sends a task."""
     import logging
 
-    with caplog.at_level(logging.WARNING, logger="kombu.connection"):
-        with celery_app.connection_for_write() as connection:
-            connection.info()
+    with caplog.at_level(logging.WARNING, logger="kombu.connection"), \
+            celery_app.connection_for_write() as connection:
+        connection.info()
     assert "No hostname" not in caplog.text

@@ -4,7 +4,6 @@ and every game downloaded at once as a zip."""
 
 from __future__ import annotations
 
-import io
 import zipfile
 
 import pytest
@@ -61,5 +60,6 @@ def test_a_knockouts_bracket_podium_filter_and_download(page: Page, live_server:
         page.get_by_role("link", name="Download every game").click()
     download = info.value
     assert download.suggested_filename.endswith(".zip")
-    names = zipfile.ZipFile(io.BytesIO(open(download.path(), "rb").read())).namelist()
+    with zipfile.ZipFile(download.path()) as archive:
+        names = archive.namelist()
     assert len(names) == 14 + 1 and "games.jsonl" in names

@@ -19,6 +19,7 @@ from bohnanza_core.rulesets import ruleset_for
 from bohnanza_core.verify import verify_text
 from tournaments.core.rounds import run_here
 from tournaments.core.store import create
+from tournaments.management.commands.tournament import describe
 from tournaments.models import CompetitionGame
 
 BOTS4 = ["heuristic@builtin", "random@builtin", "nontrading@builtin", "heuristic@builtin #2"]
@@ -136,3 +137,5 @@ def test_every_format_ends_with_a_podium_by_its_own_rule(competitions, name, opt
         assert {done.moved(0, e) for e in range(4)} == {1, -1, 0}
     page = Client().get(reverse("tournaments:detail", args=[done.id])).content.decode()
     assert 'class="podium"' in page
+    shown = describe(done)
+    assert "podium (" in shown and "1. " in shown

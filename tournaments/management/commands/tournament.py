@@ -68,6 +68,12 @@ OPTIONS = {"cycles": 1, "rounds": 3, "advance": 1, "deals": 1, "divisions": 2, "
            "seasons": 1}
 """Every format's options, and each one's default."""
 BAR = 30
+PODIUM_RULES = {"points": "by points, then coins, then entry order",
+                "swiss": "by points, then Buchholz, then coins, then entry order",
+                "final": "by the final table's match",
+                "division": "the first division of the last season",
+                "rating": "by rating"}
+"""What each format's podium is decided by, as the shell says it."""
 MOVED = {1: "up", -1: "down", 0: ""}
 
 
@@ -94,6 +100,11 @@ def describe(competition: Competition) -> str:
     lines = [f"{competition.name} [{competition.id}]",
              f"{competition.format}, tables of {competition.table}, {ruleset.name}{house}"
              f"{every}", progress_bar(competition), ""]
+    podium = competition.podium()
+    if podium is not None:
+        places = ", ".join(f"{n}. {display_name(competition.entrants[e])}"
+                           for n, e in enumerate(podium.places, 1))
+        lines += [f"podium ({PODIUM_RULES[podium.rule]}): {places}", ""]
     if competition.format == "league":
         for season in range(len(competition.rounds)):
             lines.append(f"season {season + 1}")

@@ -100,8 +100,34 @@ def check_seat_name(name: object) -> str:
     return name
 
 
+TAGS_MAX = 64
+TAG_KEY_MAX = 40
+TAG_VALUE_MAX = 200
+"""A game's tag pairs (``GameStarted.tags``): at most 64, each a key of 1 to 40 and a
+value of up to 200 printable characters (a competition's name, an entrant's id)."""
+
+
+def check_tags(tags: object) -> tuple[tuple[str, str], ...]:
+    """Refuse tag pairs that cannot be shown as such: not pairs of text, too many, too
+    long, holding control characters, or a key given twice."""
+    if not isinstance(tags, tuple | list) or len(tags) > TAGS_MAX:
+        raise RulesetError(f"a game has at most {TAGS_MAX} tags, as [key, value] pairs")
+    checked: list[tuple[str, str]] = []
+    for pair in tags:
+        if (not isinstance(pair, tuple | list) or len(pair) != 2
+                or not all(isinstance(text, str) and text.isprintable() for text in pair)
+                or not 0 < len(pair[0]) <= TAG_KEY_MAX or len(pair[1]) > TAG_VALUE_MAX):
+            raise RulesetError(f"a tag is a key of 1 to {TAG_KEY_MAX} and a value of up to "
+                               f"{TAG_VALUE_MAX} printable characters, not {str(pair)[:60]}")
+        checked.append((pair[0], pair[1]))
+    if len({key for key, _ in checked}) != len(checked):
+        raise RulesetError("a game's tag keys are each given once")
+    return tuple(checked)
+
+
 def new_game(
-    ruleset: Ruleset, seats: Sequence[str], seed: object, salt: object = None
+    ruleset: Ruleset, seats: Sequence[str], seed: object, salt: object = None,
+    tags: object = (),
 ) -> tuple[GameState, list[Event]]:
     """Seat the players (seat 0 starts), commit to ``seed``, shuffle and deal.
 
@@ -110,7 +136,8 @@ def new_game(
     for a simulation, whose record must follow from its seed alone.
 
     Returns the state, now waiting for the first player's first decision, and every
-    event so far. ``seed`` and ``salt`` are typed ``object``: they come from tables and
+    event so far. ``tags``: what the game belongs to (``GameStarted.tags``), checked
+    here. ``seed`` and ``salt`` are typed ``object``: they come from tables and
     uploads, and are checked here (a RulesetError), where compiled code would raise
     TypeError at the door for a value not of the annotated type."""
     # Names come from tables and uploads: read as what they are until checked (compiled
@@ -125,7 +152,7 @@ def new_game(
     elif not isinstance(salt, str) or not is_salt(salt):
         raise RulesetError("the salt must be 32 lowercase hex digits")
     started = GameStarted(ruleset=ruleset, seats=seats, seed_commitment=seed_commitment(
-        seed, salt), seed=seed, salt=salt)
+        seed, salt), seed=seed, salt=salt, tags=check_tags(tags))
     state = evolve(None, started)
     events: list[Event] = [started]
     shuffled = DeckShuffled(order=seeded_shuffle(range(ruleset.deck_size), seed, 0))

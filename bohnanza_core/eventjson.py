@@ -20,7 +20,8 @@ from bohnanza_core.rulesets import Ruleset
 FIELDS: dict[type[Event], tuple[str, ...]] = {
     cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in EVENT_TYPES
 }
-"""Each event class's fields, in their declared order."""
+"""Each event class's fields, in their declared order. A field of ``OPTIONAL`` is
+left out while it is empty (a record stored before it existed keeps its bytes)."""
 
 
 def _plain(value: Any) -> Any:
@@ -36,8 +37,11 @@ def _plain(value: Any) -> Any:
 def event_to_json(event: Event) -> dict[str, Any]:
     """One event as a JSON object (without its sequence number)."""
     out: dict[str, Any] = {"type": type(event).__name__}
+    optional = event.OPTIONAL
     for name in FIELDS[type(event)]:
-        out[name] = _plain(getattr(event, name))
+        value = getattr(event, name)
+        if value or name not in optional:
+            out[name] = _plain(value)
     return out
 
 
@@ -46,9 +50,11 @@ def event_for_json(event: Event) -> dict[str, Any]:
     gives, faster, because tuples and string enums are left for the encoder to write
     (as arrays and their values). For hashing and storing, not for comparing."""
     out: dict[str, Any] = {"type": type(event).__name__}
+    optional = event.OPTIONAL
     for name in FIELDS[type(event)]:
         value = getattr(event, name)
-        out[name] = value.parameters() if isinstance(value, Ruleset) else value
+        if value or name not in optional:
+            out[name] = value.parameters() if isinstance(value, Ruleset) else value
     return out
 
 

@@ -57,6 +57,9 @@ class Event:
     __slots__ = ()
     SECRET: ClassVar[tuple[str, ...]] = ()
     OWNER: ClassVar[str | None] = None
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+    """Fields written (in an export, in the chain) only when not empty: added after
+    records were stored without them, whose bytes and hashes stay as they were."""
     # Every event class is a dataclass (this base is not: mypyc would turn the class
     # variables above into fields); the declaration tells mypy so, for
     # dataclasses.fields and dataclasses.replace.
@@ -69,13 +72,17 @@ class GameStarted(Event):
     starting player, the salted commitment to the seed, and the two secrets that
     only the server's record holds until :class:`GameEnded` reveals them: the seed
     (every shuffle follows from it) and the game's salt (every hidden value enters
-    the hash chain salted by it: bohnanza_core.commitments)."""
+    the hash chain salted by it: bohnanza_core.commitments). ``tags``: what the game
+    belongs to, as tag pairs (PGN's for chess): a competition's game names the
+    competition, its round and table, and each seat's entrant; empty for any other
+    game, and then not written at all (docs/events.md)."""
 
     ruleset: Final[Ruleset]
     seats: Final[tuple[str, ...]]
     seed_commitment: Final[str]
     seed: Final[str | None]
     salt: Final[str | None]
+    tags: Final[tuple[tuple[str, str], ...]]
 
     def __init__(
         self,
@@ -84,15 +91,25 @@ class GameStarted(Event):
         seed_commitment: str,
         seed: str | None,
         salt: str | None,
+        tags: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.ruleset = ruleset
         self.seats = seats
         self.seed_commitment = seed_commitment
         self.seed = seed
         self.salt = salt
+        self.tags = tags
+
+    def tag(self, key: str) -> str | None:
+        """The value of tag ``key``, or None."""
+        for name, value in self.tags:
+            if name == key:
+                return value
+        return None
 
 
 GameStarted.SECRET = ("seed", "salt")
+GameStarted.OPTIONAL = ("tags",)
 
 
 @dataclass(init=False, unsafe_hash=True, slots=True)

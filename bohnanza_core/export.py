@@ -235,10 +235,13 @@ def event_from_json(obj: Any, where: str = "event") -> Event:
         raise ExportError(f"{where}: {name} has no field(s) "
                           f"{_quoted(', '.join(extra[:5]))[1:-1]}")
     values = {}
+    optional = cls.OPTIONAL
     for field_name, read in fields:
         try:
             value = obj[field_name]
         except KeyError:
+            if field_name in optional:  # left out while empty (Event.OPTIONAL)
+                continue
             raise ExportError(f"{where}: {name} lacks its field {field_name!r}") from None
         try:
             values[field_name] = read(value, where)

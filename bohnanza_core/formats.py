@@ -15,8 +15,8 @@ format                    parameters              a round is
 ``swiss``                 ``rounds``              tables by standing, repeats fewest
 ``knockout``              ``advance``             a match of k games per table; the
                                                   top ``advance`` of each go on
-``duplicate``             ``deals``               every group plays a deal in every
-                                                  seat rotation
+``duplicate``             ``deals``               every group plays the round's one
+                                                  deal in every seat rotation
 ``ladder``                (none: its schedule     a tick: tables of entrants close in
                           says how often)         rating, joining at any time
 ``league``                ``divisions``,          a season: a round robin in each
@@ -45,6 +45,7 @@ from bohnanza_core.pairings import (
     advancing,
     check_table,
     duplicate,
+    duplicate_by_group,
     duplicate_games,
     knockout_round,
     knockout_sizes,
@@ -153,6 +154,49 @@ def standing(tallies: Sequence[Tally]) -> list[int]:
     return [t.entrant for t in sorted(tallies, key=lambda t: (-t.points, -t.coins, t.entrant))]
 
 
+@dataclass(frozen=True)
+class Podium:
+    """The competition's places, best first, as its format's own rule ranks them
+    (``rule``: ``points`` for a round robin's or a duplicate's standings, ``swiss`` for
+    points with the Swiss tie-breaks, ``final`` for a knockout's final table, ``division``
+    for a league's first division in its last season, ``rating`` for a ladder)."""
+
+    places: tuple[int, ...]
+    rule: str
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One entrant of a knockout table's match: its points and coins over the match's
+    games, and whether it went through (the final's first: the winner)."""
+
+    entrant: int
+    points: float
+    coins: int
+    through: bool
+
+
+@dataclass(frozen=True)
+class Match:
+    """One table of a knockout round: its entrants, in the match's order once every
+    game of it has been played (``played``), in seeding order before."""
+
+    rows: tuple[MatchRow, ...]
+    played: bool
+
+
+def buchholz(entrants: int, rounds: Sequence[Round],
+             results: Sequence[Sequence[Result]], tallies: Sequence[Tally]) -> list[float]:
+    """Each entrant's Buchholz score: the points of every opponent it sat with, once per
+    game (the Swiss tie-break: who met the stronger field ranks higher)."""
+    score = [0.0] * entrants
+    for paired, ended in zip(rounds, results, strict=False):
+        for pairing, _result in zip(paired.games, ended, strict=False):
+            for e in pairing.seats:
+                score[e] += sum(tallies[o].points for o in pairing.seats if o != e)
+    return score
+
+
 def lot(secret: str, label: str, round_number: int) -> bytes:
     """The bytes a format draws lots from for a round: HMAC-SHA-256 under the
     competition's secret, so nobody can tell the draw before the round is paired."""
@@ -167,6 +211,11 @@ class Format:
     parameters: ClassVar[tuple[str, ...]] = ()
     continuous: ClassVar[bool] = False
     """Entrants may join while it runs and rounds are paired on a schedule (a ladder)."""
+    shares_deals: ClassVar[bool] = False
+    """Several tables play one deal at once (a true duplicate round): its seed must
+    stay secret until all have ended, so only bots play it."""
+    offered: ClassVar[bool] = True
+    """New competitions may be made with it (False: kept to read stored ones)."""
 
     def __init__(self, options: Mapping[str, int]) -> None:
         if set(options) != set(self.parameters):
@@ -199,6 +248,18 @@ class Format:
     def moves(self, history: History, results: Sequence[Result]) -> Moves:
         """Who moves up and down as the open round ends with ``results`` (a league)."""
         return Moves()
+
+    def placings(self, history: History) -> list[int]:
+        """Every entrant, best first, by this format's own rule (its podium's): here
+        points, then coins, then entry order, over every ended round."""
+        return standing(tally(history.entrants, history.rounds, history.results))
+
+    podium_rule: ClassVar[str] = "points"
+
+    def podium(self, history: History) -> Podium:
+        """The first three of :meth:`placings` (fewer where fewer entrants), named by
+        the format's rule."""
+        return Podium(tuple(self.placings(history)[:3]), self.podium_rule)
 
 
 class _Fixed(Format):
@@ -236,10 +297,14 @@ class RoundRobin(_Fixed):
 
 
 class Duplicate(_Fixed):
-    """Every group of k entrants plays each of ``deals`` deals in every seat rotation."""
+    """Round d plays deal d at every table: every group of k entrants plays it in every
+    seat rotation, so the luck of the deal cancels across the whole field. A round's
+    games share one seed, kept secret until all of them have ended: bots only, the
+    round's games played and stored together."""
 
     name = "duplicate"
     parameters = ("deals",)
+    shares_deals = True
 
     def check(self, entrants: int, table: int) -> None:
         duplicate(entrants, table, self.options["deals"])
@@ -249,6 +314,22 @@ class Duplicate(_Fixed):
 
     def games_total(self, entrants: int, table: int) -> int:
         return duplicate_games(entrants, table, self.options["deals"])
+
+
+class DuplicateByGroup(Duplicate):
+    """The duplicate format as it was before its rounds shared one deal: each group of
+    k entrants its own deal. Competitions stored with the old format read as this one
+    (``tournaments.core.competition``, ``Created`` version 3), so a running one plays
+    on as it began; no new competition is made with it."""
+
+    name = "duplicate-by-group"
+    offered = False
+
+    def check(self, entrants: int, table: int) -> None:
+        duplicate_by_group(entrants, table, self.options["deals"])
+
+    def all_rounds(self, entrants: int, table: int) -> list[list[Pairing]]:
+        return duplicate_by_group(entrants, table, self.options["deals"])
 
 
 class Swiss(Format):
@@ -278,6 +359,16 @@ class Swiss(Format):
         return Round(tuple(swiss_round(order, history.table,
                                        [r.games for r in history.rounds])))
 
+    podium_rule = "swiss"
+
+    def placings(self, history: History) -> list[int]:
+        """Points, then Buchholz (the points of everyone met), then coins, then entry
+        order: the Swiss's tie-breaks."""
+        tallies = tally(history.entrants, history.rounds, history.results)
+        extra = buchholz(history.entrants, history.rounds, history.results, tallies)
+        return sorted(range(history.entrants),
+                      key=lambda e: (-tallies[e].points, -extra[e], -tallies[e].coins, e))
+
 
 class Knockout(Format):
     """Tables seeded apart play a match of k games; the top ``advance`` of each go on,
@@ -302,20 +393,62 @@ class Knockout(Format):
         last = history.rounds[-1].games
         if len(last) == k or len(history.results) < len(history.rounds):
             return None  # the final table has played, or the round is still on
+        through = [row.entrant for match in self.matches(history, len(history.rounds) - 1)
+                   for row in match.rows if row.through]
+        return Round(tuple(knockout_round(sorted(through), k)))
+
+    def matches(self, history: History, r: int,
+                results: Sequence[Result | None] | None = None) -> list[Match]:
+        """Round ``r``'s tables (``results``: the round's so far, None for a game not
+        played yet; its recorded ones by default): each table's entrants by the match's
+        points, then coins, then seed, the top ``advance`` through (the final's first
+        alone: the winner), once every game of its match has been played."""
+        k = history.table
+        games = history.rounds[r].games
+        if results is None:
+            results = history.results[r] if r < len(history.results) else []
+        final = len(games) == k
         seeding = list(range(history.entrants))
-        through: list[int] = []
-        results = history.results[-1]
-        for t, group in enumerate(knockout_tables(last, k)):
+        shown = []
+        for t, group in enumerate(knockout_tables(games, k)):
             points: dict[int, float] = {}
             coins: dict[int, int] = {}
-            for pairing, result in zip(last[t * k:(t + 1) * k], results[t * k:(t + 1) * k],
-                                       strict=True):
-                for seat, (e, p) in enumerate(zip(pairing.seats, rank_points(result.ranks),
+            played = 0
+            for i in range(t * k, (t + 1) * k):
+                result = results[i] if i < len(results) else None
+                if result is None:
+                    continue
+                played += 1
+                for seat, (e, p) in enumerate(zip(games[i].seats, rank_points(result.ranks),
                                                   strict=True)):
                     points[e] = points.get(e, 0.0) + p
                     coins[e] = coins.get(e, 0) + result.coins[seat]
-            through += advancing(group, points, coins, seeding, self.options["advance"])
-        return Round(tuple(knockout_round(sorted(through), k)))
+            done = played == k
+            order = (advancing(group, points, coins, seeding, len(group)) if done
+                     else sorted(group))
+            going = 1 if final else self.options["advance"]
+            shown.append(Match(tuple(MatchRow(e, points.get(e, 0.0), coins.get(e, 0),
+                                              done and place < going)
+                                     for place, e in enumerate(order)), done))
+        return shown
+
+    podium_rule = "final"
+
+    def placings(self, history: History) -> list[int]:
+        """The final table in the final's order, then those out in each round before,
+        the later rounds first, each round's by their match (points, coins, seed); an
+        entrant still in (a running knockout) ranks by the round it has reached."""
+        order: list[int] = []
+        for r in range(min(len(history.results), len(history.rounds)) - 1, -1, -1):
+            out = [(row.points, row.coins, row.entrant)
+                   for match in self.matches(history, r) for row in match.rows
+                   if not row.through and row.entrant not in order]
+            if r == len(history.rounds) - 1 and len(history.rounds[r].games) == history.table:
+                order += [row.entrant for row in self.matches(history, r)[0].rows]
+                continue
+            order += [e for _p, _c, e in sorted(out, key=lambda x: (-x[0], -x[1], x[2]))]
+        rest = [e for e in range(history.entrants) if e not in order]
+        return rest + order if len(history.results) < len(history.rounds) else order + rest
 
 
 class Ladder(Format):
@@ -330,6 +463,12 @@ class Ladder(Format):
 
     def over(self, history: History) -> bool:
         return len(history.rounds) >= MAX_TICKS
+
+    podium_rule = "rating"
+
+    def placings(self, history: History) -> list[int]:
+        """By rating (conservative, mu - 3 sigma), best first."""
+        return list(history.ranking)
 
     def next_round(self, history: History) -> Round | None:
         """With r entrants over whole tables, the ranking's cut starts r' places down
@@ -403,9 +542,22 @@ class League(Format):
                           for p in paired]
         return Round(tuple(games), tuple(tuple(d) for d in divisions))
 
+    podium_rule = "division"
+
+    def placings(self, history: History) -> list[int]:
+        """The last ended season's divisions, the first division's first at the top."""
+        if not history.results:
+            return list(range(history.entrants))
+        season = len(history.results) - 1
+        ranked = division_standings(history.rounds[season], history.results[season])
+        return [e for division in ranked for e in division]
+
     def moves(self, history: History, results: Sequence[Result]) -> Moves:
         """The top ``moves`` of each division below the first go up, the bottom
-        ``moves`` of each above the last go down."""
+        ``moves`` of each above the last go down; nobody moves at the end of the last
+        season (there is no next one to move to)."""
+        if len(history.rounds) >= self.options["seasons"]:
+            return Moves()
         ranked = division_standings(history.rounds[-1], results)
         m = self.options["moves"]
         return Moves(tuple(e for d in ranked[1:] for e in d[:m]),
@@ -481,16 +633,19 @@ def vary_groups(order: Sequence[int], k: int, last_met: Mapping[frozenset[int], 
     return groups
 
 
-FORMATS: dict[str, type[Format]] = {f.name: f for f in (RoundRobin, Swiss, Knockout,
-                                                          Duplicate, Ladder, League)}
-"""Every format by name."""
+ALL_FORMATS: dict[str, type[Format]] = {
+    f.name: f for f in (RoundRobin, Swiss, Knockout, Duplicate, Ladder, League,
+                        DuplicateByGroup)}
+"""Every format by name, those kept only to read stored competitions included."""
+FORMATS: dict[str, type[Format]] = {name: f for name, f in ALL_FORMATS.items() if f.offered}
+"""The formats a new competition is made with, by name."""
 
 
 def format_for(name: str, options: Mapping[str, int]) -> Format:
     """The format ``name`` with its options (PairingError if there is none such, or its
     options are not the format's)."""
     try:
-        kind = FORMATS[name]
+        kind = ALL_FORMATS[name]
     except KeyError:
         raise PairingError(f"format is one of {', '.join(FORMATS)}, not {name[:40]!r}"
                            ) from None
@@ -501,7 +656,36 @@ def games_of(rounds: Sequence[Round]) -> int:
     return sum(len(r.games) for r in rounds)
 
 
-__all__ = ["FORMATS", "MAX_DIVISIONS", "MAX_FIXTURES", "MAX_SEASONS", "MAX_TICKS", "Duplicate",
-           "Format", "History", "Knockout", "Ladder", "League", "Moves", "Result", "Round",
-           "RoundRobin", "Swiss", "Tally", "division_standings", "format_for", "games_of",
-           "last_meetings", "lot", "standing", "tally", "vary_groups"]
+__all__ = [
+    "ALL_FORMATS",
+    "FORMATS",
+    "MAX_DIVISIONS",
+    "MAX_FIXTURES",
+    "MAX_SEASONS",
+    "MAX_TICKS",
+    "Duplicate",
+    "DuplicateByGroup",
+    "Format",
+    "History",
+    "Knockout",
+    "Ladder",
+    "League",
+    "Match",
+    "MatchRow",
+    "Moves",
+    "Podium",
+    "Result",
+    "Round",
+    "RoundRobin",
+    "Swiss",
+    "Tally",
+    "buchholz",
+    "division_standings",
+    "format_for",
+    "games_of",
+    "last_meetings",
+    "lot",
+    "standing",
+    "tally",
+    "vary_groups",
+]

@@ -778,6 +778,7 @@ class Games(FastApplication):
         actor: str | None = None,
         save: bool = True,
         game_id: UUID | None = None,
+        tags: Sequence[tuple[str, str]] = (),
     ) -> Game:
         """Set up a new table, deal, and store it. ``players`` says who sits in each
         seat (accounts, bots) where the seat names alone do not. ``seed`` defaults to
@@ -788,10 +789,12 @@ class Games(FastApplication):
         yet: play on the game (``Game.play``) and save it whole, in one transaction.
         ``game_id`` (default: a fresh random one) is for games whose id must follow from
         something else, such as a tournament's pairing, so that playing it twice stores
-        it once: the second save of the same id is refused by the store."""
+        it once: the second save of the same id is refused by the store. ``tags``:
+        what the game belongs to, recorded in its ``GameStarted`` (a competition's
+        game: the competition, round, table and each seat's entrant)."""
         return self._start(ruleset, seats, seed, salt=salt, players=players,
                            private=private, tournament=tournament, actor=actor,
-                           save=save, game_id=game_id)[0]
+                           save=save, game_id=game_id, tags=tags)[0]
 
     def _start(
         self,
@@ -806,12 +809,13 @@ class Games(FastApplication):
         actor: str | None = None,
         save: bool = True,
         game_id: UUID | None = None,
+        tags: Sequence[tuple[str, str]] = (),
     ) -> tuple[Game, list[Event]]:
         """:meth:`start`, also giving the events stored (a bot table needs them, and
         reading them back costs as much as storing them); with ``save=False`` the
         game is only set up, to be saved whole later."""
         _, events = new_game(ruleset, seats, seed if seed is not None else new_seed(),
-                             salt if salt is not None else new_salt())
+                             salt if salt is not None else new_salt(), tuple(tags))
         first = events[0]
         assert isinstance(first, GameStarted)
         game = create(
@@ -873,6 +877,16 @@ class Games(FastApplication):
         assert isinstance(game, Game)
         return game
 
+    def started(self, game_id: UUID) -> GameStarted:
+        """The game's first event alone (its ruleset, seats and tags), without reading
+        the rest of its record."""
+        rows = self.recorder.select_events(game_id, lte=1, limit=1)
+        if not rows:
+            raise GameNotFound(f"no game {game_id}")
+        event = self.game_mapper.to_entry(rows[0]).event
+        assert isinstance(event, GameStarted)
+        return event
+
     def record(self, game_id: UUID) -> list[Entry]:
         """Every entry of the game's record, in order, as stored."""
         mapper = self.game_mapper
@@ -918,13 +932,14 @@ def play_bot_game(
     save_each_command: bool = True,
     save: bool = True,
     game_id: UUID | None = None,
+    tags: Sequence[tuple[str, str]] = (),
 ) -> Game:
     """Play a whole bot game on the store, each command credited to ``players[seat]``
     (default ``bot:<name>``) and stored as it is played, or, with
     ``save_each_command=False`` (a tournament nobody watches live), all in one
     transaction at the end; with ``save=False`` as well, not at all (the caller saves
     several games in one transaction: a duplicate set). ``game_id``: as
-    :meth:`Games.start`. Returns the finished game."""
+    :meth:`Games.start`, and so are ``tags``. Returns the finished game."""
     from bohnanza_core.simulator import bot_classes, play_game, seat_names
 
     classes = bot_classes(bot_names)
@@ -936,7 +951,8 @@ def play_bot_game(
                                     players=(list(players) if players is not None
                                              else [f"bot:{name}" for name in bot_names]),
                                     private=private, tournament=tournament,
-                                    save=save_each_command, game_id=game_id)
+                                    save=save_each_command, game_id=game_id,
+                                    tags=tags)
         holder.append(StoredBoard(games, game, save_each_command=save_each_command,
                                   events=events))
         return holder[0]

@@ -95,17 +95,40 @@ def duplicate_games(entrants: int, table: int, deals: int) -> int:
     return math.comb(entrants, table) * table * deals
 
 
+MAX_DEAL_GAMES = 500
+"""Games of one shared deal (a true duplicate round): they are played and stored
+together, so that none is seen ended (its seed revealed) before all have ended; held
+in one worker's memory until then (about 0.5 MB a game of four, measured)."""
+
+
 def duplicate(entrants: int, table: int, deals: int = 1) -> list[list[Pairing]]:
-    """Round d plays deal d: every group of ``table`` entrants plays it once in each
-    seat rotation (one duplicate set per group), so each entrant plays each seat of
-    each deal, against the same opponents."""
+    """Round d plays deal d at every table: every group of ``table`` entrants plays it
+    once in each seat rotation, so every entrant plays every seat of the same cards
+    against every group, and the luck of the deal cancels across the whole field."""
+    groups = _duplicate_groups(entrants, table, deals)
+    if len(groups) * table > MAX_DEAL_GAMES:
+        raise PairingError(f"a round of {len(groups) * table:,} games on one deal; a deal "
+                           f"is played by at most {MAX_DEAL_GAMES:,} games (they are "
+                           "stored together): fewer entrants")
+    return [[Pairing(seats, deal=0) for group in groups for seats in rotations(group)]
+            for _ in range(deals)]
+
+
+def duplicate_by_group(entrants: int, table: int, deals: int = 1) -> list[list[Pairing]]:
+    """The duplicate format before every table shared its round's deal: each group its
+    own deal, in each seat rotation (the luck cancels within a group only). Read for
+    competitions stored with it (``duplicate-by-group``), never offered."""
+    groups = _duplicate_groups(entrants, table, deals)
+    return [[Pairing(seats, deal=i) for i, group in enumerate(groups)
+             for seats in rotations(group)] for _ in range(deals)]
+
+
+def _duplicate_groups(entrants: int, table: int, deals: int) -> list[tuple[int, ...]]:
     check_table(entrants, table)
     if not 1 <= deals <= MAX_ROUNDS:
         raise PairingError(f"deals: 1 to {MAX_ROUNDS}, not {deals}")
     _checked_games(duplicate_games(entrants, table, deals))
-    groups = list(itertools.combinations(range(entrants), table))
-    return [[Pairing(seats, deal=i) for i, group in enumerate(groups)
-             for seats in rotations(group)] for _ in range(deals)]
+    return list(itertools.combinations(range(entrants), table))
 
 
 # -- Swiss -----------------------------------------------------------------------------
@@ -273,6 +296,7 @@ def rank_points(ranks: Sequence[int]) -> list[float]:
 
 
 __all__ = [
+    "MAX_DEAL_GAMES",
     "MAX_ENTRANTS",
     "MAX_GAMES",
     "MAX_ROUNDS",
@@ -284,6 +308,7 @@ __all__ = [
     "best_seating",
     "check_table",
     "duplicate",
+    "duplicate_by_group",
     "duplicate_games",
     "knockout_round",
     "knockout_sizes",

@@ -134,6 +134,11 @@ def _compile_encoder(cls: type[Event]) -> Callable[..., str]:
             continue
         local = f"f_{name}"
         loads.append(f"    {local} = event.{name}\n")
+        if name in cls.OPTIONAL:  # written only when not empty (Event.OPTIONAL)
+            assert index > 0, "an optional field never comes first"
+            parts.append(f"({key!r} + {_field_code(local, hints[name], env)} "
+                         f"if {local} else '')")
+            continue
         parts.append(f"{key!r} + {_field_code(local, hints[name], env)}")
     source = (f"def encode_{cls.__name__}(event, sealed=()):\n" + "".join(loads)
               + "    return " + " + ".join(parts) + " + '}'\n")
@@ -346,7 +351,8 @@ def command_actors(events: Sequence[Event], seats: Sequence[str]) -> list[str | 
     if not isinstance(start, GameStarted) or start.seed is None:
         return [decision_actor(event, seats) for event in events]
     try:
-        state, opening = new_game(start.ruleset, start.seats, start.seed, start.salt)
+        state, opening = new_game(start.ruleset, start.seats, start.seed, start.salt,
+                                   start.tags)
         index = len(opening)
         while index < len(events):
             command = command_for(events[index])

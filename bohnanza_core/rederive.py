@@ -67,7 +67,8 @@ def rederive(events: Sequence[Event]) -> Rederivation:
     if start.seed is None or start.salt is None:
         return Rederivation(False, 0, 1, "#1: the seed is not in this record", False, None)
     try:
-        state, produced = new_game(start.ruleset, start.seats, start.seed, start.salt)
+        state, produced = new_game(start.ruleset, start.seats, start.seed, start.salt,
+                                   start.tags)
     except RulesetError as exc:
         return Rederivation(False, 0, 1, f"#1: {exc}", False, None)
     problem = _differ(events, produced, 0)

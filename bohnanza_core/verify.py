@@ -28,6 +28,7 @@ missing, inserted or moved event.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -68,15 +69,38 @@ class Verdict:
     finished: bool
     head: str | None
     complete: bool = True
+    seats: tuple[str, ...] = ()
+    tags: tuple[tuple[str, str], ...] = ()
+    """The record's seat names and tag pairs (``GameStarted``), as it says of itself:
+    the chain check says whether anyone changed them since."""
 
     def report(self) -> str:
-        """The verdict as the ``bohnanza verify`` command prints it."""
+        """The verdict as the ``bohnanza verify`` command prints it: the verdict, each
+        check, then who played the game and what it belongs to (its tags)."""
         word = ("VALID" if self.complete else "VALID AS FAR AS IT GOES") if self.ok else "INVALID"
         lines = [f"{word}: {self.summary}"]
         for check in self.checks:
             mark = "skip" if check.skipped else "ok  " if check.ok else "FAIL"
             lines.append(f"  [{mark}] {check.name:<8} {check.detail}")
+        lines += described(self.seats, self.tags)
         return "\n".join(lines)
+
+
+def described(seats: Sequence[str], tags: Sequence[tuple[str, str]]) -> list[str]:
+    """The lines that say who played a game and where: each seat by its name and, for a
+    competition's game, its entrant; then the other tags (competition, round, table)."""
+    lookup = dict(tags)
+    lines = []
+    if seats:
+        lines.append("  seats:")
+        for seat, name in enumerate(seats):
+            entrant = lookup.get(f"seat_{seat}_entrant")
+            lines.append(f"    {seat}: {name}" + (f" ({entrant})" if entrant else ""))
+    others = [(key, value) for key, value in tags if not key.startswith("seat_")]
+    if others:
+        lines.append("  tags:")
+        lines += [f"    {key}: {value}" for key, value in others]
+    return lines
 
 
 def _refused(summary: str, check: Check) -> Verdict:
@@ -108,6 +132,14 @@ def verify_file(game: GameFile, expected_head: str | None = None) -> Verdict:
     return verify_record(game.entries, game.head, expected_head=expected_head)
 
 
+def _named(verdict: Verdict, entries: Sequence[Entry]) -> Verdict:
+    """The verdict with the record's seats and tags (its first event's)."""
+    start = entries[0].event if entries else None
+    if not isinstance(start, GameStarted):
+        return verdict
+    return dataclasses.replace(verdict, seats=start.seats, tags=start.tags)
+
+
 def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
     """Audit a seat's or a spectator's file as far as it goes: the chain (hidden values
     enter it only as commitments, so it re-hashes from any perspective's file) and,
@@ -136,8 +168,9 @@ def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
         failed = ", ".join(c.name for c in checks if not c.ok)
         summary = f"the first bad event is #{min(bad) if bad else 1} ({failed} failed)"
     last = entries[-1].event
-    return Verdict(ok, min(bad) if bad else None, summary, tuple(checks), len(entries),
-                   isinstance(last, GameEnded), head, complete=False)
+    return _named(Verdict(ok, min(bad) if bad else None, summary, tuple(checks),
+                          len(entries), isinstance(last, GameEnded), head, complete=False),
+                  entries)
 
 
 def _chain_check(entries: Sequence[Entry], head: str | None,
@@ -245,9 +278,9 @@ def verify_record(
             # a way the rules allow and this is its first consequence.
             summary += (f"; or #{first_bad - 1} was changed in a way the rules allow, "
                         f"and #{first_bad} is its first consequence")
-    return Verdict(ok, first_bad, summary, tuple(checks), len(entries), rules.finished,
-                   chain.head)
+    return _named(Verdict(ok, first_bad, summary, tuple(checks), len(entries),
+                          rules.finished, chain.head), entries)
 
 
-__all__ = ["Check", "Verdict", "read_and_verify", "verify_file", "verify_record",
+__all__ = ["Check", "Verdict", "described", "read_and_verify", "verify_file", "verify_record",
            "verify_text", "verify_view"]

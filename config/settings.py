@@ -338,7 +338,10 @@ if not CELERY_BROKER_URL:
     # tournament resume` (run by run.py start) sends a competition's missing games again.
     CELERY_QUEUE_DIR = Path(os.environ.get("CELERY_QUEUE_DIR", VAR_DIR / "celery" / "queue"))
     CELERY_QUEUE_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    # A host named, though the folders are what the transport reads: kombu warns "No
+    # hostname was supplied" on every connection (every manage.py call that sends a
+    # task) when a URL names none.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR),
         "data_folder_out": str(CELERY_QUEUE_DIR),

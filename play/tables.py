@@ -202,17 +202,22 @@ def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
                seats: Sequence[tuple[User | None, str]], *, game_id: UUID,
                seed: str, players: Sequence[str], tournament: str, actor: str,
                move_seconds: int, game_seconds: int, absence_seconds: int = 0,
-               replacement_bot: str = "heuristic") -> Table:
+               replacement_bot: str = "heuristic",
+               tags: Sequence[tuple[str, str]] = (),
+               names: Sequence[str] | None = None) -> Table:
     """A table started at once for others (a competition's game with people at it):
     ``seats``, in order, each a person (``(user, "")``) or a built-in bot
     (``(None, name)``); its game ``game_id`` with ``seed``, its record naming each seat's
     player as ``players`` does (a competition's entrant ids) and the competition
-    (``tournament``). Table, seats and game are made in the caller's transaction, so
-    whoever opens it records it with them (a second try stores nothing: the game's id
-    is taken). ``absence_seconds``: how long a seated person may be away before
-    ``replacement_bot`` plays their seat (0: never; the clock plays their moves). What
-    the ``play`` app offers the apps above it: it never imports them, and tells them a
-    table's end by :data:`play.signals.table_finished`."""
+    (``tournament``), and what it belongs to as ``tags`` (its ``GameStarted``'s: the
+    competition, round, table, each seat's entrant); ``names``: the game's seat names
+    (a competition's entrants' display names; each seat's own by default). Table,
+    seats and game are made in the caller's transaction, so whoever opens it records it
+    with them (a second try stores nothing: the game's id is taken).
+    ``absence_seconds``: how long a seated person may be away before ``replacement_bot``
+    plays their seat (0: never; the clock plays their moves). What the ``play`` app
+    offers the apps above it: it never imports them, and tells them a table's end by
+    :data:`play.signals.table_finished`."""
     players_count = len(seats)
     ruleset = (customize(preset, players_count, dict(overrides)) if overrides
                else ruleset_for(preset, players_count))
@@ -224,8 +229,9 @@ def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
     made = [Seat(table=table, number=n, bot=bot, user=user)
             for n, (user, bot) in enumerate(seats)]
     Seat.objects.bulk_create(made)
-    game = games().start(ruleset, [s.seat_name() for s in made], seed, players=list(players),
-                         tournament=tournament, actor=actor, game_id=game_id)
+    seat_names = list(names) if names is not None else [s.seat_name() for s in made]
+    game = games().start(ruleset, seat_names, seed, players=list(players),
+                         tournament=tournament, actor=actor, game_id=game_id, tags=tags)
     table.game_id = game.id
     table.status = Table.Status.RUNNING
     table.save(update_fields=["game_id", "status"])

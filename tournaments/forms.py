@@ -51,6 +51,7 @@ FORMAT_NAMES = {
     "duplicate": gettext_lazy("Duplicate"),
     "ladder": gettext_lazy("Ladder"),
     "league": gettext_lazy("League"),
+    "duplicate-by-group": gettext_lazy("Duplicate (a deal for each group)"),
 }
 FORMAT_LEDES = {
     "round-robin": gettext_lazy("Every group of entrants meets at a table once in each "
@@ -59,8 +60,8 @@ FORMAT_LEDES = {
                           "can be."),
     "knockout": gettext_lazy("Tables play a match of a game in each seat order; the best "
                              "of each go on, down to one final table."),
-    "duplicate": gettext_lazy("Every group plays each deal in every seat order: the luck of "
-                              "the deal cancels out."),
+    "duplicate": gettext_lazy("Every table of a round plays the same deal, in every seat "
+                              "order: the luck of the deal cancels out across the field."),
     "ladder": gettext_lazy("Continuous: every tick seats entrants close in rating at a "
                            "table; bots join at any time."),
     "league": gettext_lazy("Seasons of divisions, each a round robin; at a season's end the "

@@ -18,7 +18,8 @@ refusal stores nothing. People are entered only by their consent
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -26,27 +27,33 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.bots.registry import registry
 from bohnanza_core.errors import RulesetError
-from bohnanza_core.formats import FORMATS
+from bohnanza_core.formats import FORMATS, Result
 from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.ratings import entrant_statistics, seat_results
 from bohnanza_core.rulesets import rule_overrides
+from replays.caching import ANSWER_MAX_AGE, NOT_CACHED, PAGE_MAX_AGE, Policy, answer, release
 from tournaments import tasks
 from tournaments.charts import rating_chart
 from tournaments.core import consent, quotas, rounds
 from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import person_entrant, username_of
+from tournaments.core.export import file_name
+from tournaments.core.export import games_zip as games_zip_of
 from tournaments.core.games import results_so_far
+from tournaments.core.progress import progress, stored_counts
 from tournaments.core.store import CompetitionNotFound, competitions, create
 from tournaments.forms import (
     FORMAT_LEDES,
@@ -75,16 +82,19 @@ def kind_of(competition: Competition) -> str:
     return "ladder" if competition.continuous else "rounds"
 
 
-def summary(c: Competition) -> dict[str, Any]:
-    """What a page says of a competition at a glance."""
+def summary(c: Competition, stored: int | None = None) -> dict[str, Any]:
+    """What a page says of a competition at a glance (``stored``: its games stored, if
+    counted already): its progress game by game."""
     total = c.games_total()
-    done = c.games_done()
+    p = progress(c, stored=stored)
+    done = p.stored
     ruleset = c.ruleset
     return {"id": c.id, "name": c.name, "format": FORMAT_NAMES.get(c.format, c.format),
             "format_id": c.format, "kind": kind_of(c), "options": c.options,
             "ruleset": ruleset.name, "house_rules": list(ruleset.house_rules),
             "table": c.table, "entrants": len(c.entrants), "done": done, "total": total,
-            "percent": 100 * done // total if total else 100, "finished": c.finished,
+            "percent": p.percent, "finished": c.finished, "rate": p.rate,
+            "eta": p.eta, "remaining": p.remaining,
             "rounds": len(c.results), "every": c.every, "live": c.live,
             "entries_open": c.entries_open, "waiting": c.waiting and not c.continuous,
             "rated": bool(c.ratings),
@@ -111,14 +121,17 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     """Every competition, newest first (``?format=``: one format's)."""
     app = competitions()
     chosen = request.GET.get("format", "")
-    rows = []
-    for cid in app.ids(limit=LISTED if chosen not in FORMATS else 1000):
+    ids = app.ids(limit=LISTED if chosen not in FORMATS else 1000)
+    found = []
+    for cid in ids:
         competition = app.get(cid)
         if chosen in FORMATS and competition.format != chosen:
             continue
-        rows.append(summary(competition))
-        if len(rows) >= LISTED:
+        found.append(competition)
+        if len(found) >= LISTED:
             break
+    counts = stored_counts(c.id for c in found)
+    rows = [summary(c, counts.get(c.id, 0)) for c in found]
     return render(request, "tournaments/list.html", {
         "rows": rows, "formats": FORMAT_NAMES, "chosen": chosen if chosen in FORMATS else ""})
 
@@ -209,21 +222,92 @@ def _seats(c: Competition, seats: tuple[int, ...], row: CompetitionGame | None
 def _games(c: Competition, r: int, me: str | None) -> list[dict[str, Any]]:
     """Round ``r``'s games (at most :data:`SHOWN_GAMES`): each its seats, its result
     once stored, its replay or live table and deadline, and whether ``me`` plays it."""
-    stored = {row.index: row for row in CompetitionGame.objects.filter(
-        competition_id=c.id, round=r, index__lt=SHOWN_GAMES)}
-    tables = {row.index: row for row in CompetitionTable.objects.filter(
-        competition_id=c.id, round=r, index__lt=SHOWN_GAMES)} if c.live else {}
+    return _listed(c, [(r, i) for i in range(min(len(c.rounds[r].games), SHOWN_GAMES))], me)
+
+
+def _listed(c: Competition, places: list[tuple[int, int]], me: str | None
+            ) -> list[dict[str, Any]]:
+    """The games at ``places`` ((round, index) pairs, at most :data:`SHOWN_GAMES`), as
+    :func:`_games` shows them."""
+    rounds = {r for r, _ in places}
+    wanted = set(places)
+    stored = {(row.round, row.index): row for row in CompetitionGame.objects.filter(
+        competition_id=c.id, round__in=rounds)
+        .only("game_id", "round", "index", "coins", "winners")
+        if (row.round, row.index) in wanted}
+    tables = {(row.round, row.index): row for row in CompetitionTable.objects.filter(
+        competition_id=c.id, round__in=rounds)} if c.live else {}
     shown = []
-    for i, pairing in enumerate(c.rounds[r].games[:SHOWN_GAMES]):
-        row = stored.get(i)
-        table = tables.get(i)
+    for r, i in places:
+        pairing = c.rounds[r].games[i]
+        row = stored.get((r, i))
+        table = tables.get((r, i))
         shown.append({
-            "number": i + 1, "deal": pairing.deal + 1, "seats": _seats(c, pairing.seats, row),
+            "round": r + 1, "number": i + 1, "deal": pairing.deal + 1,
+            "seats": _seats(c, pairing.seats, row),
             "game_id": c.game_id(r, i) if row else None,
             "table": table.table_id if table else None,
             "deadline": table.deadline if table else None,
             "mine": me is not None and me in [c.entrants[e] for e in pairing.seats]})
     return shown
+
+
+def _entrant_number(request: HttpRequest, entrants: int) -> int | None:
+    """The entrant the games are filtered by (?entrant=, its number from 1), or None."""
+    text = request.GET.get("entrant", "")
+    if text.isascii() and text.isdigit() and 0 < len(text) <= 3 and 1 <= int(text) <= entrants:
+        return int(text) - 1
+    return None
+
+
+def _games_of(c: Competition, entrant: int, me: str | None) -> tuple[list[dict[str, Any]],
+                                                                      int]:
+    """Every game of one entrant, round by round (at most :data:`SHOWN_GAMES`), and how
+    many more there are."""
+    places = [(r, i) for r, paired in enumerate(c.rounds)
+              for i, pairing in enumerate(paired.games) if entrant in pairing.seats]
+    return _listed(c, places[:SHOWN_GAMES], me), max(0, len(places) - SHOWN_GAMES)
+
+
+PODIUM_RULES = {
+    "points": gettext_lazy("By points, then coins, then entry order, over every game."),
+    "swiss": gettext_lazy("By points, then Buchholz (the points of everyone met), then "
+                          "coins, then entry order: the Swiss tie-breaks."),
+    "final": gettext_lazy("By the final table's match: points, then coins, then seed; "
+                          "the others by the round they went out in."),
+    "division": gettext_lazy("The first division of the last season: points, then "
+                             "coins, then the season's seeding."),
+    "rating": gettext_lazy("By rating (mu - 3 sigma): a ladder runs on."),
+}
+"""What each format's podium is decided by (``Format.podium_rule``)."""
+
+
+def _podium(c: Competition) -> dict[str, Any] | None:
+    podium = c.podium()
+    if podium is None:
+        return None
+    return {"places": [{"place": n, "entrant": c.entrants[e]}
+                       for n, e in enumerate(podium.places, 1)],
+            "rule": PODIUM_RULES.get(podium.rule, podium.rule)}
+
+
+def _bracket(c: Competition) -> list[dict[str, Any]]:
+    """A knockout's rounds, each its tables with who went through (the running round's
+    as its games come in); [] for another format."""
+    if not c.rounds:
+        return []
+    results: list[Sequence[Result | None]] = [*c.results]
+    if c.open_round is not None:
+        results.append(results_so_far(c, c.open_round))
+    rounds = c.bracket(results)
+    last = len(rounds) - 1
+    return [{"number": r + 1, "final": r == last and len(c.rounds[r].games) == c.table,
+             "tables": [{"number": t + 1, "played": match.played,
+                         "rows": [{"entrant": c.entrants[row.entrant], "points": row.points,
+                                   "coins": row.coins, "through": row.through}
+                                  for row in match.rows]}
+                        for t, match in enumerate(matches)]}
+            for r, matches in enumerate(rounds)]
 
 
 def _standings(c: Competition) -> list[dict[str, Any]]:
@@ -305,6 +389,7 @@ def _live_part(request: HttpRequest, c: Competition) -> dict[str, Any]:
     """What the part of the page that changes as games are played shows."""
     me = _me(request)
     context: dict[str, Any] = {"c": summary(c), "mine": _mine(c, me)}
+    context["pace"] = pace_text(context["c"])
     kind = kind_of(c)
     if kind == "league":
         context["seasons"] = _seasons(c, me)
@@ -314,11 +399,20 @@ def _live_part(request: HttpRequest, c: Competition) -> dict[str, Any]:
             context.update(tick=len(c.results), games=_games(c, len(c.results) - 1, me))
     else:
         shown = _round_number(request, len(c.rounds))
+        entrant = _entrant_number(request, len(c.entrants))
         context.update(standings=_standings(c), statistics=_statistics(c),
                        round_numbers=range(1, len(c.rounds) + 1), shown=shown + 1,
                        games=_games(c, shown, me) if c.rounds else [],
                        more=max(0, len(c.rounds[shown].games) - SHOWN_GAMES)
-                       if c.rounds else 0)
+                       if c.rounds else 0, bracket=_bracket(c),
+                       entrant_choices=list(enumerate(c.entrants, 1)))
+        if entrant is not None and c.rounds:
+            games, more = _games_of(c, entrant, me)
+            context.update(games=games, more=more, filtered=entrant + 1,
+                           filtered_entrant=c.entrants[entrant])
+    context["podium"] = _podium(c)
+    if c.rounds:
+        context["download_url"] = reverse("tournaments:games_zip", args=[c.id])
     return context
 
 
@@ -339,9 +433,35 @@ def _entries(c: Competition, me: str | None) -> dict[str, Any]:
             "waiting_list": c.waiting_list, "waiting_place": place, "start_refused": refused}
 
 
+def _page_policy(request: HttpRequest, c: Competition) -> Policy:
+    """How a competition's page may be cached: a finished one never changes, so its
+    page is kept for anonymous readers as a finished public replay's is
+    (``replays.caching``: public, five minutes, an ETag of everything it shows); a
+    running one, or a signed-in reader's page (their name, a CSRF token), never."""
+    if not c.finished or request.user.is_authenticated:
+        return NOT_CACHED
+    return Policy(cacheable=True, shared=True, max_age=PAGE_MAX_AGE, basis="public",
+                  shared_max_age=PAGE_MAX_AGE)
+
+
+def _etag(request: HttpRequest, c: Competition, what: str) -> str:
+    """A digest of everything a finished competition's answer depends on: the release,
+    the competition and its version, the reader's language, the address asked for."""
+    text = "\0".join(str(part) for part in (
+        release(), "competition", c.id, c.version, get_language(), what,
+        request.get_host(), request.scheme, request.get_full_path()))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 @require_safe
 def competition_detail(request: HttpRequest, competition_id: UUID) -> HttpResponse:
     competition = _moved_on(_get(competition_id))
+    rule = _page_policy(request, competition)
+    etag = _etag(request, competition, "page") if rule.cacheable else None
+    return answer(request, rule, etag, lambda: _detail(request, competition))
+
+
+def _detail(request: HttpRequest, competition: Competition) -> HttpResponse:
     me = _me(request)
     organiser = me is not None and competition.organiser == me
     return render(request, "tournaments/detail.html", {
@@ -370,13 +490,55 @@ def competition_live(request: HttpRequest, competition_id: UUID) -> HttpResponse
 
 @require_safe
 def competition_progress(request: HttpRequest, competition_id: UUID) -> JsonResponse:
+    """The page's bar, game by game: games stored of those planned, the rate (games a
+    minute) and the estimated end (ISO 8601), each with its words."""
     c = summary(_get(competition_id))
     total = c["total"] or 0
     return JsonResponse({"done": c["done"], "total": total, "percent": c["percent"],
                          "finished": c["finished"], "round": c["rounds"],
+                         "rate": c["rate"], "eta": c["eta"].isoformat() if c["eta"] else None,
                          "text": ngettext("%(done)s of %(total)s game",
                                           "%(done)s of %(total)s games",
-                                          total) % {"done": c["done"], "total": total}})
+                                          total) % {"done": c["done"], "total": total},
+                         "pace": pace_text(c)})
+
+
+def pace_text(c: dict[str, Any]) -> str:
+    """The rate and the time left, in words: "12.5 games a minute, about 4 minutes
+    left"."""
+    if c["finished"] or c["rate"] is None:
+        return ""
+    text = _("%(rate)s games a minute") % {"rate": f"{c['rate']:.1f}"}
+    if c["remaining"] is not None:
+        minutes = int(c["remaining"].total_seconds() // 60)
+        text += ", " + (ngettext("about %(n)d minute left", "about %(n)d minutes left",
+                                 minutes) % {"n": minutes} if minutes
+                        else _("less than a minute left"))
+    return text
+
+
+@require_safe
+def games_zip(request: HttpRequest, competition_id: UUID) -> HttpResponseBase:
+    """Every stored game of the competition at once: a zip of their JSON Lines
+    exports and an index (``tournaments.core.export``), streamed game by game. A
+    finished competition's never changes: an ETag, and public caching for an hour."""
+    competition = _get(competition_id)
+    etag = f'W/"{_etag(request, competition, "zip")}"' if competition.finished else None
+    if etag is not None:
+        not_modified = get_conditional_response(request, etag=etag)
+        if not_modified is not None:
+            not_modified["ETag"] = etag
+            patch_cache_control(not_modified, public=True, max_age=ANSWER_MAX_AGE)
+            return not_modified
+    response = StreamingHttpResponse(games_zip_of(competition),
+                                     content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{file_name(competition)}"'
+    if etag is not None:
+        response["ETag"] = etag
+        patch_cache_control(response, public=True, max_age=ANSWER_MAX_AGE)
+    else:
+        patch_cache_control(response, no_store=True)
+    return response
 
 
 # -- changes a signed-in person makes ---------------------------------------------------
@@ -549,6 +711,7 @@ urlpatterns: list[URLPattern] = [
     path("<uuid:competition_id>/", competition_detail, name="detail"),
     path("<uuid:competition_id>/live/", competition_live, name="live"),
     path("<uuid:competition_id>/progress.json", competition_progress, name="progress"),
+    path("<uuid:competition_id>/games.zip", games_zip, name="games_zip"),
     path("<uuid:competition_id>/join/", join, name="join"),
     path("<uuid:competition_id>/leave/", leave, name="leave"),
     path("<uuid:competition_id>/start/", start, name="start"),

@@ -160,9 +160,11 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
     started = game_file.events[0]
     assert isinstance(started, GameStarted) and started.seed is not None
     # The file's seed and salt: the game has ended, so both are public, and with them
-    # the stored game commits to its seed exactly as the file's did.
+    # the stored game commits to its seed exactly as the file's did; its tags (what it
+    # says it belongs to, in its chain) come with it as the file has them.
     game = store.start(started.ruleset, started.seats, started.seed, salt=started.salt,
-                       players=players, private=private, actor=importer, save=False)
+                       players=players, private=private, actor=importer, save=False,
+                       tags=started.tags)
     events = game_file.events
     index = game.version  # the deal and everything else that happens by itself
     while index < len(events):

@@ -464,6 +464,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int
     embed_url = request.build_absolute_uri(embed_path + _query(opened, step, share=True))
     export_path = reverse("replays:replay_export", kwargs={"game_id": game_id})
     seats = opened.game.state.seats
+    tags = dict(games().started(opened.game_id).tags)
     perspectives: list[dict[str, Any]] = []
     for p in opened.access.perspectives:
         name, what = _perspective_label(p, seats)
@@ -521,8 +522,12 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int
         "perspectives": perspectives,
         "perspective": perspective_name(opened.perspective),
         "token": opened.token,
-        "players": [{"name": seats[i], "player": display_player(p), "id": p}
+        "players": [{"name": seats[i], "player": display_player(p), "id": p,
+                     "entrant": tags.get(f"seat_{i}_entrant")}
                     for i, p in enumerate(opened.game.players)],
+        "tags": [(key, value) for key, value in tags.items() if not key.startswith("seat_")],
+        "placed": ({"round": tags["round"], "table": tags["table"]}
+                   if "round" in tags and "table" in tags else None),
         "nav": {
             "first": _query(opened, 1),
             "back": _query(opened, previous_stop),

@@ -190,7 +190,8 @@ def names_of(world: dict[str, object]) -> list[str]:
     names += ["Cup", "Ladder", "League", "Invited", "random@builtin #2", "heuristic@builtin",
               "random@builtin", "nontrading@builtin",
               "heuristic@builtin #2", "random 1", "random 2", "nontrading 1", "heuristic 1",
-              "heuristic 2", "nontrading 2"]  # the competition's name, entrants and seats
+              "heuristic 2", "nontrading 2", "random #2", "heuristic #2", "nontrading",
+              "random", "heuristic"]  # the competition's name, entrants and seats
     for key in ("finished", "running"):
         game = world[key]
         assert isinstance(game, Game)

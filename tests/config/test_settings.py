@@ -20,7 +20,7 @@ def test_channel_layer_is_in_memory_without_redis() -> None:
 def test_celery_keeps_its_messages_in_files_under_var_without_broker() -> None:
     """The embedded default: kombu's filesystem transport, for the worker process that
     run.py start starts (tests/tournaments/test_embedded_worker.py runs one)."""
-    assert settings.CELERY_BROKER_URL == "filesystem://"
+    assert settings.CELERY_BROKER_URL == "filesystem://localhost/"
     assert celery_app.main == "bohnanza"
     assert not celery_app.conf.task_always_eager
     options = celery_app.conf.broker_transport_options
@@ -43,3 +43,14 @@ def test_asgi_application_serves_the_home_page(transactional_db: None) -> None:
     response = async_to_sync(fetch)()
     assert response["status"] == 200
     assert b"Play, watch and study Bohnanza" in response["body"]
+
+
+def test_the_embedded_broker_url_names_a_host_so_kombu_does_not_warn(caplog) -> None:
+    """kombu warns "No hostname was supplied" for a URL without one, on every manage.py
+    call that sends a task."""
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="kombu.connection"), \
+            celery_app.connection_for_write() as connection:
+        connection.info()
+    assert "No hostname" not in caplog.text

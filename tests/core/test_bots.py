@@ -50,13 +50,13 @@ def test_the_registry_names_exactly_three_bots():
 def test_bot_sources_never_reach_for_the_game_state():
     """The bots' code names neither GameState nor the view's private state, nor the
     engine functions that take a state."""
-    forbidden = {"GameState", "_TableView__state", "legal_commands", "awaiting", "play",
+    forbidden = {"GameState", "_GameView__state", "legal_commands", "awaiting", "play",
                  "decide", "evolve"}
     for path in BOTS_DIR.glob("*.py"):
         tree = ast.parse(path.read_text())
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
-                  and n.attr.startswith("_TableView")}
+                  and n.attr.startswith("_GameView")}
         imported = {alias.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                     for alias in n.names}
         assert not (names | imported) & forbidden, path.name

@@ -131,3 +131,45 @@ def test_every_format_refuses_options_and_entrants_it_cannot_play() -> None:
         format_for("league", {"divisions": 2, "moves": 1, "seasons": 1}).check(7, 3)
     with pytest.raises(PairingError, match="moves at most half"):
         format_for("league", {"divisions": 2, "moves": 0, "seasons": 1}).check(6, 3)
+
+
+def test_a_swiss_podium_breaks_ties_on_points_by_buchholz() -> None:
+    """Two entrants level on points: the one who met the stronger field ranks higher,
+    whatever their coins."""
+    from bohnanza_core.formats import buchholz
+    from bohnanza_core.pairings import Pairing
+
+    # round 1: 0 beats 1, 2 beats 3; round 2: 0 beats 2, 3 beats 1 (with more coins)
+    rounds = [Round((Pairing((0, 1), 0), Pairing((2, 3), 1))),
+              Round((Pairing((0, 2), 0), Pairing((1, 3), 1)))]
+    results = [[Result((1, 2), (5, 1), (0,)), Result((1, 2), (5, 1), (0,))],
+               [Result((1, 2), (5, 1), (0,)), Result((2, 1), (1, 30), (1,))]]
+    history = History(4, 2, rounds, results)
+    tallies = tally(4, rounds, results)
+    assert [t.points for t in tallies] == [2.0, 0.0, 1.0, 1.0]
+    assert buchholz(4, rounds, results, tallies) == [1.0, 3.0, 3.0, 1.0]
+    swiss = format_for("swiss", {"rounds": 2})
+    # 2 and 3 share 1 point; 3 has more coins, but 2 met the stronger field
+    assert swiss.placings(history) == [0, 2, 3, 1]
+    assert swiss.podium(history).places == (0, 2, 3) and swiss.podium(history).rule == "swiss"
+    assert format_for("round-robin", {"cycles": 1}).placings(history)[:3] == [0, 3, 2]
+
+
+def test_a_knockouts_placings_are_its_final_then_who_went_out_later() -> None:
+    played, results, _ = _play("knockout", {"advance": 1}, 9, 3, seed=7)
+    rules = format_for("knockout", {"advance": 1})
+    history = History(9, 3, played, results)
+    first, final = rules.matches(history, 0), rules.matches(history, 1)
+    assert all(m.played and [r.through for r in m.rows] == [True, False, False]
+               for m in first)
+    assert [r.through for r in final[0].rows] == [True, False, False]  # the winner alone
+    placings = rules.placings(history)
+    assert placings[:3] == [r.entrant for r in final[0].rows]
+    assert sorted(placings) == list(range(9))
+    assert set(placings[3:]) == {r.entrant for m in first for r in m.rows if not r.through}
+    podium = rules.podium(history)
+    assert podium.rule == "final" and podium.places == tuple(placings[:3])
+    # a running round: its tables unplayed, in seeding order, nobody through yet
+    running = History(9, 3, played, results[:1])
+    assert not any(r.through for r in rules.matches(running, 1)[0].rows)
+    assert set(rules.placings(running)[:3]) == {r.entrant for r in final[0].rows}

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bohnanza_core.pairings import (
+    MAX_DEAL_GAMES,
     MAX_TABLE,
     MIN_TABLE,
     Pairing,
@@ -19,6 +20,7 @@ from bohnanza_core.pairings import (
     advancing,
     best_seating,
     duplicate,
+    duplicate_by_group,
     knockout_round,
     knockout_sizes,
     meetings,
@@ -60,20 +62,44 @@ def test_round_robin_every_pair_meets_equally_often_in_every_seat(kn, cycles):
 @settings(max_examples=40, deadline=None)
 @given(table_and_entrants(), st.integers(1, 3))
 def test_duplicate_each_entrant_plays_each_seat_of_each_deal(kn, deals):
+    """A true duplicate: every table of a round plays the round's one deal, every group
+    in each seat rotation, so every entrant plays every seat of the same cards equally
+    often, across the whole field."""
     k, n = kn
+    if math.comb(n, k) * k > MAX_DEAL_GAMES:
+        with pytest.raises(PairingError, match="one deal"):
+            duplicate(n, k, deals)
+        return
     rounds = duplicate(n, k, deals)
     assert len(rounds) == deals
     for games in rounds:
-        by_deal: dict[int, list[Pairing]] = {}
+        assert {g.deal for g in games} == {0}  # one deal for the whole round
+        by_group: dict[frozenset[int], list[Pairing]] = {}
         for g in games:
-            by_deal.setdefault(g.deal, []).append(g)
-        assert len(by_deal) == math.comb(n, k)
-        for sets in by_deal.values():
+            by_group.setdefault(frozenset(g.seats), []).append(g)
+        assert len(by_group) == math.comb(n, k)
+        for sets in by_group.values():
             assert len(sets) == k
-            entrants = set(sets[0].seats)
-            assert all(set(g.seats) == entrants for g in sets)
-            for e in entrants:  # every seat of the deal, once
+            for e in sets[0].seats:  # every seat of the deal, once per group
                 assert sorted(g.seats.index(e) for g in sets) == list(range(k))
+        seats = [[0] * k for _ in range(n)]
+        for g in games:
+            for seat, e in enumerate(g.seats):
+                seats[e][seat] += 1
+        assert {c for row in seats for c in row} == {math.comb(n - 1, k - 1)}
+
+
+@settings(max_examples=20, deadline=None)
+@given(table_and_entrants(), st.integers(1, 3))
+def test_duplicate_by_group_gives_each_group_its_own_deal(kn, deals):
+    """The old duplicate (kept for competitions stored with it): a deal per group."""
+    k, n = kn
+    for games in duplicate_by_group(n, k, deals):
+        by_deal: dict[int, set[frozenset[int]]] = {}
+        for g in games:
+            by_deal.setdefault(g.deal, set()).add(frozenset(g.seats))
+        assert len(by_deal) == math.comb(n, k)
+        assert all(len(groups) == 1 for groups in by_deal.values())
 
 
 @settings(max_examples=30, deadline=None)

@@ -331,3 +331,20 @@ def test_import_without_csrf_token_is_refused(store: Games, everything_file: str
     response = upload(client, everything_file)
     assert response.status_code == 403  # type: ignore[attr-defined]
     assert stored_events(store) == before
+
+
+def test_an_imported_game_keeps_the_tags_its_file_names(ann_client: Client,
+                                                         store: Games) -> None:
+    """A competition's game played elsewhere: what it says it belongs to (its tags,
+    in its chain) is stored as the file has it."""
+    import dataclasses
+
+    tags = (("competition", "Elsewhere Cup"), ("round", "3"), ("seat_0_entrant", "x@1"))
+    events = [dataclasses.replace(SIMULATED.events[0], tags=tags), *SIMULATED.events[1:]]
+    text = export_jsonl(events)
+    assert verify_text(text).ok
+    response = upload(ann_client, text)
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    game_id = UUID(response["Location"].split("/")[-2])  # type: ignore[index]
+    assert store.started(game_id).tags == tags
+    assert [e.event for e in store.record(game_id)] == events

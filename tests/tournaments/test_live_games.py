@@ -142,6 +142,12 @@ def test_people_and_bots_play_a_league_through_live_tables(competitions: Competi
                 e if e.startswith("user:") else f"bot:{e.split('@')[0]}" for e in entrants]
             assert table.game_id == league.game_id(season, row.index)
             assert table.move_seconds == 60 and table.overrides == SHORT
+            # its record names who sits where, by display names, and where it belongs
+            start = games().started(table.game_id)
+            assert list(start.seats) == league.seat_names(season, row.index)
+            assert [start.tag(f"seat_{s}_entrant") for s in range(2)] == entrants
+            assert (start.tag("round"), start.tag("table")) == (str(season + 1),
+                                                                str(row.index + 1))
         if season == 0:  # the bots' division goes to the workers, as before
             start_round(league, workers)
             assert sent == [(0, 0), (0, 1)]

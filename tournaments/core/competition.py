@@ -50,10 +50,14 @@ from uuid import UUID
 from django.utils.translation import gettext as _
 from eventsourcing.domain import Aggregate
 
+from bohnanza_core.engine import SEAT_NAME_MAX, TAG_VALUE_MAX
 from bohnanza_core.formats import (
     Format,
     History,
+    Knockout,
+    Match,
     Moves,
+    Podium,
     Result,
     Round,
     Tally,
@@ -66,7 +70,7 @@ from bohnanza_core.formats import (
 from bohnanza_core.pairings import MAX_ENTRANTS, Pairing, PairingError
 from bohnanza_core.rulesets import Ruleset
 from tournaments.core import legacy
-from tournaments.core.entrants import is_person, username_of
+from tournaments.core.entrants import entrant_name, is_person, username_of
 from tournaments.core.errors import CompetitionError
 from tournaments.core.ratings import Rating, Ratings
 
@@ -155,8 +159,15 @@ class Competition(Aggregate):
         organiser: str | None
         secret: str
         scheme: str
-        class_version = 2
+        class_version = 3
         upcast_v1_v2 = staticmethod(legacy.created)
+
+        @staticmethod
+        def upcast_v2_v3(state: dict[str, Any]) -> None:
+            """A duplicate competition stored before its rounds shared one deal plays on
+            as it began: each group its own deal (``duplicate-by-group``)."""
+            if state.get("format") == "duplicate":
+                state["format"] = "duplicate-by-group"
 
     class PlayedLive(Aggregate.Event):
         preset: str
@@ -249,6 +260,7 @@ class Competition(Aggregate):
             aggregate.rounds.append(Round(
                 tuple(Pairing(tuple(seats), deal) for seats, deal in self.games),
                 tuple(tuple(d) for d in self.divisions)))
+            aggregate.paired_at.append(self.timestamp)
 
     class RoundEnded(Aggregate.Event):
         round: int
@@ -277,6 +289,7 @@ class Competition(Aggregate):
     class Finished(Aggregate.Event):
         def apply(self, aggregate: Any) -> None:
             aggregate.finished_recorded = True
+            aggregate.finished_at = self.timestamp
 
     def __init__(self, name: str, format: str, options: dict[str, int],
                  ruleset: dict[str, Any], table: int, every: int, organiser: str | None,
@@ -304,6 +317,9 @@ class Competition(Aggregate):
         self.ratings: dict[str, tuple[float, float, int]] = {}
         self.rating_history: list[dict[str, tuple[float, float, int]]] = []
         """The ratings after each ended round."""
+        self.paired_at: list[datetime] = []
+        """When each round was paired (its event's time): the progress's rate."""
+        self.finished_at: datetime | None = None
         self.finished_recorded = False
         """``Finished`` was recorded. What is finished is :attr:`finished`, which
         says so of a league stored before there was one core too (it had no such
@@ -318,7 +334,7 @@ class Competition(Aggregate):
         clone = object.__new__(type(self))
         memo[id(self)] = clone
         for name, value in self.__dict__.items():
-            if name in ("rounds", "moves", "rating_history"):
+            if name in ("rounds", "moves", "rating_history", "paired_at"):
                 value = list(value)
             elif name == "results":
                 value = [list(games) for games in value]
@@ -435,8 +451,10 @@ class Competition(Aggregate):
 
     def moved(self, r: int, entrant: int) -> int:
         """Where an entrant went as round ``r`` ended: 1 up, -1 down, 0 stayed (or the
-        round has not ended)."""
-        if r >= len(self.moves):
+        round has not ended, or it was the last: there is no next season to move to,
+        whatever a league stored before said so recorded)."""
+        total = self.rules.rounds_total(len(self.entrants), self.table)
+        if r >= len(self.moves) or (total is not None and r + 1 >= total):
             return 0
         moves = self.moves[r]
         return 1 if entrant in moves.promoted else -1 if entrant in moves.relegated else 0
@@ -446,6 +464,29 @@ class Competition(Aggregate):
         half per one level), then coins, then entry order."""
         tallies = self.tallies()
         return [tallies[e] for e in standing(tallies)]
+
+    def placings(self) -> list[int]:
+        """Every entrant, best first, by the format's own rule (its podium's)."""
+        return self.rules.placings(self.history())
+
+    def podium(self) -> Podium | None:
+        """The podium by the format's own rule once the competition has finished (a
+        ladder, which runs on: its leaders by rating once a round has ended)."""
+        if not (self.finished or (self.continuous and self.results)):
+            return None
+        return self.rules.podium(self.history())
+
+    def bracket(self, results: Sequence[Sequence[Result | None]] | None = None
+                ) -> list[list[Match]]:
+        """A knockout's rounds as tables, each with who went through (``results``: each
+        round's results so far, None for a game not in yet; the recorded ones by
+        default); [] for any other format."""
+        rules = self.rules
+        if not isinstance(rules, Knockout):
+            return []
+        history = self.history()
+        return [rules.matches(history, r, results[r] if results is not None else None)
+                for r in range(len(self.rounds))]
 
     def rating(self, entrant: str, after: int | None = None) -> Rating:
         """An entrant's rating after round ``after`` (the latest with none given)."""
@@ -504,6 +545,32 @@ class Competition(Aggregate):
         message = f"{scheme.label}:{r}:{deal}:{index}"
         return hmac.new(self.secret.encode(), message.encode(),
                         hashlib.sha256).hexdigest()[:32]
+
+    def entrants_at(self, r: int, index: int) -> list[str]:
+        """The entrants of game ``index`` of round ``r``, seat by seat."""
+        return [self.entrants[e] for e in self.rounds[r].games[index].seats]
+
+    def seat_names(self, r: int, index: int) -> list[str]:
+        """A game's seat names: each entrant's display name (``heuristic #2``,
+        ``alice``), never a seat number, cut to what the engine takes."""
+        return [entrant_name(e).name[:SEAT_NAME_MAX] for e in self.entrants_at(r, index)]
+
+    def tags(self, r: int, index: int) -> tuple[tuple[str, str], ...]:
+        """What game ``index`` of round ``r`` belongs to, as its ``GameStarted`` records
+        it (PGN's tag pairs; docs/events.md, "Tags"): the competition (name, id,
+        format), the round, table and deal (counted from 1), and each seat's entrant
+        (id, display name, version, copy)."""
+        tags = [("competition", self.name[:TAG_VALUE_MAX]),
+                ("competition_id", str(self.id)), ("format", self.format),
+                ("round", str(r + 1)), ("table", str(index + 1)),
+                ("deal", str(self.rounds[r].games[index].deal + 1))]
+        for seat, entrant in enumerate(self.entrants_at(r, index)):
+            named = entrant_name(entrant)
+            tags += [(f"seat_{seat}_entrant", entrant[:TAG_VALUE_MAX]),
+                     (f"seat_{seat}_name", named.name[:TAG_VALUE_MAX]),
+                     (f"seat_{seat}_version", named.version[:TAG_VALUE_MAX]),
+                     (f"seat_{seat}_copy", str(named.copy))]
+        return tuple(tags)
 
     def _before(self, r: int) -> int:
         return sum(len(paired.games) for paired in self.rounds[:r])

@@ -26,6 +26,13 @@ class EntrantName:
     person."""
 
     @property
+    def copy(self) -> int:
+        """Which copy of its bot version in a competition (1 for the first, 2 for
+        ``heuristic@builtin #2``; a person is 1)."""
+        _, mark, number = self.id.rpartition(" #")
+        return int(number) if mark and not self.person and number.isdigit() else 1
+
+    @property
     def person(self) -> bool:
         return self.id.startswith(PERSON)
 

@@ -32,7 +32,6 @@ from bohnanza_core.bots.registry import by_entrant
 from bohnanza_core.events import GameEnded
 from bohnanza_core.formats import Result
 from bohnanza_core.games import Game, play_bot_game
-from bohnanza_core.simulator import seat_names
 from replays.projections import catch_up_deferred
 from replays.store import games
 from tournaments.core.competition import Competition
@@ -106,10 +105,10 @@ def play_deals(competition_id: UUID, r: int, deals: Sequence[int]) -> int:
             entrants = [competition.entrants[e] for e in paired[index].seats]
             bots = [bot_name(e) for e in entrants]
             played.append((index, play_bot_game(
-                games(), ruleset, bots, seed, seats=seat_names(bots),
+                games(), ruleset, bots, seed, seats=competition.seat_names(r, index),
                 players=[f"bot:{e}" for e in entrants], tournament=competition.name,
                 save_each_command=False, save=False,
-                game_id=competition.game_id(r, index))))
+                game_id=competition.game_id(r, index), tags=competition.tags(r, index))))
     rows = []
     for index, game in played:
         result = game.state.result

@@ -123,6 +123,7 @@ def open_tables(competition: Competition, r: int) -> int:
                     players=[_player(e, user, bot) for e, (user, bot) in zip(entrants, seats,
                                                                              strict=True)],
                     tournament=competition.name, actor=ACTOR,
+                    tags=competition.tags(r, index), names=competition.seat_names(r, index),
                     move_seconds=live.move_seconds, game_seconds=live.game_seconds,
                     **_absence(live))
                 CompetitionTable.objects.create(competition_id=competition.id, round=r,

@@ -205,6 +205,10 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
                                    % {"name": (username_of(unasked[0]) or "")[:150]})
     everyone = [*entrants, *invited]
     check_live(live, everyone)
+    if rules.shares_deals and (live is not None or any(is_person(e) for e in everyone)):
+        raise CompetitionError(_("A duplicate competition is for bots: every table of a "
+                                 "round plays one deal, kept secret until all its games "
+                                 "have ended."))
     check_sign_up(sign_up, live, entrants, table,
                   now or timezone.now())
     if len(set(everyone)) != len(everyone):

@@ -19,6 +19,7 @@
     manage.py tournament tick ID [--here] [--ticks N]   (a ladder's next round now)
     manage.py tournament resume [ID]
     manage.py tournament rerate ID
+    manage.py tournament export ID [--out FILE.zip | --out -]
 
 ``create`` sends the first round to the Celery workers and follows the competition
 with a progress bar until it ends (``--no-wait``: print the id and return; a ladder's
@@ -29,11 +30,13 @@ invited and play at live tables once they accept (``--consented``: the operator 
 they agreed elsewhere, and enters them at once). ``resume`` sends the open round's
 missing games of one competition (or every unfinished one) again. ``rerate`` rates the
 competition again from its stored games alone (their ``GameEnded`` events) and compares
-with the ratings it recorded: exit status 1 if they differ.
+with the ratings it recorded: exit status 1 if they differ. ``export`` writes every
+stored game of it as a zip of JSON Lines exports with an index (docs/export.md).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from datetime import datetime
 from typing import Any
@@ -49,7 +52,10 @@ from tournaments import tasks
 from tournaments.core import consent
 from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import display_name, entrants_for
+from tournaments.core.export import file_name, games_zip
 from tournaments.core.games import stored_results
+from tournaments.core.progress import describe as describe_progress
+from tournaments.core.progress import progress, stored_counts
 from tournaments.core.ratings import rerate
 from tournaments.core.rounds import run_here
 from tournaments.core.store import (
@@ -66,16 +72,27 @@ OPTIONS = {"cycles": 1, "rounds": 3, "advance": 1, "deals": 1, "divisions": 2, "
            "seasons": 1}
 """Every format's options, and each one's default."""
 BAR = 30
+PODIUM_RULES = {"points": "by points, then coins, then entry order",
+                "swiss": "by points, then Buchholz, then coins, then entry order",
+                "final": "by the final table's match",
+                "division": "the first division of the last season",
+                "rating": "by rating"}
+"""What each format's podium is decided by, as the shell says it."""
 MOVED = {1: "up", -1: "down", 0: ""}
 
 
 def progress_bar(competition: Competition) -> str:
-    done, total = competition.games_done(), competition.games_total()
-    if total is None:
-        return f"{done} games, {len(competition.results)} rounds"
-    filled = BAR * done // total if total else BAR
+    """Games stored of those planned, game by game (a round's count as each is stored),
+    the rate and the time left at it."""
+    p = progress(competition)
+    rate = describe_progress(p)
+    if competition.games_total() is None:
+        return f"{p.stored} games, {len(competition.results)} rounds" + (
+            f", {rate}" if rate else "")
+    filled = BAR * p.stored // p.planned if p.planned and not p.finished else BAR
     state = "finished" if competition.finished else f"round {len(competition.rounds)}"
-    return f"[{'#' * filled}{'.' * (BAR - filled)}] {done}/{total} games, {state}"
+    return (f"[{'#' * filled}{'.' * (BAR - filled)}] {p.stored}/{p.planned} games, {state}"
+            + (f", {rate}" if rate and not p.finished else ""))
 
 
 def describe(competition: Competition) -> str:
@@ -87,6 +104,11 @@ def describe(competition: Competition) -> str:
     lines = [f"{competition.name} [{competition.id}]",
              f"{competition.format}, tables of {competition.table}, {ruleset.name}{house}"
              f"{every}", progress_bar(competition), ""]
+    podium = competition.podium()
+    if podium is not None:
+        places = ", ".join(f"{n}. {display_name(competition.entrants[e])}"
+                           for n, e in enumerate(podium.places, 1))
+        lines += [f"podium ({PODIUM_RULES[podium.rule]}): {places}", ""]
     if competition.format == "league":
         for season in range(len(competition.rounds)):
             lines.append(f"season {season + 1}")
@@ -216,6 +238,12 @@ class Command(BaseCommand):
         tick.add_argument("--here", action="store_true", help="play it in this process")
         tick.add_argument("--ticks", type=int, default=1)
         sub.add_parser("resume", help="send missing games again").add_argument("id", nargs="?")
+        export = sub.add_parser("export", help="every stored game of it as a zip of JSON "
+                                               "Lines exports, with an index")
+        export.add_argument("id")
+        export.add_argument("--out", default="",
+                            help="the zip file to write (default: NAME-ID.zip here; '-': "
+                                 "standard output)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -312,13 +340,14 @@ class Command(BaseCommand):
 
     def _list(self, options: dict[str, Any]) -> None:
         app = competitions()
-        for cid in app.ids():
-            c = app.get(cid)
+        found = [app.get(cid) for cid in app.ids()]
+        counts = stored_counts(c.id for c in found)
+        for c in found:
             total = c.games_total()
             state = ("finished" if c.finished else "waiting" if c.waiting and not c.continuous
                      else "running")
             self.stdout.write(f"{c.id}  {c.name:<30} {c.format:<11} "
-                              f"{c.games_done():>6}/{total if total is not None else '-':<6} "
+                              f"{counts.get(c.id, 0):>6}/{total if total is not None else '-':<6} "
                               f"{state}")
 
     def _show(self, options: dict[str, Any]) -> None:
@@ -364,6 +393,24 @@ class Command(BaseCommand):
                                f"recorded ratings: {', '.join(differ)}")
         self.stdout.write(f"the same ratings as recorded, from "
                           f"{competition.games_done()} stored games")
+
+    def _export(self, options: dict[str, Any]) -> None:
+        """Every stored game as a zip (``tournaments.core.export``), written as it is
+        made, game by game: nothing but one game is held in memory."""
+        competition = find(options["id"])
+        out = options["out"] or file_name(competition)
+        written = 0
+        if out == "-":
+            for chunk in games_zip(competition):
+                sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.flush()
+            return
+        with open(out, "wb") as target:
+            for chunk in games_zip(competition):
+                target.write(chunk)
+                written += len(chunk)
+        stored = progress(competition).stored
+        self.stdout.write(f"{out}: {stored} games, {written:,} bytes")
 
     def _resume(self, options: dict[str, Any]) -> None:
         app = competitions()

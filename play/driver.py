@@ -10,8 +10,10 @@ keeps it, and when it passes the documented default move
 is played as an event whose actor is ``clock``. A seat whose person has been away
 past the table's limit (play/presence.py: the deadline is stored on the seat) is
 handed to the table's bot (``SeatHandedToBot``, actor ``absence``), which then plays
-it like any other bot. Two processes driving one table are settled by the store, as
-any two commands are.
+it like any other bot; at a table of people only, once every one of them is gone the
+game is stopped instead (``GameStopped``, reason ``abandoned``, actor
+``abandonment``). Two processes driving one table are settled by the store, as any two
+commands are.
 
 A table nobody has opened yet (a league fixture's, made by a Celery worker in another
 process, which no channel layer of the embedded default reaches) is found by
@@ -37,10 +39,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from bohnanza_core.bots import BOTS, Bot
-from bohnanza_core.commands import Command
+from bohnanza_core.commands import Command, StopGame
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
-from bohnanza_core.events import Handover
+from bohnanza_core.events import Handover, StopReason
 from bohnanza_core.games import Game
 from bohnanza_core.simulator import bot_answers, fallback, voluntary_chances
 from bohnanza_core.state import Phase
@@ -54,6 +56,8 @@ logger = logging.getLogger(__name__)
 
 CLOCK = "clock"
 """The actor of a move the clock played."""
+ABANDONMENT = "abandonment"
+"""The actor of the platform's stop of a game every person at it has left."""
 
 _tasks: dict[UUID, asyncio.Task[None]] = {}
 _wake: dict[UUID, asyncio.Event] = {}
@@ -330,6 +334,12 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
                         refused)
             continue
         return Step("bot", handed=number), [handed]
+    if seats and all(seat.handed_over for seat in seats.values()):
+        # A table of people only, every one of them gone (left, or away past the limit):
+        # nobody is left to play for, so the platform ends the game as it stands
+        # (GameStopped, reason "abandoned") instead of its bots playing it out alone.
+        done = _play(table, game, StopGame(reason=StopReason.ABANDONED), ABANDONMENT)
+        return Step("bot"), [done] if done is not None else []
     if state.phase is Phase.TRADING and _chances.get(table.id) != state.turn:
         # A bot not on turn gets one voluntary chance to propose (the simulator's one
         # turn policy: bohnanza_core.simulator.voluntary_chances).

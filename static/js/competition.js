@@ -9,12 +9,15 @@
     if (!box || box.dataset.finished === "1") return;
     const bar = document.getElementById("competition-progress");
     const count = document.getElementById("competition-count");
+    const status = document.getElementById("competition-status");
     function poll() {
       fetch(box.dataset.progressUrl, {headers: {"Accept": "application/json"}})
         .then((answer) => answer.json())
         .then((p) => {
           bar.max = p.total; bar.value = p.done;
           count.textContent = p.text;
+          status.textContent = p.status;
+          status.classList.toggle("stalled", p.stalled);
           if (p.finished) { location.reload(); } else { setTimeout(poll, 1000); }
         })
         .catch(() => { setTimeout(poll, 5000); });

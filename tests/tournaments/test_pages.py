@@ -42,7 +42,7 @@ def test_a_competition_created_on_the_page_runs_and_shows_its_games(worker: Comp
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert progress == {"done": 3, "total": 3, "percent": 100, "finished": True, "round": 1,
-                        "text": "3 of 3 games"}
+                        "text": "3 of 3 games", "status": "finished", "stalled": False}
     page = Client().get(reverse("tournaments:detail", args=[tid]))
     text = page.content.decode()
     assert page.status_code == 200

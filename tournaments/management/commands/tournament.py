@@ -47,7 +47,7 @@ from tournaments.core.competition import Competition, CompetitionError, LivePlay
 from tournaments.core.entrants import display_name, entrants_for
 from tournaments.core.games import stored_results
 from tournaments.core.ratings import rerate
-from tournaments.core.rounds import run_here
+from tournaments.core.rounds import run_here, stalled_since
 from tournaments.core.store import (
     MAX_FIXTURE_HOURS,
     MAX_GAME_SECONDS,
@@ -70,7 +70,10 @@ def progress_bar(competition: Competition) -> str:
     if total is None:
         return f"{done} games, {len(competition.results)} rounds"
     filled = BAR * done // total if total else BAR
-    state = "finished" if competition.finished else f"round {len(competition.rounds)}"
+    stalled = None if competition.finished else stalled_since(competition)
+    state = ("finished" if competition.finished else
+             f"round {len(competition.rounds)}, stalled since {stalled:%H:%M:%S} UTC"
+             if stalled else f"round {len(competition.rounds)}")
     return f"[{'#' * filled}{'.' * (BAR - filled)}] {done}/{total} games, {state}"
 
 
@@ -294,7 +297,9 @@ class Command(BaseCommand):
         for cid in app.ids():
             c = app.get(cid)
             total = c.games_total()
+            stalled = None if c.finished else stalled_since(c)
             state = ("finished" if c.finished else "waiting" if c.waiting and not c.continuous
+                     else f"stalled since {stalled:%Y-%m-%d %H:%M:%S} UTC" if stalled
                      else "running")
             self.stdout.write(f"{c.id}  {c.name:<30} {c.format:<11} "
                               f"{c.games_done():>6}/{total if total is not None else '-':<6} "
@@ -348,6 +353,9 @@ class Command(BaseCommand):
         app = competitions()
         ids = [find(options["id"]).id] if options["id"] else app.ids()
         for cid in ids:
-            if not app.get(cid).finished:
+            competition = app.get(cid)
+            if not competition.finished:
+                if not competition.continuous:  # one stored before the beat watched them
+                    tasks.schedule_watch(competition)
                 sent = tasks.resume.delay(str(cid))
                 self.stdout.write(f"resumed {cid} ({sent.id})")

@@ -16,6 +16,7 @@ stood still for ``TOURNAMENT_STALL_SECONDS``.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -26,7 +27,7 @@ from django.db import DatabaseError
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 from eventsourcing.persistence import PersistenceError
 
-from tournaments.core import games, live, rounds
+from tournaments.core import bottests, games, live, rounds
 from tournaments.core.competition import Competition
 from tournaments.core.store import CompetitionNotFound
 from tournaments.models import CompetitionTable
@@ -105,6 +106,28 @@ def watch(competition_id: str) -> str:
     return said
 
 
+JOB_SECONDS = 30.0
+"""How long one bot test job plays before it hands on to a new one (so that other jobs
+get the workers in turn)."""
+
+
+@shared_task(name="tournaments.bot_test", acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=RETRIED, retry_backoff=1, retry_backoff_max=30, max_retries=10)
+def bot_test(test_id: str) -> str:
+    """Play a bot test's sets batch after batch, each batch recorded (the page's chart
+    moves), until a hypothesis is accepted or the most sets are played; after
+    :data:`JOB_SECONDS` the rest goes on in a new job. A job delivered twice records
+    each set once (``bottests.play_batch``)."""
+    tid = UUID(test_id)
+    started = time.monotonic()
+    while time.monotonic() - started < JOB_SECONDS:
+        bottests.play_batch(tid)
+        if bottests.get(tid).decided:
+            return "decided"
+    bot_test.delay(test_id)
+    return "continued"
+
+
 def watch_seconds() -> int:
     """How often the beat looks at each running competition's games
     (``TOURNAMENT_WATCH_SECONDS``)."""
@@ -163,6 +186,6 @@ def table_finished(sender: Any, table_id: UUID, game_id: UUID, **kwargs: Any) ->
         return
 
 
-__all__ = ["WATCH_TASK", "batch_size", "collect", "play_deals", "resume", "schedule_ticks",
-           "schedule_watch", "send_deals", "start", "table_finished", "tick",
-           "unschedule_watch", "watch", "watch_seconds"]
+__all__ = ["JOB_SECONDS", "WATCH_TASK", "batch_size", "bot_test", "collect", "play_deals",
+           "resume", "schedule_ticks", "schedule_watch", "send_deals", "start",
+           "table_finished", "tick", "unschedule_watch", "watch", "watch_seconds"]

@@ -53,7 +53,7 @@ def test_a_test_started_on_the_page_is_played_by_the_workers_to_its_verdict(
     assert test.llrs[-1][1] == pytest.approx(verdict.llr)
     page = client.get(reverse("tournaments:bot_test", args=[tid])).content.decode()
     assert "H1 accepted: heuristic is stronger than random by 50 Elo or more" in page
-    assert "95% interval" in page and "<svg" in page and 'class="series"' in page
+    assert "interval 95%" in page and "<svg" in page and 'class="series"' in page
     assert "--seed page --elo0 0.0 --elo1 50.0" in page  # the same games from the shell
     assert "bot_test.js" not in page  # decided: nothing more to follow
     data = client.get(reverse("tournaments:bot_test_json", args=[tid])).json()

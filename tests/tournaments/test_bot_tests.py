@@ -103,3 +103,27 @@ def test_a_batch_delivered_twice_is_recorded_once(competitions: Competitions) ->
     with pytest.raises(LookupError):
         bottests.get(uuid4())
     assert Client().get(reverse("tournaments:bot_test", args=[uuid4()])).status_code == 404
+
+
+def test_resume_sends_an_undecided_tests_job_again(competitions: Competitions,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tournaments import tasks
+
+    waiting = bottests.create("heuristic", "random", "duel", 2, 0, 50, 0.05, 0.05, 100, "w")
+    done = bottests.create("heuristic", "random", "duel", 2, 0, 50, 0.05, 0.05, 1, "d")
+    bottests.play_batch(done.id)
+    assert bottests.get(done.id).decided
+    sent: list[str] = []
+
+    class Sent:
+        id = "job"
+
+    monkeypatch.setattr(tasks.bot_test, "delay", lambda tid: sent.append(tid) or Sent())
+    out = StringIO()
+    call_command("tournament", "resume", stdout=out)
+    assert sent == [str(waiting.id)]
+    assert f"resumed bot test {waiting.id}" in out.getvalue()

@@ -42,7 +42,7 @@ from bohnanza_core.formats import FORMATS, MAX_TICKS
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
-from tournaments.core import consent
+from tournaments.core import bottests, consent
 from tournaments.core.competition import Competition, CompetitionError, LivePlay
 from tournaments.core.entrants import display_name, entrants_for
 from tournaments.core.games import stored_results
@@ -359,3 +359,9 @@ class Command(BaseCommand):
                     tasks.schedule_watch(competition)
                 sent = tasks.resume.delay(str(cid))
                 self.stdout.write(f"resumed {cid} ({sent.id})")
+        if options["id"]:
+            return
+        for tid in bottests.ids():  # a bot test whose job was lost with its worker
+            if not bottests.get(tid).decided:
+                sent = tasks.bot_test.delay(str(tid))
+                self.stdout.write(f"resumed bot test {tid} ({sent.id})")

@@ -2,7 +2,8 @@
 
     bohnanza simulate --ruleset classic --players 4 --bots heuristic,nontrading,random,heuristic \\
         --games 100 --seed s [--rule KEY=VALUE ...] [--rotate] [--log] [--export DIR]
-    bohnanza head-to-head A B --ruleset R [--players N] --seed S [--elo E] [--max-sets M]
+    bohnanza head-to-head A B --ruleset R [--players N] --seed S [--elo0 E0 --elo1 E1]
+        [--alpha A --beta B] [--max-sets M]
     bohnanza rules [NAME]
     bohnanza verify FILE [--head HASH]
 
@@ -81,8 +82,9 @@ def _parser() -> _Parser:
                      help="write each game as JSON Lines to DIR/game-00000.jsonl, ...")
 
     duel = commands.add_parser(
-        "head-to-head", help="is bot A stronger than bot B? seat-rotated duplicate sets "
-                             "until a sequential test (SPRT) decides")
+        "head-to-head", help="is bot A stronger than bot B, and by how much? seat-rotated "
+                             "duplicate sets until the generalised SPRT accepts H0 (A is "
+                             "at most ELO0 stronger) or H1 (A is ELO1 stronger)")
     duel.add_argument("a", help="bot A")
     duel.add_argument("b", help="bot B")
     duel.add_argument("--ruleset", required=True, help=f"one of: {', '.join(PRESETS)}")
@@ -90,9 +92,15 @@ def _parser() -> _Parser:
                       help="seats, A and B alternating (default 2)")
     duel.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     duel.add_argument("--seed", required=True, help="set i plays the deal of seed SEED:i")
-    duel.add_argument("--elo", type=float, default=50.0,
-                      help="the difference the test tells apart (default 50)")
-    duel.add_argument("--max-sets", type=int, default=1000)
+    duel.add_argument("--elo0", type=float, default=0.0,
+                      help="H0: A is at most this many Elo stronger (default 0)")
+    duel.add_argument("--elo1", type=float, default=5.0,
+                      help="H1: A is this many Elo stronger (default 5)")
+    duel.add_argument("--alpha", type=float, default=0.05,
+                      help="the chance of accepting H1 when H0 holds (default 0.05)")
+    duel.add_argument("--beta", type=float, default=0.05,
+                      help="the chance of accepting H0 when H1 holds (default 0.05)")
+    duel.add_argument("--max-sets", type=int, default=2000)
 
     rules = commands.add_parser("rules", help="list the rulesets and their parameters")
     rules.add_argument("name", nargs="?", help="show only this ruleset")
@@ -170,13 +178,15 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
 
 def _head_to_head(args: argparse.Namespace) -> int:
     from bohnanza_core.headtohead import head_to_head
-    from bohnanza_core.ratings import Sprt
+    from bohnanza_core.ratings import Gsprt
 
-    if not args.elo > 0:
-        raise SimulationError("--elo must be more than 0")
+    try:
+        test = Gsprt(args.elo0, args.elo1, args.alpha, args.beta)
+    except ValueError as bad:
+        raise SimulationError(f"--elo0, --elo1, --alpha, --beta: {bad}") from None
     ruleset = _ruleset(args)
-    result = head_to_head(ruleset, args.players, args.a, args.b, args.seed,
-                          sprt=Sprt(elo=args.elo), max_sets=args.max_sets)
+    result = head_to_head(ruleset, args.players, args.a, args.b, args.seed, test=test,
+                          max_sets=args.max_sets)
     print(result.summary())
     return 0
 

@@ -185,6 +185,22 @@ class HandSeatToBot:
         self.reason = reason
 
 
+@dataclass(init=False, unsafe_hash=True, slots=True)
+class StopGame:
+    """The platform's, never a player's: end the game now (``reason``, a
+    :class:`~bohnanza_core.events.StopReason`). The result is the game as it stands
+    (each seat ranked by its banked coins), or, for an arbiter's ruling only, the
+    ``ranks`` ruled (one per seat, 1 best, equal for a shared place). No client may
+    send it (bohnanza_core.wire has no kind for it)."""
+
+    reason: Final[object]  # StopReason
+    ranks: Final[object]  # tuple[int, ...] | None
+
+    def __init__(self, reason: object, ranks: object = None) -> None:
+        self.reason = reason
+        self.ranks = ranks
+
+
 Command = (
     PlantFromHand
     | PlantCard
@@ -198,6 +214,7 @@ Command = (
     | Harvest
     | BuyThirdField
     | HandSeatToBot
+    | StopGame
 )
 
 COMMAND_TYPES: tuple[type, ...] = (
@@ -213,7 +230,8 @@ COMMAND_TYPES: tuple[type, ...] = (
     Harvest,
     BuyThirdField,
 )
-"""What a player can decide (the platform's :class:`HandSeatToBot` is not among them)."""
+"""What a player can decide (the platform's :class:`HandSeatToBot` and :class:`StopGame`
+are not among them)."""
 
 
 def as_command(value: object) -> Command:
@@ -222,7 +240,7 @@ def as_command(value: object) -> Command:
     compiled classes check their arguments' types)."""
     if isinstance(value, (PlantFromHand, PlantCard, EndPlanting, DiscardCard, MakeOffer,
                           AcceptOffer, DeclineOffer, WithdrawOffer, EndTrading, Harvest,
-                          BuyThirdField, HandSeatToBot)):
+                          BuyThirdField, HandSeatToBot, StopGame)):
         return value
     raise IllegalMove(f"{type(value).__name__} is not a command of this game")
 
@@ -230,7 +248,10 @@ def as_command(value: object) -> Command:
 def seat_of(command: Command) -> int:
     """The seat ``command`` names, for whoever reads it before the engine checks the
     command (to credit it to a player): IllegalMove, as the engine would answer, when it
-    names no seat number (a field is typed ``object``, see above)."""
+    names no seat number (a field is typed ``object``, see above; the platform's
+    :class:`StopGame` names none)."""
+    if isinstance(command, StopGame):
+        raise IllegalMove("stopping the game is the platform's, not a seat's")
     seat = command.seat
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise IllegalMove(f"there is no seat {seat!r} at this table")

@@ -31,6 +31,7 @@ from bohnanza_core.commands import (
     MakeOffer,
     PlantCard,
     PlantFromHand,
+    StopGame,
     WithdrawOffer,
 )
 from bohnanza_core.commitments import is_salt, offline_salt, seed_commitment
@@ -51,6 +52,7 @@ from bohnanza_core.events import (
     GameEnd,
     GameEnded,
     GameStarted,
+    GameStopped,
     Handover,
     OfferAccepted,
     OfferDeclined,
@@ -60,6 +62,7 @@ from bohnanza_core.events import (
     PhaseStarted,
     PlantingEnded,
     SeatHandedToBot,
+    StopReason,
     ThirdFieldBought,
     TradingEnded,
     TurnEnded,
@@ -355,6 +358,11 @@ def _ev_game_ended(s: GameState, e: GameEnded) -> None:
     s.result = Result(e.coins, e.winners, e.ranks)
 
 
+def _ev_game_stopped(s: GameState, e: GameStopped) -> None:
+    s.phase = Phase.GAME_OVER
+    s.result = Result(e.coins, e.winners, e.ranks)
+
+
 def _apply(s: GameState, e: Event) -> None:
     """Hand ``e`` to its handler. An ``isinstance`` chain, most frequent events first
     (counted over bot games of 4-player classic), rather than a dictionary of functions:
@@ -406,6 +414,8 @@ def _apply(s: GameState, e: Event) -> None:
         _ev_game_ended(s, e)
     elif isinstance(e, GameStarted):
         _ev_started(s, e)
+    elif isinstance(e, GameStopped):
+        _ev_game_stopped(s, e)
     else:
         raise TypeError(f"not an event: {type(e).__name__}")
 
@@ -942,6 +952,50 @@ def _d_hand_to_bot(s: GameState, c: HandSeatToBot) -> list[Event]:
     return [SeatHandedToBot(seat=seat, bot=bot, reason=reason)]
 
 
+def banked_ranks(coins: Sequence[int]) -> tuple[int, ...]:
+    """Each seat's place by its banked coins alone: 1 + the seats with more, equal coins
+    sharing a place (a game stopped before its end: no tie-break of the rules applies,
+    for the hands still count in a game not over)."""
+    return tuple(1 + sum(1 for other in coins if other > mine) for mine in coins)
+
+
+def _check_ranks(s: GameState, ranks: object) -> tuple[int, ...]:
+    """Ranks an arbiter rules: one per seat, each ``1 + the seats ranked ahead``."""
+    if (not isinstance(ranks, tuple | list) or len(ranks) != s.players
+            or not all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)):
+        raise IllegalMove(f"a ruling ranks every seat: {s.players} whole numbers")
+    ruled = tuple(ranks)
+    if any(r != 1 + sum(1 for other in ruled if other < r) for r in ruled):
+        raise IllegalMove("ranks count from 1, a shared place taking the places after it "
+                          "(1, 1, 3, 4)")
+    return ruled
+
+
+def _d_stop_game(s: GameState, c: StopGame) -> list[Event]:
+    """The platform ends a running game now. The result: each seat's banked coins and,
+    unless an arbiter ruled the places, the ranks those coins give."""
+    if s.phase is Phase.GAME_OVER:
+        raise IllegalMove("the game is over")
+    asked = c.reason
+    try:
+        reason = StopReason(asked)  # type: ignore[arg-type]
+    except ValueError:
+        raise IllegalMove(f"a game is stopped for one of "
+                          f"{', '.join(r.value for r in StopReason)}, not "
+                          f"{str(asked)[:30]!r}") from None
+    coins = tuple(len(c) for c in s.coins)
+    if c.ranks is None:
+        ranks = banked_ranks(coins)
+    elif reason is StopReason.RULING:
+        ranks = _check_ranks(s, c.ranks)
+    else:
+        raise IllegalMove("only an arbiter's ruling names the places; a stop for "
+                          f"{reason.value} scores the coins banked")
+    winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
+    return [GameStopped(reason=reason, coins=coins, winners=winners, ranks=ranks,
+                        seed=s.seed, salt=s.salt)]
+
+
 def _command_events(state: GameState, command: object) -> list[Event]:
     """Hand ``command`` to its handler: a chain of exact type tests, most frequent
     commands first, as in :func:`_apply` (compiled, each handler is a direct C call
@@ -971,6 +1025,8 @@ def _command_events(state: GameState, command: object) -> list[Event]:
         return _d_buy(state, c)
     if type(c) is HandSeatToBot:
         return _d_hand_to_bot(state, c)
+    if type(c) is StopGame:
+        return _d_stop_game(state, c)
     raise IllegalMove(f"{type(command).__name__} is not a command of this game")
 
 
@@ -1159,12 +1215,15 @@ def command_for(event: Event) -> Command | None:
         return BuyThirdField(seat=event.seat)
     if isinstance(event, SeatHandedToBot):
         return HandSeatToBot(seat=event.seat, bot=event.bot, reason=event.reason)
+    if isinstance(event, GameStopped):
+        return StopGame(reason=event.reason,
+                        ranks=event.ranks if event.reason is StopReason.RULING else None)
     return None
 
 
 _DECISIONS = frozenset({BeanPlanted, PlantingEnded, CardDiscarded, OfferMade, OfferAccepted,
                         OfferDeclined, OfferWithdrawn, TradingEnded, FieldHarvested,
-                        ThirdFieldBought, SeatHandedToBot})
+                        ThirdFieldBought, SeatHandedToBot, GameStopped})
 
 
 def is_decision(event: Event) -> bool:

@@ -42,6 +42,15 @@ class Handover(StrEnum):
     ABSENT = "absent"
 
 
+class StopReason(StrEnum):
+    """Why the platform ended a game before its end by the rules: a competition's
+    fixture passed its deadline, every person left the table, or an arbiter ruled."""
+
+    DEADLINE = "deadline"
+    ABANDONED = "abandoned"
+    RULING = "ruling"
+
+
 class GameEnd(StrEnum):
     """What a run-out of the draw pile means for the game."""
 
@@ -450,6 +459,42 @@ class GameEnded(Event):
         self.salt = salt
 
 
+@dataclass(init=False, unsafe_hash=True, slots=True)
+class GameStopped(Event):
+    """The platform ended the game before its end by the rules (``reason``): the result
+    as scored (each seat's banked coins; the ranks by those coins, equal coins sharing
+    a place, or as an arbiter ruled), and the seed and the game's salt revealed, as
+    :class:`GameEnded` reveals them. Nothing happens after it."""
+
+    reason: Final[StopReason]
+    coins: Final[tuple[int, ...]]
+    winners: Final[tuple[int, ...]]
+    ranks: Final[tuple[int, ...]]
+    seed: Final[str]
+    salt: Final[str]
+
+    def __init__(
+        self,
+        reason: StopReason,
+        coins: tuple[int, ...],
+        winners: tuple[int, ...],
+        ranks: tuple[int, ...],
+        seed: str,
+        salt: str,
+    ) -> None:
+        self.reason = reason
+        self.coins = coins
+        self.winners = winners
+        self.ranks = ranks
+        self.seed = seed
+        self.salt = salt
+
+
+GAME_OVER_TYPES: tuple[type[GameEnded], type[GameStopped]] = (GameEnded, GameStopped)
+"""The events after which nothing happens: the game's end by the rules, or the
+platform's stop. Both reveal the seed and the salt and carry the result."""
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     GameStarted,
     DeckShuffled,
@@ -475,4 +520,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TurnEnded,
     SeatHandedToBot,
     GameEnded,
+    GameStopped,
 )

@@ -1,11 +1,18 @@
-"""Is bot A stronger than bot B? Seat-rotated duplicate sets until the SPRT decides.
+"""Is bot A stronger than bot B, and by how much? Seat-rotated duplicate sets until the
+generalised SPRT (:class:`~bohnanza_core.ratings.Gsprt`) accepts one of its bounds.
 
 A set is one deal played once per seat rotation of a lineup that alternates A and B
 (A, B for two seats; A, B, A, B for four): every seat of the deal is played by A and
-by B equally often, so neither the deal nor the seat favours anyone. A set's sample
+by B equally often, so neither the deal nor the seat favours anyone (at an odd table A
+has one seat more; the score compares A's seats with B's pair by pair). A set's sample
 is A's average pairwise score against B (:func:`~bohnanza_core.ratings.pairwise_score`)
-over its games; :class:`~bohnanza_core.ratings.Sprt` says after each set whether one
-side is significantly stronger. Set i plays the deal of seed ``"{seed}:{i}"``.
+over its games. Set i plays the deal of
+seed ``"{seed}:{i}"``, so a test is reproducible from its seed alone (the platform's
+runs show theirs, and ``bohnanza head-to-head`` with it plays the same games).
+
+H0 says A is no more than ``elo0`` stronger than B, H1 that it is ``elo1`` stronger;
+with the defaults [0, 5] a test ends with H0 accepted when the bots are alike (a bot
+against itself), and with H1 when A is better by 5 Elo or more.
 """
 
 from __future__ import annotations
@@ -13,65 +20,83 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bohnanza_core.bots import Bot
 from bohnanza_core.pairings import rotations
-from bohnanza_core.ratings import Sprt, SprtVerdict, pairwise_score
+from bohnanza_core.ratings import Gsprt, GsprtVerdict, pairwise_score
 from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.simulator import SimulationError, bot_classes, play_game
 
-MAX_SETS = 5_000
+MAX_SETS = 20_000
 
 
 @dataclass(frozen=True)
 class HeadToHead:
     a: str
     b: str
-    verdict: SprtVerdict
-    score: float
-    """A's average score against B over every game played (0.5: level)."""
+    test: Gsprt
+    verdict: GsprtVerdict
 
     def summary(self) -> str:
-        v = self.verdict
-        if v.stronger is None:
-            return (f"undecided after {v.games} games ({v.samples} sets): {self.a} scored "
-                    f"{self.score:.1%} against {self.b}; LLR {v.llr:.2f} within "
-                    f"[{v.lower:.2f}, {v.upper:.2f}]")
-        winner, loser = (self.a, self.b) if v.stronger == "A" else (self.b, self.a)
-        return (f"{winner} is stronger than {loser}, after {v.games} games ({v.samples} "
-                f"sets): {self.a} scored {self.score:.1%} against {self.b}; LLR {v.llr:.2f} "
-                f"outside [{v.lower:.2f}, {v.upper:.2f}]")
+        return summary(self.a, self.b, self.test, self.verdict)
+
+
+def summary(a: str, b: str, test: Gsprt, v: GsprtVerdict) -> str:
+    """The verdict in one line: which hypothesis, the Elo estimate with its interval,
+    the LLR within its bounds."""
+    elo = (f"Elo {a} - {b}: {v.elo.value + 0.0:+.1f} [{v.elo.low:+.1f}, {v.elo.high:+.1f}] "
+           f"(95%); LLR {v.llr:.2f} in [{v.lower:.2f}, {v.upper:.2f}]")
+    after = f"after {v.games} games ({v.samples} sets)"
+    if v.accepted == "H1":
+        return (f"H1 accepted {after}: {a} is stronger than {b} by {test.elo1:g} Elo or "
+                f"more; {elo}")
+    if v.accepted == "H0":
+        return (f"H0 accepted {after}: {a} is not stronger than {b} by more than "
+                f"{test.elo0:g} Elo; {elo}")
+    return f"undecided {after} between H0 (elo {test.elo0:g}) and H1 ({test.elo1:g}); {elo}"
+
+
+def check_table(ruleset: Ruleset, players: int) -> None:
+    if players not in ruleset.players:
+        raise SimulationError(f"{ruleset.name} is not played by {players} players")
+
+
+def play_set(ruleset: Ruleset, players: int, a: type[Bot], b: type[Bot], seed: str,
+             i: int) -> tuple[float, int]:
+    """Set ``i``: its deal played once per seat rotation; A's average score against B
+    over its games, and how many games it took."""
+    scores = []
+    for lineup in rotations(range(players)):  # place p is A's when p is even
+        record = play_game(ruleset, [b if p % 2 else a for p in lineup], f"{seed}:{i}")
+        scores.append(pairwise_score(
+            record.result.ranks, [s for s, p in enumerate(lineup) if p % 2 == 0],
+            [s for s, p in enumerate(lineup) if p % 2]))
+    return sum(scores) / len(scores), len(scores)
 
 
 def head_to_head(
     ruleset: Ruleset, players: int, a: str, b: str, seed: str, *,
-    sprt: Sprt | None = None, max_sets: int = 1000,
-    on_set: Callable[[SprtVerdict], None] | None = None,
+    test: Gsprt | None = None, max_sets: int = 2000,
+    on_set: Callable[[float, GsprtVerdict], None] | None = None,
 ) -> HeadToHead:
-    """Play sets until the test decides or ``max_sets`` are played."""
-    if players not in ruleset.players:
-        raise SimulationError(f"{ruleset.name} is not played by {players} players")
+    """Play sets until the test accepts a hypothesis or ``max_sets`` are played."""
+    check_table(ruleset, players)
     if not 1 <= max_sets <= MAX_SETS:
         raise SimulationError(f"play 1 to {MAX_SETS} sets, not {max_sets}")
-    test = sprt if sprt is not None else Sprt()
+    test = test if test is not None else Gsprt()
     a_class, b_class = bot_classes([a, b])
-    samples: list[float] = []
+    counts: dict[float, float] = {}
     games = 0
-    verdict = test.verdict(samples, games)
+    verdict = test.verdict_of(counts, games)
     for i in range(max_sets):
-        scores = []
-        for lineup in rotations(range(players)):  # place p is A's when p is even
-            record = play_game(ruleset, [b_class if p % 2 else a_class for p in lineup],
-                               f"{seed}:{i}")
-            scores.append(pairwise_score(
-                record.result.ranks, [s for s, p in enumerate(lineup) if p % 2 == 0],
-                [s for s, p in enumerate(lineup) if p % 2]))
-            games += 1
-        samples.append(sum(scores) / len(scores))
-        verdict = test.verdict(samples, games)
+        score, played = play_set(ruleset, players, a_class, b_class, seed, i)
+        games += played
+        test.count([score], counts)
+        verdict = test.verdict_of(counts, games)
         if on_set is not None:
-            on_set(verdict)
+            on_set(score, verdict)
         if verdict.decided:
             break
-    return HeadToHead(a, b, verdict, sum(samples) / len(samples))
+    return HeadToHead(a, b, test, verdict)
 
 
-__all__ = ["MAX_SETS", "HeadToHead", "head_to_head"]
+__all__ = ["MAX_SETS", "HeadToHead", "check_table", "head_to_head", "play_set", "summary"]

@@ -38,6 +38,7 @@ from bohnanza_core.events import (
     GameEnd,
     GameEnded,
     GameStarted,
+    GameStopped,
     Handover,
     OfferAccepted,
     OfferDeclined,
@@ -47,6 +48,7 @@ from bohnanza_core.events import (
     PhaseStarted,
     PlantingEnded,
     SeatHandedToBot,
+    StopReason,
     ThirdFieldBought,
     TradingEnded,
     TurnEnded,
@@ -170,6 +172,17 @@ def tie_break_text(tie_break: TieBreak, lang: Language = ENGLISH) -> str:
             return lang.gettext("seated furthest clockwise from the starting player")
         case TieBreak.SHARED:
             return lang.gettext("shared win")
+
+
+def stop_reason_text(reason: StopReason, lang: Language = ENGLISH) -> str:
+    """Why the platform stopped a game, in words."""
+    match reason:
+        case StopReason.DEADLINE:
+            return lang.gettext("the fixture's deadline passed")
+        case StopReason.ABANDONED:
+            return lang.gettext("every player left the table")
+        case StopReason.RULING:
+            return lang.gettext("an arbiter's ruling")
 
 
 def phase_name(phase: Phase, lang: Language = ENGLISH) -> str:
@@ -381,6 +394,17 @@ class Narrator:
                         verdict=verdict, tie_break=tie_break_text(event.tie_break, lang))
                 return _("Game over: {scores}. {verdict}; the seed was {seed}").format(
                     scores=scores, verdict=verdict, seed=repr(event.seed))
+            case GameStopped():
+                scores = ", ".join(
+                    f"{name} {n}" for name, n in zip(self.seats, event.coins, strict=True)
+                )
+                names = [seat(s) for s in event.winners]
+                verdict = (_("{name} wins").format(name=names[0]) if len(names) == 1 else
+                           _("{names} share the win").format(names=_(" and ").join(names)))
+                return _("The platform stops the game ({reason}): {scores}. {verdict}; "
+                         "the seed was {seed}").format(
+                    reason=stop_reason_text(event.reason, lang), scores=scores,
+                    verdict=verdict, seed=repr(event.seed))
         return type(event).__name__
 
 

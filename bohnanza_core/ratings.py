@@ -4,9 +4,10 @@
   with its 95% confidence interval (Student-t-free: the normal interval for coins,
   Wilson's for win rates, which stays inside 0-100% for few games);
   :func:`statistics_from_moments` the same from sums a database adds up.
-- :class:`Sprt`: the sequential probability ratio test chess engine testing uses
-  (fishtest's normal approximation of the generalised SPRT) on one sample per
-  seat-rotated duplicate set, stopping as soon as one side is significantly stronger.
+- :class:`Gsprt`: the generalised sequential probability ratio test chess engine
+  testing uses (fishtest's GSPRT) on one sample per seat-rotated duplicate set, between
+  two Elo bounds ``elo0`` and ``elo1``: it stops when either hypothesis is accepted, and
+  says the Elo difference with its 95% interval.
 
 Imports only the standard library, as all of ``bohnanza_core`` (docs/DESIGN): the
 command line's head-to-head uses it. The ratings (openskill) are in
@@ -168,70 +169,184 @@ def pairwise_score(ranks: Sequence[int], a_seats: Sequence[int],
     return sum(1.0 if ra < rb else 0.5 if ra == rb else 0.0 for ra, rb in pairs) / len(pairs)
 
 
+def score_elo(score: float) -> float:
+    """The logistic Elo difference that gives the expected ``score`` (0 < score < 1)."""
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+PRIOR = 0.5
+"""Pseudo-samples the test adds at each end of the scale (a score of 0 and one of 1)
+before it estimates anything: the guard against degenerate variance. Samples that are
+all alike (a bot against itself, where every set scores exactly one half) would
+otherwise have no variance at all, and the normal approximation's LLR, which divides
+by it, ran to 5,717 on them; with the prior the variance is never 0, a mean is always
+reachable by the maximum-likelihood distributions below, and the LLR of each sample is
+bounded. Its weight fades as samples come in (one sample's worth in all)."""
+
+
+def _shifted(atoms: Sequence[tuple[float, float]], mean: float) -> list[float]:
+    """The maximum-likelihood distribution on the observed scores ``atoms`` ((score,
+    weight) pairs) whose mean is ``mean``: p_j = w_j / (W (1 + t (x_j - mean))), with t
+    the root of sum w_j (x_j - mean) / (1 + t (x_j - mean)) = 0 (Van den Bergh's
+    derivation of the generalised SPRT, as fishtest computes it). The atoms reach both
+    sides of ``mean`` (the prior puts weight at 0 and 1), so the root is in the open
+    interval where every 1 + t (x_j - mean) > 0; the function falls there, and Newton's
+    steps are kept inside by bisection."""
+    lo = -1.0 / (1.0 - mean) if mean < 1 else -math.inf
+    hi = 1.0 / mean if mean > 0 else math.inf
+    t = 0.0
+    for _ in range(100):
+        g = dg = 0.0
+        for x, w in atoms:
+            d = x - mean
+            q = 1.0 + t * d
+            g += w * d / q
+            dg -= w * d * d / (q * q)
+        if g > 0:
+            lo = t
+        else:
+            hi = t
+        if abs(g) < 1e-12:
+            break
+        step = t - g / dg if dg < 0 else (lo + hi) / 2
+        t = step if lo < step < hi else (lo + hi) / 2
+    total = sum(w for _, w in atoms)
+    return [w / (total * (1.0 + t * (x - mean))) for x, w in atoms]
+
+
 @dataclass(frozen=True)
-class SprtVerdict:
+class GsprtVerdict:
+    """Where the test stands: the LLR and its bounds, the samples (sets) and games so
+    far, which hypothesis is accepted (``"H0"``: A is no more than ``elo0`` stronger;
+    ``"H1"``: A is at least ``elo1`` stronger; None: go on), and the Elo difference of
+    A over B estimated from the samples with its 95% interval."""
+
     llr: float
     lower: float
     upper: float
     samples: int
     games: int
-    stronger: str | None
-    """"A" or "B" once significant, else None (go on)."""
+    accepted: str | None
+    elo: Interval
 
     @property
     def decided(self) -> bool:
-        return self.stronger is not None
+        return self.accepted is not None
 
 
 @dataclass(frozen=True)
-class Sprt:
-    """H1: A is ``elo`` points stronger than B; H0: B is ``elo`` points stronger than A.
-    Accepting either says which way, with error rates ``alpha`` and ``beta``."""
+class Gsprt:
+    """The generalised sequential probability ratio test (fishtest's GSPRT) of H0: A's
+    Elo advantage over B is ``elo0`` against H1: it is ``elo1`` (logistic Elo, as the
+    expected score: :func:`elo_score`), with error rates ``alpha`` (H1 accepted when H0
+    holds) and ``beta`` (H0 accepted when H1 holds).
 
-    elo: float = 50.0
+    Its samples are A's scores over seat-rotated duplicate sets (``bohnanza_core.
+    headtohead``): each is the average pairwise score of one deal played once per seat
+    rotation, a number from 0 to 1 that takes many values at tables of three or more.
+    So the test is not trinomial (win, draw, loss of one game) nor pentanomial (the five
+    outcomes of a pair of games with colours swapped, chess's paired sample): it is the
+    general form those two are cases of, on the empirical distribution of the set
+    scores, which keeps the set as the unit (the deal's luck cancels inside it, so its
+    games are not independent) and needs no guess of the shape. The defaults [0, 5]
+    make "no difference" acceptable: a bot against itself ends with H0 accepted."""
+
+    elo0: float = 0.0
+    elo1: float = 5.0
     alpha: float = 0.05
     beta: float = 0.05
     min_samples: int = 8
-    """Sets before a verdict: the variance is estimated from the samples."""
+    """Sets before a verdict."""
 
     def __post_init__(self) -> None:
-        if not (self.elo > 0 and 0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
-            raise ValueError("elo > 0, 0 < alpha, beta < 0.5")
+        if not (-ELO_BOUND <= self.elo0 < self.elo1 <= ELO_BOUND):
+            raise ValueError(f"elo0 < elo1, both from -{ELO_BOUND:g} to {ELO_BOUND:g}")
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise ValueError("0 < alpha, beta < 0.5")
 
     @property
     def bounds(self) -> tuple[float, float]:
         return (math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha))
 
-    def llr(self, samples: Sequence[float]) -> float:
-        """The log-likelihood ratio of H1 against H0 (normal approximation, as fishtest:
-        each sample is A's score over one seat-rotated set, between 0 and 1)."""
-        n = len(samples)
-        if n < 2:
-            return 0.0
-        mean = sum(samples) / n
-        variance = sum((s - mean) ** 2 for s in samples) / n
-        variance = max(variance, 1e-4)  # identical samples: still a finite, decisive ratio
-        s0, s1 = elo_score(-self.elo), elo_score(self.elo)
-        return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    @staticmethod
+    def count(samples: Iterable[float], counts: dict[float, float] | None = None
+              ) -> dict[float, float]:
+        """The samples counted by score (into ``counts``, kept by a caller that adds
+        samples as they come: counting them all again each time costs more than the
+        test)."""
+        counts = {} if counts is None else counts
+        for s in samples:
+            key = round(min(1.0, max(0.0, s)), 9)
+            counts[key] = counts.get(key, 0.0) + 1.0
+        return counts
 
-    def verdict(self, samples: Sequence[float], games: int) -> SprtVerdict:
+    @staticmethod
+    def atoms(counts: dict[float, float]) -> list[tuple[float, float]]:
+        """The counted samples as (score, weight) pairs with the :data:`PRIOR` at 0
+        and 1."""
+        out = dict(counts)
+        for end in (0.0, 1.0):
+            out[end] = out.get(end, 0.0) + PRIOR
+        return sorted(out.items())
+
+    def llr(self, samples: Sequence[float]) -> float:
+        """The log-likelihood ratio of H1 against H0: sum over the samples of
+        log(p1(x) / p0(x)), p0 and p1 the most likely distributions on the observed
+        scores with the mean score of H0 and of H1 (:func:`_shifted`)."""
+        return self.llr_of(self.count(samples)) if samples else 0.0
+
+    def llr_of(self, counts: dict[float, float]) -> float:
+        atoms = self.atoms(counts)
+        p0 = _shifted(atoms, elo_score(self.elo0))
+        p1 = _shifted(atoms, elo_score(self.elo1))
+        return sum(w * math.log(b / a) for (_, w), a, b in zip(atoms, p0, p1, strict=True))
+
+    def elo(self, counts: dict[float, float]) -> Interval:
+        """A's Elo advantage estimated from the mean set score, with the normal 95%
+        interval of the mean (the prior's variance included) carried over to Elo."""
+        atoms = self.atoms(counts)
+        total = sum(w for _, w in atoms)
+        mean = sum(x * w for x, w in atoms) / total
+        variance = sum(w * (x - mean) ** 2 for x, w in atoms) / total
+        half = Z95 * math.sqrt(variance / max(1.0, sum(counts.values())))
+        edge = 1e-6
+
+        def to_elo(score: float) -> float:
+            return score_elo(min(1 - edge, max(edge, score)))
+
+        return Interval(to_elo(mean), to_elo(mean - half), to_elo(mean + half))
+
+    def verdict(self, samples: Sequence[float], games: int) -> GsprtVerdict:
+        """The verdict on ``samples`` (every set so far)."""
+        return self.verdict_of(self.count(samples), games)
+
+    def verdict_of(self, counts: dict[float, float], games: int) -> GsprtVerdict:
+        """The verdict on samples counted by score (:meth:`count`)."""
         lower, upper = self.bounds
-        llr = self.llr(samples) if len(samples) >= self.min_samples else 0.0
-        stronger = "A" if llr >= upper else "B" if llr <= lower else None
-        return SprtVerdict(llr, lower, upper, len(samples), games, stronger)
+        n = int(sum(counts.values()))
+        llr = self.llr_of(counts) if n >= self.min_samples else 0.0
+        accepted = "H1" if llr >= upper else "H0" if llr <= lower else None
+        return GsprtVerdict(llr, lower, upper, n, games, accepted, self.elo(counts))
+
+
+ELO_BOUND = 1000.0
+"""The widest bound a test takes (an expected score of 99.7%)."""
 
 
 __all__ = [
+    "ELO_BOUND",
+    "PRIOR",
     "Z95",
+    "Gsprt",
+    "GsprtVerdict",
     "Interval",
     "Moments",
     "SeatResult",
-    "Sprt",
-    "SprtVerdict",
     "elo_score",
     "entrant_statistics",
     "mean_interval",
     "pairwise_score",
+    "score_elo",
     "seat_results",
     "statistics_from_moments",
     "wilson_interval",

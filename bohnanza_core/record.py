@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bohnanza_core.commands import seat_of
+from bohnanza_core.commands import Command, StopGame, seat_of
 from bohnanza_core.commitments import SALT_HEX_DIGITS, commit, value_salt
 from bohnanza_core.engine import command_for, new_game, play
 from bohnanza_core.errors import IllegalMove, RulesetError
@@ -335,8 +335,15 @@ def head_hash(entries: Sequence[Entry]) -> str:
 def decision_actor(event: Event, seats: Sequence[str]) -> str | None:
     """Who decided ``event`` when only the game itself is known: the seat's name for
     a player's decision, None for what the table does by itself (deals, draws...)."""
-    command = command_for(event)
-    return None if command is None else seats[seat_of(command)]
+    return _decider(command_for(event), seats)
+
+
+def _decider(command: Command | None, seats: Sequence[str]) -> str | None:
+    """The seat whose name a command is credited to; None for what no seat decided: the
+    table's own moves, and the platform's stop (the platform names its actor itself)."""
+    if command is None or isinstance(command, StopGame):
+        return None
+    return seats[seat_of(command)]
 
 
 def command_actors(events: Sequence[Event], seats: Sequence[str]) -> list[str | None]:
@@ -358,7 +365,7 @@ def command_actors(events: Sequence[Event], seats: Sequence[str]) -> list[str | 
             command = command_for(events[index])
             if command is None or state.finished:
                 break
-            actors[index] = seats[seat_of(command)]
+            actors[index] = _decider(command, seats)
             index += len(play(state, command))
     except (IllegalMove, RulesetError, IndexError, ValueError):
         pass

@@ -33,7 +33,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bohnanza_core.commitments import seed_commitment
-from bohnanza_core.events import DeckShuffled, DiscardPileReshuffled, GameEnded, GameStarted
+from bohnanza_core.events import (
+    GAME_OVER_TYPES,
+    DeckShuffled,
+    DiscardPileReshuffled,
+    GameStarted,
+)
 from bohnanza_core.export import ExportError, GameFile, read_jsonl
 from bohnanza_core.jsonlimits import MAX_LINES
 from bohnanza_core.record import Entry, check_chain
@@ -169,7 +174,8 @@ def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
         summary = f"the first bad event is #{min(bad) if bad else 1} ({failed} failed)"
     last = entries[-1].event
     return _named(Verdict(ok, min(bad) if bad else None, summary, tuple(checks),
-                          len(entries), isinstance(last, GameEnded), head, complete=False),
+                          len(entries), isinstance(last, GAME_OVER_TYPES), head,
+                          complete=False),
                   entries)
 
 
@@ -194,7 +200,7 @@ def _seed_check(entries: Sequence[Entry]) -> Check:
         if seed_commitment(start.seed, start.salt) != start.seed_commitment:
             return Check("seed", False, "#1: the seed does not match the commitment "
                          f"{start.seed_commitment[:12]}... made at the start", 1)
-        if isinstance(last, GameEnded):
+        if isinstance(last, GAME_OVER_TYPES):
             if (last.seed, last.salt) != (start.seed, start.salt):
                 return Check("seed", False, f"#{len(entries)}: the seed revealed at the end "
                              "is not the one committed to at the start", len(entries))
@@ -202,7 +208,7 @@ def _seed_check(entries: Sequence[Entry]) -> Check:
                          "made at the start")
         return Check("seed", True, "the seed matches its commitment (the game has not "
                      "ended, so it is not revealed yet)")
-    if isinstance(last, GameEnded):
+    if isinstance(last, GAME_OVER_TYPES):
         if seed_commitment(last.seed, last.salt) != start.seed_commitment:
             return Check("seed", False, f"#{len(entries)}: the seed revealed at the end does "
                          "not match the commitment made at the start", len(entries))

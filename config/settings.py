@@ -355,6 +355,11 @@ if not CELERY_BROKER_URL:
 # Deals a competition's task plays and stores together (one commit, one broker round
 # trip): tournaments/tasks.py, bench/tournament.py.
 TOURNAMENT_BATCH = env_int("BOHNANZA_TOURNAMENT_BATCH", default=4, minimum=1)
+# Crash recovery without a person (tournaments/core/rounds.py, watch): the beat looks at
+# each running competition every WATCH seconds; a round none of whose missing bots' games
+# has come in for STALL seconds is recorded stalled and its missing deals sent again.
+TOURNAMENT_WATCH_SECONDS = env_int("BOHNANZA_TOURNAMENT_WATCH_SECONDS", default=10, minimum=1)
+TOURNAMENT_STALL_SECONDS = env_int("BOHNANZA_TOURNAMENT_STALL_SECONDS", default=60, minimum=1)
 # What one account may ask of the workers (tournaments/quotas.py; staff and the command
 # line are exempt): games in any 24 hours (a running ladder's day of ticks counts every
 # day), competitions, ladders and leagues running at once, and the shortest ladder tick.

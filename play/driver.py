@@ -10,8 +10,10 @@ keeps it, and when it passes the documented default move
 is played as an event whose actor is ``clock``. A seat whose person has been away
 past the table's limit (play/presence.py: the deadline is stored on the seat) is
 handed to the table's bot (``SeatHandedToBot``, actor ``absence``), which then plays
-it like any other bot. Two processes driving one table are settled by the store, as
-any two commands are.
+it like any other bot; at a table of people only, once every one of them is gone the
+game is stopped instead (``GameStopped``, reason ``abandoned``, actor
+``abandonment``). Two processes driving one table are settled by the store, as any two
+commands are.
 
 A table nobody has opened yet (a league fixture's, made by a Celery worker in another
 process, which no channel layer of the embedded default reaches) is found by
@@ -38,10 +40,17 @@ from django.utils import timezone
 
 from bohnanza_core import narrate
 from bohnanza_core.bots import BOTS, Bot
-from bohnanza_core.commands import Command, EndTrading, WithdrawOffer, as_command
+from bohnanza_core.commands import (
+    Command,
+    EndTrading,
+    StopGame,
+    WithdrawOffer,
+    as_command,
+    seat_of,
+)
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
-from bohnanza_core.events import Handover
+from bohnanza_core.events import Handover, StopReason
 from bohnanza_core.games import Game
 from bohnanza_core.simulator import bot_answers, fallback, voluntary_chances
 from bohnanza_core.state import Phase
@@ -55,6 +64,8 @@ logger = logging.getLogger(__name__)
 
 CLOCK = narrate.CLOCK
 """The actor of a move the clock played (narrated as the clock's)."""
+ABANDONMENT = "abandonment"
+"""The actor of the platform's stop of a game every person at it has left."""
 
 _tasks: dict[UUID, asyncio.Task[None]] = {}
 _wake: dict[UUID, asyncio.Event] = {}
@@ -345,6 +356,12 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
                         refused)
             continue
         return Step("bot", handed=number), [handed]
+    if seats and all(seat.handed_over for seat in seats.values()):
+        # A table of people only, every one of them gone (left, or away past the limit):
+        # nobody is left to play for, so the platform ends the game as it stands
+        # (GameStopped, reason "abandoned") instead of its bots playing it out alone.
+        done = _play(table, game, StopGame(reason=StopReason.ABANDONED), ABANDONMENT)
+        return Step("bot"), [done] if done is not None else []
     window: Window | None = None
     if state.phase is Phase.TRADING and clock.window_applies(table, seats.values()):
         opened = table.trade_turn != state.turn
@@ -364,7 +381,7 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
                     command = as_command(answer) if answer is not None else None
                 except IllegalMove:
                     command = None
-                if command is not None and command.seat == number:
+                if command is not None and _own_command(command, number) is not None:
                     done = _play(table, game, command, seat.player())
                     if done is not None:
                         played.append(done)
@@ -417,9 +434,10 @@ def _trading(table: Table, game: Game, seats: dict[int, Seat], now: datetime,
         if not seat.is_bot:
             continue
 
-        def attempt(command: object, number: int = number, seat: Seat = seat) -> bool:
+        def attempt(answer: object, number: int = number, seat: Seat = seat) -> bool:
             nonlocal held
-            if not isinstance(command, Command) or command.seat != number:
+            command = _own_command(answer, number)
+            if command is None:
                 return False
             if window.open and isinstance(command, EndTrading):
                 held = True  # played once the window closes
@@ -446,6 +464,17 @@ def _trading(table: Table, game: Game, seats: dict[int, Seat], now: datetime,
     return step, []
 
 
+def _own_command(answer: object, number: int) -> Command | None:
+    """A bot's answer as a command of its own seat ``number``; None for anything else
+    (not a command, another seat's, the platform's :class:`StopGame`, which names no
+    seat)."""
+    try:
+        command = as_command(answer)
+        return command if seat_of(command) == number else None
+    except IllegalMove:
+        return None
+
+
 def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | None
              ) -> tuple[Step, list[live.Played]]:
     """The move of the seat the game waits for, if a bot plays it, or its clock."""
@@ -462,9 +491,10 @@ def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | N
         played: list[live.Played] = []
         moved_on = False
 
-        def attempt(command: object) -> bool:
+        def attempt(answer: object) -> bool:
             nonlocal moved_on
-            if not isinstance(command, Command) or command.seat != number:
+            command = _own_command(answer, number)
+            if command is None:
                 return False
             try:
                 played.append(live.submit(table.id, game.id, command, seat.player(),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -22,15 +23,18 @@ from django.utils.translation import gettext as _
 
 from bohnanza_core import narrate
 from bohnanza_core.bots import BOTS
-from bohnanza_core.commands import HandSeatToBot
+from bohnanza_core.commands import HandSeatToBot, StopGame
 from bohnanza_core.errors import IllegalMove, RulesetError
-from bohnanza_core.events import Handover, SeatHandedToBot
+from bohnanza_core.events import Handover, SeatHandedToBot, StopReason
 from bohnanza_core.rulesets import PRESETS, customize, ruleset_for
 from play import live, presence
 from play.authority import token_hash
 from play.clock import MAX_TRADE_SECONDS, default_trade_seconds
 from play.models import BotAccount, Presence, Seat, Table
+from play.signals import table_finished
 from replays.store import games
+
+logger = logging.getLogger(__name__)
 
 MAX_CLOCK_SECONDS = 24 * 3600
 """The longest per-move or per-game allowance (a day)."""
@@ -238,10 +242,38 @@ def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
     return table
 
 
-def stop_table(table_id: UUID) -> None:
-    """A table whose game is over for its owner (a competition scored it at its
-    deadline): finished, its clock stopped, so nothing plays on it any more."""
-    Table.objects.filter(pk=table_id).update(status=Table.Status.FINISHED, clock_deadline=None)
+def stop_game(table_id: UUID, reason: StopReason, actor: str, *,
+              ranks: Sequence[int] | None = None, announce: bool = True) -> live.Played:
+    """End a running table's game now, as the platform's decision: the event
+    ``GameStopped`` of the game (stored through the store, like any move; the rules
+    score it: the coins banked, or the ``ranks`` an arbiter rules), the table finished,
+    its clock stopped. From then on every command at it is refused ("the game is
+    over"). ``actor``: who decided (``competition``, ``abandonment``,
+    ``arbiter:<name>``). Every connection to the table is sent its update; with
+    ``announce``, the apps above hear :data:`play.signals.table_finished` (a
+    competition records the result), as for a game the rules ended."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.game_id is None:
+        raise TableError(_("the game is not running"))
+    command = StopGame(reason=reason, ranks=tuple(ranks) if ranks is not None else None)
+    try:
+        played = live.submit(table.id, table.game_id, command, actor)
+    except IllegalMove as refused:
+        raise TableError(refused.reason) from None
+    except live.StaleFrame as busy:
+        raise TableError(str(busy)) from None
+    Table.objects.filter(pk=table_id).update(status=Table.Status.FINISHED,
+                                             clock_deadline=None)
+    for group, update in played.updates.items():
+        live.tell(group, {"type": "table.update", "update": update})
+    live.tell(live.LOBBY_GROUP, live.lobby_changed())
+    if announce:
+        for receiver, error in table_finished.send_robust(Table, table_id=table.pk,
+                                                          game_id=table.game_id):
+            if isinstance(error, Exception):
+                logger.error("table %s: %s failed on its end", table.pk, receiver,
+                             exc_info=error)
+    return played
 
 
 def hand_to_bot(table_id: UUID, number: int, reason: Handover, *,

@@ -18,10 +18,13 @@ from django.db.models import Exists, OuterRef, Q
 
 from bohnanza_core.commitments import COMMITMENT_HEX_DIGITS
 from bohnanza_core.engine import BOT_NAME_MAX, SEAT_NAME_MAX
-from bohnanza_core.events import EVENT_TYPES
+from bohnanza_core.events import EVENT_TYPES, StopReason
 from bohnanza_core.games import TOURNAMENT_NAME_MAX
 from bohnanza_core.rulesets import LISTED_NAME_MAX
 from replays.names import PERSON, PLAYER_MAX, WINNERS_MAX
+
+STOP_REASON_MAX = max(len(reason.value) for reason in StopReason)
+"""The longest reason the platform stops a game for."""
 
 
 class GameSummaryQuerySet(models.QuerySet["GameSummary"]):
@@ -55,6 +58,10 @@ class GameSummary(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
     winners = models.CharField(max_length=WINNERS_MAX, blank=True,
                                help_text="the winners' names, readable: Ann and Bob")
+    stopped = models.CharField(
+        max_length=STOP_REASON_MAX, blank=True,
+        help_text="why the platform stopped the game before its end (GameStopped.reason: "
+                  "deadline, abandoned, ruling); empty for a game the rules ended")
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     last_event_at = models.DateTimeField()

@@ -30,10 +30,11 @@ makes the loser of a race stop and look again instead of writing twice.
 
 A batch is cheap because a row of the list needs little of a game's events: its first
 (who sits where, the ruleset), its last (how many, when) and, if the game has ended, the
-``GameEnded`` event, which is its last. So of each game's rows in a batch only the first
-event and the last one are decoded (:func:`listed_events`); the rest are counted. One
-event per transaction (the library's ``Projection.process_event``, still supported) did
-250-800 events a second on PostgreSQL, against some 2,500 from four bot games a second.
+``GameEnded`` (or the platform's ``GameStopped``) event, which is its last. So of each
+game's rows in a batch only the first event and the last one are decoded
+(:func:`listed_events`); the rest are counted. One event per transaction (the library's
+``Projection.process_event``, still supported) did 250-800 events a second on
+PostgreSQL, against some 2,500 from four bot games a second.
 
 Only what anyone who may list a game may know reaches the rows: each engine event is
 first redacted for the spectator (:func:`bohnanza_core.views.redact`), so the seed, hands
@@ -85,7 +86,13 @@ from eventsourcing.persistence import (
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
-from bohnanza_core.events import GameEnded, GameStarted, SeatHandedToBot
+from bohnanza_core.events import (
+    GAME_OVER_TYPES,
+    GameEnded,
+    GameStarted,
+    GameStopped,
+    SeatHandedToBot,
+)
 from bohnanza_core.games import Game, Games
 from bohnanza_core.rulesets import listed_name
 from bohnanza_core.views import SPECTATOR, redact
@@ -172,7 +179,7 @@ class _Batch:
             return
         self._count(row, stored)
         event = redact(stored.event, SPECTATOR)
-        if isinstance(event, GameEnded):
+        if isinstance(event, GAME_OVER_TYPES):
             self._ended(row, event, stored.timestamp)
         elif isinstance(event, SeatHandedToBot):
             self._handed(row, event)
@@ -185,12 +192,13 @@ class _Batch:
             row.last_event_at = stored.timestamp
             self._touch(row, "last_event_at")
 
-    def _ended(self, row: GameSummary, ended: GameEnded, at: datetime) -> None:
+    def _ended(self, row: GameSummary, ended: GameEnded | GameStopped, at: datetime) -> None:
         seats = self.seats[row.game_id]
         row.status = GameSummary.Status.FINISHED
         row.ended_at = at
         row.winners = winners_text([seats[s].name for s in ended.winners if s in seats])
-        for field_name in ("status", "ended_at", "winners"):
+        row.stopped = ended.reason.value if isinstance(ended, GameStopped) else ""
+        for field_name in ("status", "ended_at", "winners", "stopped"):
             self._touch(row, field_name)
         for number, seat in seats.items():
             seat.coins = ended.coins[number] if number < len(ended.coins) else None
@@ -240,7 +248,8 @@ def apply_events(events: Sequence[Any], alias: str) -> set[UUID]:
     """
     game_events = [e for e in events if isinstance(e, Game.Started | Game.Happened)]
     whole = {e.originator_id for e in game_events
-             if isinstance(e, Game.Started) or isinstance(e.event, GameEnded | SeatHandedToBot)}
+             if isinstance(e, Game.Started)
+             or isinstance(e.event, GameEnded | GameStopped | SeatHandedToBot)}
     if whole:
         batch = _Batch(alias, whole)
         for stored in game_events:
@@ -309,13 +318,13 @@ _HANDED = f'"{SeatHandedToBot.__name__}"'.encode()
 
 def listed_events(mapper: Mapper[UUID], notifications: Sequence[Notification]) -> list[Any]:
     """The events of ``notifications`` the game list needs, decoded, in order: each game's
-    first event (``Game.Started``), every seat handed to a bot (``SeatHandedToBot``, rare)
-    and the last of its events here, which holds its count and time and, if the game has
-    ended, is its ``GameEnded`` (nothing follows that). The rest would only move the count
-    on, which the last one does: they are not decoded. Events of other kinds are not
-    listed. A handover is found by its type's name in the stored bytes (the canonical
-    entry, docs/store.md), which a compressed or encrypted store hides: there every event
-    is decoded."""
+    first event (``Game.Started``), every seat handed to a bot (``SeatHandedToBot``,
+    rare) and the last of its events here, which holds its count and time and, if the
+    game has ended, is its ``GameEnded`` or ``GameStopped`` (nothing follows either).
+    The rest would only move the count on, which the last one does: they are not
+    decoded. Events of other kinds are not listed. A handover is found by its type's
+    name in the stored bytes (the canonical entry, docs/store.md), which a compressed or
+    encrypted store hides: there every event is decoded."""
     opaque = mapper.compressor is not None or mapper.cipher is not None
     chosen: dict[int, Notification] = {}
     last: dict[Any, Notification] = {}

@@ -20,15 +20,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bohnanza_core.events import (
+    GAME_OVER_TYPES,
     Event,
     FieldHarvested,
     GameEnded,
+    GameStopped,
     OfferAccepted,
     OfferMade,
     ThirdFieldBought,
     TurnStarted,
 )
-from bohnanza_core.narrate import bean_name, tie_break_text
+from bohnanza_core.narrate import bean_name, stop_reason_text, tie_break_text
 
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00", "#1f2328")
 """Okabe and Ito's colour-blind-safe set, one a seat; each line also has its own dash
@@ -106,7 +108,7 @@ def _tally(events: Sequence[Event], seats: int) -> tuple[list[SeatTally], int]:
                 taker.cards_received += len(offer.gives)
                 taker.cards_given += len(event.cards)
                 proposer.cards_received += len(event.cards)
-            case GameEnded():
+            case GameEnded() | GameStopped():
                 close_turn()
     return tallies, turn
 
@@ -162,7 +164,7 @@ def _chart(series: list[list[int]], names: Sequence[str], turns: int) -> dict[st
 def game_summary(events: Sequence[Event], names: Sequence[str],
                  players: Sequence[str]) -> dict[str, Any] | None:
     """The summary of a finished game from its (redacted) events; None before its end."""
-    ended = next((e for e in reversed(events) if isinstance(e, GameEnded)), None)
+    ended = next((e for e in reversed(events) if isinstance(e, GAME_OVER_TYPES)), None)
     if ended is None:
         return None
     from replays.table import display_player
@@ -174,7 +176,8 @@ def game_summary(events: Sequence[Event], names: Sequence[str],
             "seat": seat, "name": names[seat], "player": display_player(players[seat])
             if seat < len(players) else "",
             "coins": ended.coins[seat], "rank": ended.ranks[seat],
-            "winner": seat in ended.winners, "hand_size": ended.hand_sizes[seat],
+            "winner": seat in ended.winners,
+            "hand_size": ended.hand_sizes[seat] if isinstance(ended, GameEnded) else None,
             "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
             "tally": tally,
             "best": (None if tally.best is None else
@@ -185,7 +188,7 @@ def game_summary(events: Sequence[Event], names: Sequence[str],
         })
     rows.sort(key=lambda row: (row["rank"], row["seat"]))
     tie = None
-    if ended.tie_break is not None:
+    if isinstance(ended, GameEnded) and ended.tie_break is not None:
         top_coins = max(ended.coins)
         tied = [s for s, c in enumerate(ended.coins) if c == top_coins]
         how = tie_break_text(ended.tie_break, translation)
@@ -195,7 +198,9 @@ def game_summary(events: Sequence[Event], names: Sequence[str],
             "shows_hands": ended.tie_break.name == "MOST_CARDS_IN_HAND",
         }
     winners = [names[s] for s in ended.winners]
+    stopped = (stop_reason_text(ended.reason, translation) if isinstance(ended, GameStopped)
+               else None)
     return {
-        "rows": rows, "tie": tie, "winners": winners, "turns": turns,
+        "rows": rows, "tie": tie, "winners": winners, "turns": turns, "stopped": stopped,
         "chart": _chart([t.coins_by_turn for t in tallies], names, turns),
     }

@@ -79,4 +79,36 @@ def rating_chart(competition: Competition) -> dict[str, Any] | None:
             "bottom": HEIGHT - BOTTOM}
 
 
-__all__ = ["rating_chart", "short_name"]
+def llr_chart(points: list[tuple[int, float]], lower: float, upper: float
+              ) -> dict[str, Any]:
+    """A bot test's LLR after each batch of sets, between its two bounds (the lines where
+    H0 and H1 are accepted), as SVG geometry; sampled evenly past :data:`CHART_POINTS`."""
+    shown = [(0, 0.0), *points]
+    if len(shown) > CHART_POINTS:
+        step = -(-len(shown) // CHART_POINTS)
+        shown = shown[::step] + ([shown[-1]] if (len(shown) - 1) % step else [])
+    low = min(lower, *(v for _, v in shown)) - 0.2
+    high = max(upper, *(v for _, v in shown)) + 0.2
+    last = max(1, shown[-1][0])
+    plot_w, plot_h = WIDTH - LEFT - LABEL_ROOM, HEIGHT - TOP - BOTTOM
+
+    def x(sets: int) -> float:
+        return round(LEFT + plot_w * sets / last, 1)
+
+    def y(v: float) -> float:
+        return round(TOP + plot_h * (high - v) / (high - low), 1)
+
+    path = "M" + " L".join(f"{x(s)},{y(v)}" for s, v in shown)
+    bounds = [{"y": y(upper), "label": "H1", "value": f"{upper:.2f}"},
+              {"y": y(lower), "label": "H0", "value": f"{lower:.2f}"}]
+    every = max(1, last // 5)
+    x_ticks = [{"label": str(s), "x": x(s)} for s in range(0, last + 1, every)]
+    y_ticks = [{"value": v, "y": y(v)} for v in range(int(low), int(high) + 1)]
+    return {"width": WIDTH, "height": HEIGHT, "path": path, "bounds": bounds,
+            "final": f"{shown[-1][1]:.2f}", "final_x": x(shown[-1][0]) + 6,
+            "final_y": y(shown[-1][1]) + 4, "x_ticks": x_ticks, "y_ticks": y_ticks,
+            "left": LEFT, "right": WIDTH - LABEL_ROOM, "top": TOP,
+            "bottom": HEIGHT - BOTTOM, "colour": SEAT_COLOURS[0]}
+
+
+__all__ = ["llr_chart", "rating_chart", "short_name"]

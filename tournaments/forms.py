@@ -207,3 +207,54 @@ class Invite(forms.Form):
 
 __all__ = ["FORMAT_LEDES", "FORMAT_NAMES", "MAX_PEOPLE_TEXT", "TAKES_PEOPLE", "Invite",
            "NewCompetition", "requested"]
+
+
+class BotTestForm(forms.Form):
+    """A bot test (``tournaments.core.bottests``): two bots, a ruleset and table size,
+    the two Elo bounds and error rates of the generalised SPRT, the most sets, a seed.
+    Every field bounded here; the test's own checks follow (``bottests.create``)."""
+
+    a = forms.ChoiceField(label=gettext_lazy("Bot A"))
+    b = forms.ChoiceField(label=gettext_lazy("Bot B"))
+    preset = forms.ChoiceField(label=gettext_lazy("Ruleset"),
+                               choices=[(name, name) for name in PRESETS], initial="classic")
+    players = forms.IntegerField(label=gettext_lazy("Players at the table"),
+                                 min_value=MIN_TABLE, max_value=MAX_TABLE, initial=4)
+    elo0 = forms.FloatField(label=gettext_lazy("H0: A is at most this many Elo stronger"),
+                            min_value=-1000, max_value=1000, initial=0.0)
+    elo1 = forms.FloatField(label=gettext_lazy("H1: A is this many Elo stronger"),
+                            min_value=-1000, max_value=1000, initial=5.0)
+    alpha = forms.FloatField(label=gettext_lazy("alpha: the chance of accepting H1 when "
+                                                "H0 holds"),
+                             min_value=0.001, max_value=0.49, initial=0.05)
+    beta = forms.FloatField(label=gettext_lazy("beta: the chance of accepting H0 when H1 "
+                                               "holds"),
+                            min_value=0.001, max_value=0.49, initial=0.05)
+    max_sets = forms.IntegerField(label=gettext_lazy("At most this many sets"),
+                                  min_value=1, max_value=20_000, initial=2000)
+    seed = forms.CharField(label=gettext_lazy("Seed (empty: a new one)"), required=False,
+                           max_length=64)
+
+    def __init__(self, *args: Any, bots: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(name, name) for name in bots]
+        for name in ("a", "b"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = choices
+        self.fields["a"].initial = "heuristic"
+        self.fields["b"].initial = "nontrading"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        low, high = data.get("elo0"), data.get("elo1")
+        if low is not None and high is not None and not low < high:
+            raise forms.ValidationError(_("H1's Elo must be more than H0's."))
+        preset, players = data.get("preset"), data.get("players")
+        if preset and players:
+            try:
+                ruleset_for(preset, players)
+            except RulesetError:
+                raise forms.ValidationError(_("%(preset)s is not played by %(n)s players.")
+                                            % {"preset": preset, "n": players}) from None
+        return data

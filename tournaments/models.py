@@ -3,14 +3,15 @@
 A :class:`CompetitionGame` row is stored in the same transaction as its game's events,
 so a bot game is in the store exactly when its row is: counting a round's rows says
 whether the round is done without reading any game. The results they hold are copies
-of the games' ``GameEnded`` events (or, for a live table past its deadline, of the game
-as it stood); the competition's own ``RoundEnded`` events are built from them.
+of the games' ``GameEnded`` events (or, for a live table past its deadline, of its
+``GameStopped``); the competition's own ``RoundEnded`` events are built from them.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class CompetitionGame(models.Model):
@@ -27,6 +28,10 @@ class CompetitionGame(models.Model):
     ranks = models.JSONField()
     coins = models.JSONField()
     winners = models.JSONField()
+    stored_at = models.DateTimeField(
+        default=timezone.now,
+        help_text="when it went in: a round whose games stop coming in while some are "
+                  "missing is seen to have stalled (tournaments.core.rounds.watch)")
 
     class Meta:
         indexes = [models.Index(fields=["competition_id", "round"])]

@@ -7,11 +7,15 @@ delivered again, and plays its deals again from the start (nothing of the lost a
 was stored: a batch is stored in one transaction). A redelivered task whose deals were
 stored already stores nothing (``tournaments.core.games.play_deals``), then still tries
 to move the competition on, so a worker lost between storing the last game of a round
-and pairing the next does not stall it. A database that goes away is retried.
+and pairing the next does not stall it. A database that goes away is retried. A
+message lost with its worker (the embedded default's file transport keeps no copy of a
+message a worker has taken) is sent again by the beat's :func:`watch` once the round has
+stood still for ``TOURNAMENT_STALL_SECONDS``.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -22,12 +26,13 @@ from django.db import DatabaseError
 from django_celery_beat.models import PeriodicTask
 from eventsourcing.persistence import PersistenceError
 
-from tournaments.core import beat, games, live, rounds
+from tournaments.core import beat, bottests, games, live, rounds
 from tournaments.core.competition import Competition
 from tournaments.core.store import CompetitionNotFound
 from tournaments.models import CompetitionTable
 
 RETRIED = (DatabaseError, PersistenceError)
+WATCH_TASK = "tournaments.watch"
 MAX_BATCH = 64
 """The most deals one task takes (a message is outside input too)."""
 TICK_TASK = "tournaments.tick"
@@ -84,6 +89,60 @@ def collect(competition_id: str) -> int:
     return rounds.collect(UUID(competition_id), send_deals)
 
 
+@shared_task(name=WATCH_TASK, acks_late=True, autoretry_for=RETRIED, retry_backoff=1,
+             max_retries=5)
+def watch(competition_id: str) -> str:
+    """The beat's look at a competition's bots' games (``rounds.watch``): a stalled
+    round's missing deals sent again; the look unscheduled once the competition has
+    finished (or its events are gone)."""
+    cid = UUID(competition_id)
+    try:
+        said = rounds.watch(cid, send_deals)
+    except CompetitionNotFound:
+        said = "finished"
+    if said == "finished":
+        unschedule_watch(cid)
+    return said
+
+
+JOB_SECONDS = 30.0
+"""How long one bot test job plays before it hands on to a new one (so that other jobs
+get the workers in turn)."""
+
+
+@shared_task(name="tournaments.bot_test", acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=RETRIED, retry_backoff=1, retry_backoff_max=30, max_retries=10)
+def bot_test(test_id: str) -> str:
+    """Play a bot test's sets batch after batch, each batch recorded (the page's chart
+    moves), until a hypothesis is accepted or the most sets are played; after
+    :data:`JOB_SECONDS` the rest goes on in a new job. A job delivered twice records
+    each set once (``bottests.play_batch``)."""
+    tid = UUID(test_id)
+    started = time.monotonic()
+    while time.monotonic() - started < JOB_SECONDS:
+        bottests.play_batch(tid)
+        if bottests.get(tid).decided:
+            return "decided"
+    bot_test.delay(test_id)
+    return "continued"
+
+
+def watch_seconds() -> int:
+    """How often the beat looks at each running competition's games
+    (``TOURNAMENT_WATCH_SECONDS``)."""
+    return max(1, int(getattr(settings, "TOURNAMENT_WATCH_SECONDS", 10)))
+
+
+def schedule_watch(competition: Competition) -> PeriodicTask:
+    """The beat's periodic look at a competition's games (made once): a round that
+    stalls is noticed and its missing games sent again with nobody to ask for it."""
+    return beat.periodic(competition.id, "watch", WATCH_TASK, watch_seconds())
+
+
+def unschedule_watch(competition_id: UUID) -> None:
+    beat.stop(competition_id, "watch")
+
+
 def schedule_ticks(competition: Competition) -> PeriodicTask:
     """A scheduled competition's periodic round in django-celery-beat's tables (made
     once): every ``competition.every`` seconds."""
@@ -94,7 +153,9 @@ def start(competition: Competition) -> None:
     """Set a competition just made (or just started by its organiser) going: its first
     round's games, its schedule's beat (a ladder), the look at its live tables."""
     if competition.continuous:
-        schedule_ticks(competition)
+        schedule_ticks(competition)  # its tick sends an open round's missing games again
+    elif not competition.finished:
+        schedule_watch(competition)
     if competition.live is not None and not competition.finished:
         live.schedule(competition)
     rounds.start_round(competition, send_deals)
@@ -112,5 +173,6 @@ def table_finished(sender: Any, table_id: UUID, game_id: UUID, **kwargs: Any) ->
         return
 
 
-__all__ = ["batch_size", "collect", "play_deals", "resume", "schedule_ticks", "send_deals",
-           "start", "table_finished", "tick"]
+__all__ = ["JOB_SECONDS", "WATCH_TASK", "batch_size", "bot_test", "collect", "play_deals",
+           "resume", "schedule_ticks", "schedule_watch", "send_deals", "start",
+           "table_finished", "tick", "unschedule_watch", "watch", "watch_seconds"]

@@ -1,7 +1,8 @@
 """URLs of the tournaments app: the competitions' pages, one set for every format
-(tournaments/views.py), and each entrant's statistics (tournaments/entrant_views.py)."""
+(tournaments/views.py), each entrant's statistics (tournaments/entrant_views.py), and
+the bot tests (tournaments/bottest_views.py)."""
 
-from tournaments import entrant_views, views
+from tournaments import bottest_views, entrant_views, views
 
 app_name = "tournaments"
-urlpatterns = views.urlpatterns + entrant_views.urlpatterns
+urlpatterns = bottest_views.urlpatterns + views.urlpatterns + entrant_views.urlpatterns

@@ -33,6 +33,7 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -89,7 +90,7 @@ def summary(c: Competition, stored: int | None = None) -> dict[str, Any]:
     p = progress(c, stored=stored)
     done = p.stored
     ruleset = c.ruleset
-    return {"id": c.id, "name": c.name, "format": FORMAT_NAMES.get(c.format, c.format),
+    out = {"id": c.id, "name": c.name, "format": FORMAT_NAMES.get(c.format, c.format),
             "format_id": c.format, "kind": kind_of(c), "options": c.options,
             "ruleset": ruleset.name, "house_rules": list(ruleset.house_rules),
             "table": c.table, "entrants": len(c.entrants), "done": done, "total": total,
@@ -98,7 +99,23 @@ def summary(c: Competition, stored: int | None = None) -> dict[str, Any]:
             "rounds": len(c.results), "every": c.every, "live": c.live,
             "entries_open": c.entries_open, "waiting": c.waiting and not c.continuous,
             "rated": bool(c.ratings),
+            "stalled": None if c.finished else rounds.stalled_since(c),
             "organiser_name": username_of(c.organiser or "") or _("the platform's operator")}
+    out["status"] = status_text(out)
+    return out
+
+
+def status_text(c: dict[str, Any]) -> str:
+    """Where a competition stands, in words: finished, waiting, stalled since when (the
+    platform is sending its missing games again), or running."""
+    if c["finished"]:
+        return _("finished")
+    if c["waiting"]:
+        return _("waiting for entries")
+    if c["stalled"] is not None:
+        return _("stalled since %(time)s: its missing games are being sent again") % {
+            "time": date_format(timezone.localtime(c["stalled"]), "DATETIME_FORMAT")}
+    return _("running")
 
 
 def _get(competition_id: UUID) -> Competition:
@@ -497,6 +514,7 @@ def competition_progress(request: HttpRequest, competition_id: UUID) -> JsonResp
     return JsonResponse({"done": c["done"], "total": total, "percent": c["percent"],
                          "finished": c["finished"], "round": c["rounds"],
                          "rate": c["rate"], "eta": c["eta"].isoformat() if c["eta"] else None,
+                         "status": c["status"], "stalled": c["stalled"] is not None,
                          "text": ngettext("%(done)s of %(total)s game",
                                           "%(done)s of %(total)s games",
                                           total) % {"done": c["done"], "total": total},

@@ -11,6 +11,7 @@
     const bar = document.getElementById("competition-progress");
     const count = document.getElementById("competition-count");
     const pace = document.getElementById("competition-pace");
+    const status = document.getElementById("competition-status");
     function poll() {
       fetch(box.dataset.progressUrl, {headers: {"Accept": "application/json"}})
         .then((answer) => answer.json())
@@ -18,6 +19,8 @@
           bar.max = p.total; bar.value = p.done;
           count.textContent = p.text;
           if (pace) pace.textContent = p.pace;
+          status.textContent = p.status;
+          status.classList.toggle("stalled", p.stalled);
           if (p.finished) { location.reload(); } else { setTimeout(poll, 1000); }
         })
         .catch(() => { setTimeout(poll, 5000); });

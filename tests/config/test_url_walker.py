@@ -39,6 +39,7 @@ from play.tables import create_table
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
 from tests.factories import running_game
+from tournaments.core import bottests
 from tournaments.core.rounds import run_here
 from tournaments.core.store import create, reset_competitions
 
@@ -225,6 +226,12 @@ SPECS: dict[str, Spec] = {
     "tournaments:detail": Spec(query=("round",)),
     "tournaments:live": Spec(query=("round",)),
     "tournaments:progress": Spec(),
+    # tournaments/bottest_views.py
+    "tournaments:bot_tests": Spec(form=("a", "b", "preset", "players", "elo0", "elo1",
+                                        "alpha", "beta", "max_sets", "seed"), signed_in=True),
+    "tournaments:bot_test": Spec(),
+    "tournaments:bot_test_live": Spec(),
+    "tournaments:bot_test_json": Spec(),
     "tournaments:join": Spec(form=("back",), signed_in=True),
     "tournaments:leave": Spec(form=("back",), signed_in=True),
     "tournaments:start": Spec(form=("back",), signed_in=True),
@@ -414,7 +421,11 @@ def world(db: None, settings: Any) -> Iterator[World]:
                              {"divisions": 2, "moves": 1, "seasons": 2}, SHORT_GAME, 2,
                              ["random@builtin", "heuristic@builtin", "random@builtin #2",
                               "heuristic@builtin #2"]).id)
+    bot_test = bottests.create("heuristic", "random", "duel", 2, 0, 50, 0.05, 0.05, 16,
+                               "walker")
+    bottests.play_batch(bot_test.id)
     path_values = {
+        "test_id": str(bot_test.id),
         "table_id": str(table.id),
         "username": "ann",
         "schema": "server-frame.json",

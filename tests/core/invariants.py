@@ -550,6 +550,9 @@ def sample_events() -> dict[type[Event], Event]:
         ev.GameEnded: ev.GameEnded(coins=(3, 5, 5), winners=(2,), ranks=(3, 2, 1),
                                    hand_sizes=(1, 2, 4), tie_break=TieBreak.MOST_CARDS_IN_HAND,
                                    seed="s3cret", salt=SALT),
+        ev.GameStopped: ev.GameStopped(reason=ev.StopReason.DEADLINE, coins=(3, 5, 5),
+                                       winners=(1, 2), ranks=(3, 1, 1), seed="s3cret",
+                                       salt=SALT),
     }
 
 

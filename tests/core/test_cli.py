@@ -171,6 +171,15 @@ def test_bad_house_rules_exit_2_with_a_clear_message(capsys, rule, message):
 
 
 def test_head_to_head_says_which_bot_is_stronger(capsys):
-    assert main(["head-to-head", "random", "heuristic", "--ruleset", "duel",
-                 "--seed", "cli"]) == 0
-    assert capsys.readouterr().out.startswith("heuristic is stronger than random, after ")
+    assert main(["head-to-head", "heuristic", "random", "--ruleset", "duel",
+                 "--seed", "cli", "--elo0", "0", "--elo1", "20"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("H1 accepted after ")
+    assert "heuristic is stronger than random by 20 Elo or more; Elo heuristic - random: +" in out
+    assert "(95%); LLR " in out
+
+
+def test_head_to_head_refuses_bounds_the_wrong_way_round(capsys):
+    assert main(["head-to-head", "heuristic", "random", "--ruleset", "duel",
+                 "--seed", "cli", "--elo0", "5", "--elo1", "0"]) == 2
+    assert "elo0 < elo1" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""Statistics with 95% intervals, and the SPRT (the ratings: tests/tournaments/test_ratings.py)."""
+"""Statistics with 95% intervals, and the generalised SPRT (the ratings:
+tests/tournaments/test_ratings.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import pytest
 
 from bohnanza_core.headtohead import head_to_head
 from bohnanza_core.ratings import (
+    Gsprt,
     Moments,
-    Sprt,
+    elo_score,
     entrant_statistics,
     mean_interval,
     pairwise_score,
+    score_elo,
     seat_results,
     statistics_from_moments,
     wilson_interval,
@@ -77,23 +80,94 @@ def test_pairwise_score_counts_places_against_the_other_side():
     assert pairwise_score([1, 2, 2, 4], [0, 2], [1, 3]) == pytest.approx((1 + 1 + 0.5 + 1) / 4)
 
 
-def test_sprt_decides_for_a_clear_edge_and_not_for_noise():
-    test = Sprt()
-    assert test.verdict([0.9, 0.8, 1.0] * 4, 24).stronger == "A"
-    assert test.verdict([0.1, 0.2, 0.0] * 4, 24).stronger == "B"
-    assert test.verdict([0.9] * 4, 8).stronger is None  # too few sets to judge
+def test_the_gsprt_accepts_h1_for_a_clear_edge_h0_for_none_and_waits_on_noise():
+    test = Gsprt()  # [0, 5]
+    assert test.verdict([0.9, 0.8, 1.0] * 100, 600).accepted == "H1"
+    assert test.verdict([0.1, 0.2, 0.0] * 100, 600).accepted == "H0"
+    assert test.verdict([0.9] * 4, 8).accepted is None  # too few sets to judge
     rnd = random.Random(3)
     level = [rnd.choice([0.0, 0.5, 1.0]) for _ in range(30)]
-    assert test.verdict(level, 60).stronger is None
+    assert test.verdict(level, 60).accepted is None
 
 
-def test_head_to_head_stops_when_significant_and_says_which_way():
+def test_alike_samples_give_a_bounded_llr_and_accept_no_difference():
+    """The guard against degenerate variance: a bot against itself scores exactly one
+    half in every set; the normal approximation divided by a variance of (almost) 0 and
+    gave an LLR of 5,717. Here each such sample moves the LLR by a bounded step towards
+    H0, which is accepted after a bounded number of sets."""
+    test = Gsprt()
+    for n in (8, 50, 100):
+        llr = test.llr([0.5] * n)
+        assert -0.02 * n < llr < 0
+    v = test.verdict([0.5] * 400, 800)
+    assert v.accepted == "H0" and v.elo.value == pytest.approx(0.0, abs=1e-9)
+    assert v.elo.low < 0 < v.elo.high
+    assert -0.02 * 400 < v.llr <= v.lower  # past the bound, but not by thousands
+
+
+def test_elo_and_score_are_each_others_inverse_and_the_interval_holds_the_truth():
+    for elo in (-300.0, -5.0, 0.0, 5.0, 120.0):
+        assert score_elo(elo_score(elo)) == pytest.approx(elo)
+    rnd = random.Random(5)
+    p = elo_score(40.0)
+    samples = [sum(rnd.random() < p for _ in range(4)) / 4 for _ in range(4000)]
+    estimate = Gsprt().elo(Gsprt.count(samples))
+    assert estimate.low < 40.0 < estimate.high
+    assert estimate.high - estimate.low < 30
+
+
+def _run(test: Gsprt, true_elo: float, rnd: random.Random, comparisons: int = 4) -> str:
+    """One test between two simulated bots whose difference is known exactly: in each
+    set, A finishes ahead of B in each of ``comparisons`` pairwise comparisons with the
+    probability ``elo_score(true_elo)`` (a four-seat set's shape: scores 0, 1/4 .. 1).
+    The LLR is looked at every second set, as fishtest looks at batches."""
+    p = elo_score(true_elo)
+    counts: dict[float, float] = {}
+    for n in range(1, 5000):
+        score = sum(rnd.random() < p for _ in range(comparisons)) / comparisons
+        Gsprt.count([score], counts)
+        if n % 2 == 0:
+            verdict = test.verdict_of(counts, n)
+            if verdict.accepted is not None:
+                return verdict.accepted
+    raise AssertionError("no verdict in 5000 sets")
+
+
+@pytest.mark.parametrize("alpha,beta", [(0.05, 0.05), (0.1, 0.2)])
+def test_false_positives_and_negatives_stay_within_alpha_and_beta(alpha: float,
+                                                                  beta: float) -> None:
+    """Over many seeds: with A exactly elo0 stronger, H1 is accepted at most about
+    ``alpha`` of the time; with A exactly elo1 stronger, H0 at most about ``beta`` of the
+    time (the count's own sampling error allowed: three standard deviations)."""
+    test = Gsprt(0.0, 60.0, alpha, beta)
+    runs = 240
+    rnd = random.Random(28)
+    false_positive = sum(_run(test, 0.0, rnd) == "H1" for _ in range(runs))
+    false_negative = sum(_run(test, 60.0, rnd) == "H0" for _ in range(runs))
+
+    def limit(rate: float) -> float:
+        return runs * rate + 3 * (runs * rate * (1 - rate)) ** 0.5
+
+    assert false_positive <= limit(alpha), false_positive
+    assert false_negative <= limit(beta), false_negative
+    # and the test does tell them apart: most runs accept the true hypothesis
+    assert false_positive < runs / 4 and false_negative < runs / 4
+
+
+def test_head_to_head_ends_self_play_with_h0_and_a_clear_edge_with_h1():
     duel = ruleset_for("duel", 2)
-    result = head_to_head(duel, 2, "random", "heuristic", "h2h", max_sets=200)
-    assert result.verdict.stronger == "B"
-    assert result.verdict.games == 2 * result.verdict.samples < 400
-    assert result.summary().startswith(f"heuristic is stronger than random, after "
-                                       f"{result.verdict.games} games")
+    same = head_to_head(duel, 2, "heuristic", "heuristic", "self", test=Gsprt(0, 20),
+                        max_sets=1000)
+    assert same.verdict.accepted == "H0" and same.verdict.samples < 1000
+    assert same.verdict.elo.low <= 0 <= same.verdict.elo.high
+    assert same.summary().startswith("H0 accepted after ")
+    better = head_to_head(duel, 2, "heuristic", "random", "edge",
+                          test=Gsprt(0, 20), max_sets=1000)
+    assert better.verdict.accepted == "H1" and better.verdict.elo.low > 100
+    assert better.verdict.games == 2 * better.verdict.samples
+    assert better.summary().startswith(
+        f"H1 accepted after {better.verdict.games} games ({better.verdict.samples} sets): "
+        "heuristic is stronger than random by 20 Elo or more; Elo heuristic - random: +")
 
 
 def test_head_to_head_refuses_a_table_the_ruleset_does_not_seat():

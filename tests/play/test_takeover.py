@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.test import Client
 from django.utils import timezone
 
-from bohnanza_core.events import Handover, SeatHandedToBot
+from bohnanza_core.events import GameStopped, Handover, SeatHandedToBot, StopReason
 from bohnanza_core.export import export_record
 from bohnanza_core.verify import verify_text
 from play import driver, live, presence
@@ -309,7 +309,7 @@ def test_a_tables_absence_limit_and_bot_are_chosen_at_creation(settings: Any) ->
 
 
 @in_loop
-async def test_a_game_everyone_left_is_finished_by_bots_replays_exports_and_verifies(
+async def test_a_game_everyone_left_is_stopped_replays_exports_and_verifies(
 ) -> None:
     people = await sync_to_async(_people)(2)
     table = await sync_to_async(_table)(people, ["open", "open"], preset="duel")
@@ -325,8 +325,8 @@ async def test_a_game_everyone_left_is_finished_by_bots_replays_exports_and_veri
     await _frame(bob)
     await bob.send_to(text_data=json.dumps({"type": "leave"}))
     await _until(bob, "left")
-    # Both seats are the bots' now: the driver plays the game to its end.
-    for _ in range(5000):
+    # Nobody is left at this table of people: the platform stops the game as it stands.
+    for _ in range(50):
         frame = await _until(bob, "state")
         if frame["finished"]:
             break
@@ -335,6 +335,12 @@ async def test_a_game_everyone_left_is_finished_by_bots_replays_exports_and_veri
     handed = [(e.event, e.actor) for e in record if isinstance(e.event, SeatHandedToBot)]
     assert handed == [(SeatHandedToBot(0, "heuristic", Handover.LEFT), "user:ann"),
                       (SeatHandedToBot(1, "heuristic", Handover.LEFT), "user:bob")]
+    stopped = record[-1]
+    assert isinstance(stopped.event, GameStopped) and stopped.actor == "abandonment"
+    assert stopped.event.reason is StopReason.ABANDONED
+    assert isinstance(record[-2].event, SeatHandedToBot)  # no bot moved after the last left
+    stored = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+    assert stored.status == Table.Status.FINISHED
     text = export_record(record)
     assert verify_text(text).ok
     await bob.disconnect()
@@ -349,6 +355,7 @@ async def test_a_game_everyone_left_is_finished_by_bots_replays_exports_and_veri
                        if exported.streaming else exported.content.decode()).ok
     story = await sync_to_async(web.get)(f"/replays/games/{table.game_id}/log.json")
     assert "ann left; the heuristic bot plays the seat" in story.content.decode()
+    assert "every player left the table" in story.content.decode()
     audit = await sync_to_async(web.get)(f"/replays/games/{table.game_id}/audit/")
     assert b"verdict verdict-ok" in audit.content and b"verdict-bad" not in audit.content
     profile = await sync_to_async(web.get)(f"/players/{people[0].username}/")

@@ -2,7 +2,8 @@
 are played as live tables (driven here through play's own functions: the driver's
 ``next_step`` for the bots and the clock, ``live.submit`` for the people's moves), each
 ended game goes into the competition once whoever notices it, and a game past its
-deadline is scored as it stands; bots-only games still go to the workers' task."""
+deadline is stopped by the platform (``GameStopped``) and scored as it stood; bots-only
+games still go to the workers' task."""
 
 from __future__ import annotations
 
@@ -20,18 +21,21 @@ from django.test import Client
 from django.urls import reverse
 
 from bohnanza_core.bots import HeuristicBot
+from bohnanza_core.commands import EndPlanting
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
+from bohnanza_core.events import GameStopped, StopReason
 from bohnanza_core.formats import Moves, tally
 from bohnanza_core.games import Game
 from bohnanza_core.rulesets import customize
 from bohnanza_core.simulator import fallback
+from bohnanza_core.verify import verify_record
 from bohnanza_core.views import view
 from play import driver, live
 from play.models import Table
 from replays.store import games, loaded
 from tournaments.core.competition import CompetitionError, LivePlay
-from tournaments.core.games import as_it_stands, play_deals, stored_results
+from tournaments.core.games import play_deals, stored_results
 from tournaments.core.ratings import rerate
 from tournaments.core.rounds import advance, collect, start_round
 from tournaments.core.store import Competitions, create
@@ -194,7 +198,8 @@ def test_people_and_bots_play_a_league_through_live_tables(competitions: Competi
             assert {tallies[e].games for e in division} == {2}  # point each
 
 
-def test_a_game_past_its_deadline_is_scored_as_it_stands(competitions: Competitions):
+def test_a_game_past_its_deadline_is_stopped_and_scored_as_it_stands(
+        competitions: Competitions):
     User.objects.create_user("alice")
     league = create("Deadline", "league", ONE_SEASON, customize("duel", 2, SHORT), 2,
                     ["user:alice", "heuristic@builtin"], organiser="user:alice",
@@ -204,10 +209,24 @@ def test_a_game_past_its_deadline_is_scored_as_it_stands(competitions: Competiti
     rows = list(CompetitionTable.objects.filter(competition_id=league.id))
     assert len(rows) == 2
     assert collect(league.id, lambda *_: None) == 0  # not over, not overdue
-    game = games().game(rows[0].table.game_id)
-    assert as_it_stands(game).ranks == (1, 1)  # nobody has coins yet: a shared place
     later = max(r.deadline for r in rows) + timedelta(seconds=1)
     assert collect(league.id, lambda *_: None, now=later) == 2
+    for row in rows:  # each game ended in the store by the platform's decision
+        record = games().record(row.table.game_id)
+        stopped = record[-1].event
+        assert isinstance(stopped, GameStopped)
+        assert stopped.reason is StopReason.DEADLINE and record[-1].actor == "competition"
+        assert stopped.ranks == (1, 1)  # nobody has coins yet: a shared place
+        assert verify_record(record).ok
+        stored = CompetitionGame.objects.get(game_id=row.table.game_id)
+        assert tuple(stored.ranks) == stopped.ranks
+        # the table refuses any command now: the game is over
+        game = live.load(row.table.game_id, fresh=True)
+        seat = next(s for s in range(2) if game.holder(s) == "user:alice")
+        with pytest.raises(IllegalMove, match="the game is over"):
+            live.submit(row.table_id, game.id, EndPlanting(seat=seat), "user:alice",
+                        person=True)
+    assert collect(league.id, lambda *_: None, now=later) == 0  # stopped once only
     league = competitions.get(league.id)
     assert league.finished
     (division,) = league.divisions(0)

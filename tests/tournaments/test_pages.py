@@ -44,7 +44,8 @@ def test_a_competition_created_on_the_page_runs_and_shows_its_games(worker: Comp
     rate = progress.pop("rate")
     assert rate is not None and rate > 0
     assert progress == {"done": 3, "total": 3, "percent": 100, "finished": True, "round": 1,
-                        "text": "3 of 3 games", "eta": None, "pace": ""}
+                        "text": "3 of 3 games", "eta": None, "pace": "",
+                        "status": "finished", "stalled": False}
     page = Client().get(reverse("tournaments:detail", args=[tid]))
     text = page.content.decode()
     assert page.status_code == 200

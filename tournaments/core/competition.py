@@ -29,6 +29,11 @@ Its events say what happened in the organiser's words:
 - :class:`Competition.Rated`: every entrant's rating after the round (openskill,
   rated on from the last round: :mod:`tournaments.core.ratings`).
 - :class:`Competition.Finished`: the format has played its last round.
+- :class:`Competition.Stalled`: the platform saw the open round's bots' games stop
+  coming in while some were missing (no game stored for a while: a worker lost with
+  its messages) and sent those deals again (``tournaments.core.rounds.watch``); one
+  each time it sends them, the first one opening the stall. :class:`Competition.Resumed`:
+  games came in again after it.
 
 Competitions, ladders and leagues stored before there was one aggregate are read as
 competitions (``tournaments.core.legacy``: their events' old topics and shapes are
@@ -86,6 +91,19 @@ MAX_WAITING = 2 * MAX_ENTRANTS
 CLOCK: Final = "clock"
 """An absent player's seat is played by the clock (its default moves, one a turn clock):
 they forfeit their game in all but name."""
+
+
+@dataclass(frozen=True)
+class Stall:
+    """A round that stopped moving: since when (its last game stored, or its pairing),
+    when its missing deals were last sent again (ISO 8601 times), and how many of its
+    games were stored then."""
+
+    round: int
+    since: str
+    resent_at: str
+    stored: int
+    """The round's games stored when it was last found stalled."""
 
 
 @dataclass(frozen=True)
@@ -291,6 +309,31 @@ class Competition(Aggregate):
             aggregate.finished_recorded = True
             aggregate.finished_at = self.timestamp
 
+    class Stalled(Aggregate.Event):
+        round: int
+        since: str
+        """When the round last moved (ISO 8601): its last game stored, or its pairing."""
+        at: str
+        """When the platform noticed it and sent the deals again (ISO 8601)."""
+        deals: list[int]
+        """The deals sent again: those with games missing."""
+        stored: int
+        """How many of the round's games were stored then: one more is the round moving."""
+
+        def apply(self, aggregate: Any) -> None:
+            open_stall = aggregate.stall
+            since = (open_stall.since if open_stall is not None
+                     and open_stall.round == self.round else self.since)
+            aggregate.stall = Stall(self.round, since, self.at, self.stored)
+
+    class Resumed(Aggregate.Event):
+        round: int
+        at: str
+        """When the first game after the stall was stored (ISO 8601)."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.stall = None
+
     def __init__(self, name: str, format: str, options: dict[str, int],
                  ruleset: dict[str, Any], table: int, every: int, organiser: str | None,
                  secret: str, scheme: str) -> None:
@@ -320,6 +363,8 @@ class Competition(Aggregate):
         self.paired_at: list[datetime] = []
         """When each round was paired (its event's time): the progress's rate."""
         self.finished_at: datetime | None = None
+        self.stall: Stall | None = None
+        """The open stall (:class:`Competition.Stalled`), until games come in again."""
         self.finished_recorded = False
         """``Finished`` was recorded. What is finished is :attr:`finished`, which
         says so of a league stored before there was one core too (it had no such
@@ -740,6 +785,24 @@ class Competition(Aggregate):
         if not self.every:
             self.pair_next()
 
+    def stalled(self, since: str, at: str, deals: Sequence[int], stored: int) -> None:
+        """Record that the open round stopped moving at ``since``, with ``stored`` of its
+        games stored, and that its ``deals`` were sent again at ``at``."""
+        r = self.open_round
+        assert r is not None
+        self.trigger_event(Competition.Stalled, round=r, since=since, at=at,
+                           deals=list(deals), stored=stored)
+
+    def resumed(self, at: str) -> None:
+        """Record that the open round's games come in again after its stall."""
+        assert self.stall is not None
+        self.trigger_event(Competition.Resumed, round=self.stall.round, at=at)
+
+    def open_stall(self) -> Stall | None:
+        """The stall of the open round, if one is open (one of an ended round is over)."""
+        stall = self.stall
+        return stall if stall is not None and stall.round == self.open_round else None
+
     def rerated(self) -> Ratings:
         """The ratings from every result so far, game by game in pairing order: what
         the recorded ratings are, rated round after round."""
@@ -755,4 +818,4 @@ legacy.register(Competition)
 
 __all__ = ["ACCEPTED", "CLOCK", "DECLINED", "EXPIRED", "INVITED", "MAX_INVITATIONS",
            "MAX_WAITING", "SCHEMES", "Competition", "CompetitionError", "IdScheme", "LivePlay",
-           "SignUp"]
+           "SignUp", "Stall"]

@@ -29,7 +29,7 @@ from django.db import transaction
 from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.bots.registry import by_entrant
-from bohnanza_core.events import GameEnded
+from bohnanza_core.events import GAME_OVER_TYPES
 from bohnanza_core.formats import Result
 from bohnanza_core.games import Game, play_bot_game
 from replays.projections import catch_up_deferred
@@ -157,30 +157,23 @@ def results_so_far(competition: Competition, r: int) -> list[Result | None]:
 
 def stored_results(competition: Competition) -> list[tuple[list[str], tuple[int, ...]]]:
     """(entrants by seat, ranks) of every game of the ended rounds, read from the games'
-    own ``GameEnded`` events in the store (a live game scored at its deadline: as the
-    game stood, :func:`as_it_stands`), in pairing order: re-rating
-    from the store starts from these."""
+    own last events in the store (``GameEnded``, or ``GameStopped`` for a live game the
+    platform ended at its deadline), in pairing order: re-rating from the store starts
+    from these. A game of an ended round that the store does not hold ended is an
+    error (LookupError): its result would be a guess."""
     store = games()
     rated = []
     for r, paired in enumerate(competition.rounds[:len(competition.results)]):
         for index, pairing in enumerate(paired.games):
             gid = competition.game_id(r, index)
             ended = store.record(gid)[-1].event
-            ranks = (ended.ranks if isinstance(ended, GameEnded)
-                     else as_it_stands(store.game(gid)).ranks)
-            rated.append(([competition.entrants[e] for e in pairing.seats], tuple(ranks)))
+            if not isinstance(ended, GAME_OVER_TYPES):
+                raise LookupError(f"game {gid} of round {r} has not ended in the store")
+            rated.append(([competition.entrants[e] for e in pairing.seats],
+                          tuple(ended.ranks)))
     return rated
 
 
-def as_it_stands(game: Game) -> Result:
-    """A game not over by its deadline, scored as it stands: each seat ranked by the
-    coins it has banked so far (equal coins share a place), the best sharing the win.
-    The clock keeps a live table moving, so only a table nobody drove gets here."""
-    coins = [len(pile) for pile in game.state.coins]
-    ranks = [1 + sum(1 for other in coins if other > mine) for mine in coins]
-    return Result(tuple(ranks), tuple(coins), tuple(s for s, r in enumerate(ranks) if r == 1))
-
-
-__all__ = ["as_it_stands", "bot_deals", "bot_name", "deals_of", "missing_games",
+__all__ = ["bot_deals", "bot_name", "deals_of", "missing_games",
            "play_deals", "results_so_far", "round_results", "stored_indices",
            "stored_results"]

@@ -12,8 +12,9 @@ app (``play.tables.open_table``): ``tournaments`` uses ``play``, never the rever
   transaction, once per game: doing it again stores nothing.
 - :func:`collect`: a live game that has ended goes in as a
   :class:`~tournaments.models.CompetitionGame` row, like a bots' game; one past its
-  deadline goes in as it stands (``tournaments.core.games.as_it_stands``, its table
-  stopped). The row's unique keys make it count once, whichever process notices
+  deadline is stopped by the platform (``play.tables.stop_game``: the event
+  ``GameStopped``, reason ``deadline``, scored by the coins banked) and goes in as the
+  game records it. The row's unique keys make it count once, whichever process notices
   first: ``play``'s ``table_finished`` signal as the game ends, the beat's periodic
   look (for deadlines), a page view; then the competition moves on
   (``tournaments.core.rounds``) exactly as after a bots' game.
@@ -34,16 +35,17 @@ from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 from eventsourcing.persistence import IntegrityError
 
+from bohnanza_core.events import StopReason
 from bohnanza_core.formats import Result
 from play.live import LOBBY_GROUP, lobby_changed, tell
 from play.models import Table
-from play.tables import open_table, stop_table
+from play.tables import TableError, open_table, stop_game
 from replays.projections import catch_up_deferred
 from replays.store import games
 from tournaments.core import beat
 from tournaments.core.competition import CLOCK, Competition, LivePlay
 from tournaments.core.entrants import username_of
-from tournaments.core.games import as_it_stands, bot_name
+from tournaments.core.games import bot_name
 from tournaments.core.store import competitions
 from tournaments.models import CompetitionGame, CompetitionTable
 
@@ -164,13 +166,18 @@ def collect(competition_id: UUID, now: datetime | None = None, *,
             continue
         game = games().game(row.table.game_id)
         final = game.state.result
-        if final is not None:
-            result = Result(tuple(final.ranks), tuple(final.coins), tuple(final.winners))
-        elif now >= row.deadline:
-            result = as_it_stands(game)
-            stop_table(row.table.pk)
-        else:
+        if final is None and now >= row.deadline:
+            try:  # the game records its end; this competition puts the row in below
+                game = stop_game(row.table.pk, StopReason.DEADLINE, ACTOR,
+                                 announce=False).game
+            except TableError as refused:  # it ended meanwhile: read it as stored
+                log.info("game %s: not stopped at its deadline: %s", row.table.game_id,
+                         refused)
+                game = games().game(row.table.game_id)
+            final = game.state.result
+        if final is None:
             continue
+        result = Result(tuple(final.ranks), tuple(final.coins), tuple(final.winners))
         try:
             with transaction.atomic():
                 CompetitionGame.objects.create(

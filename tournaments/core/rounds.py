@@ -15,17 +15,26 @@ Celery tasks (``tournaments.tasks``), the shell and the pages run.
 - :func:`start_due`: a competition whose sign-up's deadline has passed starts its
   first round with who has entered, as its organiser's *Start* would; run by the beat's
   look and by a page view.
+- :func:`watch`: the beat's look at a competition's bots' games: a round whose games
+  stopped coming in while some are missing (a worker killed with its messages: the
+  embedded default's file transport loses them) is recorded as stalled and its missing
+  deals are sent again, with nobody to type ``manage.py tournament resume``;
+  :func:`stalled_since` says so until games come in again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from eventsourcing.persistence import IntegrityError
 
@@ -34,6 +43,7 @@ from tournaments.core.competition import Competition, CompetitionError
 from tournaments.core.entrants import username_of
 from tournaments.core.games import bot_deals, missing_games, play_deals, round_results
 from tournaments.core.store import competitions
+from tournaments.models import CompetitionGame
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +188,95 @@ def collect(competition_id: UUID, send: Send, now: datetime | None = None, *,
     return added
 
 
+def stall_seconds() -> float:
+    """How long a round's bots' games may stop coming in, while some are missing, before
+    the round is taken to have stalled (``TOURNAMENT_STALL_SECONDS``)."""
+    return float(getattr(settings, "TOURNAMENT_STALL_SECONDS", 60))
+
+
+def last_stored(competition: Competition, r: int) -> datetime | None:
+    """When the last game of round ``r`` went in (None: none yet)."""
+    found: datetime | None = CompetitionGame.objects.filter(
+        competition_id=competition.id, round=r).aggregate(last=Max("stored_at"))["last"]
+    return found
+
+
+def stalled_since(competition: Competition) -> datetime | None:
+    """Since when the open round has stood still, if the platform has found it stalled
+    and no game has come in since it sent the missing deals again; else None."""
+    stall = competition.open_stall()
+    if stall is None:
+        return None
+    if stored_count(competition, stall.round) > stall.stored:
+        return None  # moving again (the beat records Resumed at its next look)
+    return datetime.fromisoformat(stall.since)
+
+
+def stored_count(competition: Competition, r: int) -> int:
+    return CompetitionGame.objects.filter(competition_id=competition.id, round=r).count()
+
+
+def watch(competition_id: UUID, send: Send, now: datetime | None = None) -> str:
+    """The beat's look at a competition's bots' games. Says what it found: ``"finished"``,
+    ``"idle"`` (no round open, or only live tables' games missing: their deadlines are
+    :func:`collect`'s), ``"moved"`` (every game was stored, and the round is ended now),
+    ``"moving"`` (a game came in within :func:`stall_seconds`), or ``"stalled"`` (none
+    did while some are missing: the round is recorded stalled, ``Stalled``, and the
+    missing deals are sent again; again every :func:`stall_seconds` while it stays so,
+    and in between the look says ``"stalled"`` and sends nothing).
+    Sending a deal twice stores it once (``tournaments.core.games.play_deals``), so two
+    beats, or a look racing a slow worker, do no harm."""
+    now = now or timezone.now()
+    app = competitions()
+    for _ in range(ATTEMPTS):
+        competition = app.get(competition_id)
+        if competition.finished:
+            return "finished"
+        r = competition.open_round
+        if r is None:
+            return "idle"
+        missing = missing_games(competition)
+        if not missing:
+            return "moved" if advance(competition_id, send) else "idle"
+        deals = bot_deals(competition, r, missing)
+        last = last_stored(competition, r)
+        stored = len(competition.rounds[r].games) - len(missing)
+        stall = competition.open_stall()
+        if stall is not None and stored > stall.stored:
+            assert last is not None
+            competition.resumed(last.isoformat())
+            stall = None
+            _save_quietly(app, competition)
+        if not deals:
+            return "idle"
+        quiet = max(filter(None, [last, competition.modified_on,
+                                  datetime.fromisoformat(stall.resent_at) if stall else None]))
+        if now - quiet < timedelta(seconds=stall_seconds()):
+            return "stalled" if stall else "moving"
+        since = (stall.since if stall else
+                 max(filter(None, [last, competition.modified_on])).isoformat())
+        competition = app.get(competition_id)  # the Resumed above is saved or lost
+        if competition.open_round != r:
+            continue
+        competition.stalled(since, now.isoformat(), deals, stored)
+        try:
+            app.save(competition)
+        except IntegrityError:
+            continue  # another look or a worker moved it on first: look again
+        log.warning("round %s of %s stalled since %s: %d deal(s) sent again", r,
+                    competition_id, since, len(deals))
+        send(competition_id, r, deals)
+        return "stalled"
+    return "moving"
+
+
+def _save_quietly(app: Any, competition: Competition) -> None:
+    """Save what a look recorded (a ``Resumed``); a lost race is harmless: the next look
+    sees it again."""
+    with contextlib.suppress(IntegrityError):
+        app.save(competition)
+
+
 def run_here(competition_id: UUID, *, rounds: int = 1,
              on_deal: Callable[[Competition], None] | None = None) -> Competition:
     """Play the competition in this process, deal by deal, as the workers would (the
@@ -208,5 +307,5 @@ def run_here(competition_id: UUID, *, rounds: int = 1,
     return competitions().get(competition_id)
 
 
-__all__ = ["ATTEMPTS", "Send", "advance", "collect", "resume", "run_here", "start_due",
-           "start_round", "tick"]
+__all__ = ["ATTEMPTS", "Send", "advance", "collect", "last_stored", "resume", "run_here",
+           "stall_seconds", "stalled_since", "start_due", "start_round", "tick", "watch"]

@@ -49,7 +49,7 @@ from bohnanza_core.formats import FORMATS, MAX_TICKS
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
-from tournaments.core import consent
+from tournaments.core import bottests, consent
 from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import display_name, entrants_for
 from tournaments.core.export import file_name, games_zip
@@ -57,7 +57,7 @@ from tournaments.core.games import stored_results
 from tournaments.core.progress import describe as describe_progress
 from tournaments.core.progress import progress, stored_counts
 from tournaments.core.ratings import rerate
-from tournaments.core.rounds import run_here
+from tournaments.core.rounds import run_here, stalled_since
 from tournaments.core.store import (
     MAX_FIXTURE_HOURS,
     MAX_GAME_SECONDS,
@@ -83,14 +83,18 @@ MOVED = {1: "up", -1: "down", 0: ""}
 
 def progress_bar(competition: Competition) -> str:
     """Games stored of those planned, game by game (a round's count as each is stored),
-    the rate and the time left at it."""
+    the rate and the time left at it, and since when the competition is stalled if it
+    is (``rounds.watch``)."""
     p = progress(competition)
     rate = describe_progress(p)
     if competition.games_total() is None:
         return f"{p.stored} games, {len(competition.results)} rounds" + (
             f", {rate}" if rate else "")
     filled = BAR * p.stored // p.planned if p.planned and not p.finished else BAR
-    state = "finished" if competition.finished else f"round {len(competition.rounds)}"
+    stalled = None if competition.finished else stalled_since(competition)
+    state = ("finished" if competition.finished else
+             f"round {len(competition.rounds)}, stalled since {stalled:%H:%M:%S} UTC"
+             if stalled else f"round {len(competition.rounds)}")
     return (f"[{'#' * filled}{'.' * (BAR - filled)}] {p.stored}/{p.planned} games, {state}"
             + (f", {rate}" if rate and not p.finished else ""))
 
@@ -344,7 +348,9 @@ class Command(BaseCommand):
         counts = stored_counts(c.id for c in found)
         for c in found:
             total = c.games_total()
+            stalled = None if c.finished else stalled_since(c)
             state = ("finished" if c.finished else "waiting" if c.waiting and not c.continuous
+                     else f"stalled since {stalled:%Y-%m-%d %H:%M:%S} UTC" if stalled
                      else "running")
             self.stdout.write(f"{c.id}  {c.name:<30} {c.format:<11} "
                               f"{counts.get(c.id, 0):>6}/{total if total is not None else '-':<6} "
@@ -416,6 +422,15 @@ class Command(BaseCommand):
         app = competitions()
         ids = [find(options["id"]).id] if options["id"] else app.ids()
         for cid in ids:
-            if not app.get(cid).finished:
+            competition = app.get(cid)
+            if not competition.finished:
+                if not competition.continuous:  # one stored before the beat watched them
+                    tasks.schedule_watch(competition)
                 sent = tasks.resume.delay(str(cid))
                 self.stdout.write(f"resumed {cid} ({sent.id})")
+        if options["id"]:
+            return
+        for tid in bottests.ids():  # a bot test whose job was lost with its worker
+            if not bottests.get(tid).decided:
+                job = tasks.bot_test.delay(str(tid))
+                self.stdout.write(f"resumed bot test {tid} ({job.id})")

@@ -4,7 +4,10 @@ pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml; tests that touch
 the database ask for it with the ``db`` fixture or ``@pytest.mark.django_db``.
 """
 
+from collections.abc import Iterator
+
 import django.conf
+import pytest
 
 
 def pytest_configure(config: object) -> None:
@@ -13,3 +16,15 @@ def pytest_configure(config: object) -> None:
     ``PLAY_TRADE_SECONDS``) would make every game of people and bots a test plays last
     minutes. Set before any live server's process is forked, which inherits it."""
     django.conf.settings.PLAY_TRADE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def _the_default_language() -> Iterator[None]:
+    """Every test starts in the site's default language: a request read in Finnish or
+    Hungarian leaves its language active in the thread (LocaleMiddleware does not put
+    it back), and the next test's messages would come out translated."""
+    from django.utils import translation
+
+    translation.activate(django.conf.settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()

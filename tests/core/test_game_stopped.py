@@ -174,11 +174,11 @@ def test_a_stored_game_records_the_stop_and_refuses_moves_after_it() -> None:
     record = games.record(game.id)
     assert record[-1].actor == "arbiter:zoe"
     again = games.game(game.id)
-    assert again.finished and again.table.result is not None
-    assert again.table.result.ranks == (1, 2, 3, 4)
+    assert again.finished and again.state.result is not None
+    assert again.state.result.ranks == (1, 2, 3, 4)
     codec = GameStateAsDict()  # a snapshot of a stopped game keeps its result
-    data = json.loads(json.dumps(codec.encode(again.table), default=list))
-    assert codec.decode(data).result == again.table.result
+    data = json.loads(json.dumps(codec.encode(again.state), default=list))
+    assert codec.decode(data).result == again.state.result
     with pytest.raises(IllegalMove, match="the game is over"):
         games.play(game.id, EndPlanting(seat=0), "user:ann")
     assert verify_text(export_record(record)).ok

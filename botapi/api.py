@@ -28,7 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Router
+from ninja import NinjaAPI, Router, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from bohnanza_core.bots import BOTS
@@ -227,7 +227,7 @@ def _seats(caller: Caller, body: schemas.TableIn
 
 
 def _create(request: HttpRequest, body: schemas.TableIn, *, start_when_full: bool,
-            seek: bool) -> tuple[int, dict[str, Any]]:
+            seek: bool) -> Status:
     caller = require(request, "play")
     seats, invited, mine = _seats(caller, body)
     if seek and invited:
@@ -246,12 +246,12 @@ def _create(request: HttpRequest, body: schemas.TableIn, *, start_when_full: boo
     except TableError as error:
         raise _refused(error) from None
     _lobby_changed()
-    return 201, _fresh(table.id, caller.user)
+    return Status(201, _fresh(table.id, caller.user))
 
 
 @v1.post("/challenges", response={201: schemas.TableOut, **ERRORS})
 def create_challenge(request: HttpRequest, body: schemas.TableIn
-                     ) -> tuple[int, dict[str, Any]]:
+                     ) -> Status:
     """Challenge accounts (people or bot accounts: ``user:<name>`` seats) and built-in
     bots (``bot:<name>``) to a table. Each challenged account is told (event stream:
     ``challenge``) and sits by accepting; the game starts once every seat is taken (at
@@ -285,7 +285,7 @@ def accept_challenge(request: HttpRequest, table_id: str) -> dict[str, Any]:
 
 
 @v1.post("/challenges/{table_id}/decline", response={204: None, **ERRORS})
-def decline_challenge(request: HttpRequest, table_id: str) -> tuple[int, None]:
+def decline_challenge(request: HttpRequest, table_id: str) -> Status:
     """Decline a challenge: the table is withdrawn, and everyone at it is told
     (``challengeDeclined``). Scope: play."""
     caller = require(request, "play")
@@ -295,11 +295,11 @@ def decline_challenge(request: HttpRequest, table_id: str) -> tuple[int, None]:
     except TableError as error:
         raise _refused(error) from None
     _lobby_changed()
-    return 204, None
+    return Status(204, None)
 
 
 @v1.post("/seeks", response={201: schemas.TableOut, **ERRORS})
-def create_seek(request: HttpRequest, body: schemas.SeekIn) -> tuple[int, dict[str, Any]]:
+def create_seek(request: HttpRequest, body: schemas.SeekIn) -> Status:
     """Open a table anyone may join (its ``open`` seats): listed in the lobby and by
     ``GET /seeks``. Scope: play."""
     return _create(request, body, start_when_full=body.start_when_full, seek=True)
@@ -318,7 +318,7 @@ def list_seeks(request: HttpRequest) -> list[dict[str, Any]]:
 
 
 @v1.delete("/seeks/{table_id}", response={204: None, **ERRORS})
-def cancel_seek(request: HttpRequest, table_id: str) -> tuple[int, None]:
+def cancel_seek(request: HttpRequest, table_id: str) -> Status:
     """Withdraw a table of one's own that has not started (a seek or a challenge).
     Scope: play."""
     caller = require(request, "play")
@@ -330,7 +330,7 @@ def cancel_seek(request: HttpRequest, table_id: str) -> tuple[int, None]:
     except TableError as error:
         raise _refused(error) from None
     _lobby_changed()
-    return 204, None
+    return Status(204, None)
 
 
 @v1.get("/tables/{table_id}", response={200: schemas.TableOut, **ERRORS})
@@ -355,7 +355,7 @@ def join_table(request: HttpRequest, table_id: str, body: schemas.JoinIn | None 
 
 
 @v1.post("/tables/{table_id}/leave", response={204: None, **ERRORS})
-def leave_table(request: HttpRequest, table_id: str) -> tuple[int, None]:
+def leave_table(request: HttpRequest, table_id: str) -> Status:
     """Stand up: before the start, the seat is free again (the creator leaving
     withdraws the table); once running, the table's bot plays the seat from now on.
     Scope: play."""
@@ -377,7 +377,7 @@ def leave_table(request: HttpRequest, table_id: str) -> tuple[int, None]:
     except TableError as error:
         raise _refused(error) from None
     _lobby_changed()
-    return 204, None
+    return Status(204, None)
 
 
 @v1.post("/tables/{table_id}/start", response={200: schemas.TableOut, **ERRORS})
@@ -430,7 +430,7 @@ def my_games(request: HttpRequest, status: str = "") -> list[dict[str, Any]]:
 @v1.post("/competitions/{competition_id}/entries",
          response={201: schemas.EntryOut, **ERRORS})
 def enter_competition(request: HttpRequest, competition_id: str, body: schemas.EntryIn
-                      ) -> tuple[int, dict[str, Any]]:
+                      ) -> Status:
     """Enter a bot account in a competition whose games are played at live tables (a
     ladder while it runs, any competition while it takes entries): by its owner (a
     session), or by the bot itself with a token of scope ``enter`` (its owner's
@@ -454,7 +454,8 @@ def enter_competition(request: HttpRequest, competition_id: str, body: schemas.E
         raise not_found() from None
     except CompetitionError as refused:
         raise ApiError("entry_refused", str(refused)) from None
-    return 201, {"competition": str(competition_id), "entrant": entrant, "status": "entered"}
+    return Status(201, {"competition": str(competition_id), "entrant": entrant,
+                        "status": "entered"})
 
 
 v1.add_api_operation("/stream/event", ["GET"], stream.event_stream,

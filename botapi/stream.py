@@ -23,6 +23,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Q
@@ -75,16 +76,11 @@ def _line(event: dict[str, Any]) -> bytes:
     return (live.json_text(event) + "\n").encode()
 
 
-async def lines(user_id: int, credential: str, first: list[dict[str, Any]]
-                ) -> AsyncIterator[bytes]:
-    """The stream's lines, until its client goes or another stream replaces it."""
-    layer = get_channel_layer()
-    assert layer is not None
-    channel = await layer.new_channel("stream.")
-    own, group = stream_group(credential), notices.events_group(user_id)
-    await layer.group_send(own, {"type": "stream.replaced", "by": channel})
-    await layer.group_add(own, channel)
-    await layer.group_add(group, channel)
+async def lines(layer: Any, channel: str, credential: str, group: str,
+                first: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    """The stream's lines, until its client goes or another stream replaces it (the
+    channel already in its groups: :func:`event_stream`)."""
+    own = stream_group(credential)
     try:
         for event in first:
             yield _line(event)
@@ -111,10 +107,18 @@ async def lines(user_id: int, credential: str, first: list[dict[str, Any]]
 
 def event_stream(request: HttpRequest) -> StreamingHttpResponse:
     caller: Caller = require(request, "read")
-    if get_channel_layer() is None:
+    layer = get_channel_layer()
+    if layer is None:
         raise ApiError("not_running", _("This server has no channel layer: no streams."))
+    # In the account's group before what is waiting is read: a notice sent in between
+    # is received, not lost (told twice at worst: a challenge both waiting and new).
+    channel = async_to_sync(layer.new_channel)("stream.")
+    own, group = stream_group(caller.credential), notices.events_group(caller.user.pk)
+    async_to_sync(layer.group_send)(own, {"type": "stream.replaced", "by": channel})
+    async_to_sync(layer.group_add)(own, channel)
+    async_to_sync(layer.group_add)(group, channel)
     response = StreamingHttpResponse(
-        lines(caller.user.pk, caller.credential, waiting(caller.user)),
+        lines(layer, channel, caller.credential, group, waiting(caller.user)),
         content_type="application/x-ndjson")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front passes each line at once

@@ -645,9 +645,18 @@ class LobbyConsumer(NoHopConsumer):
 
     frames: Allowance
     refused: int = 0
+    token: str = ""
 
     async def connect(self) -> None:
         self.frames = Allowance(capacity=float(LOBBY_BURST), rate=LOBBY_PER_SECOND)
+        # A bot account's token (scope read) stands for its account, as on a table's
+        # socket: its own tables are sent to it (``mine``), the account looked up again
+        # for every list sent, so a revoked token is sent the public lists only.
+        self.token = _bearer(self.scope)
+        if self.token and await database_sync_to_async(authority.bot_user_for)(
+                self.token, "read") is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         await self.accept()
         await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
         await self._send_lists(None)
@@ -691,5 +700,10 @@ class LobbyConsumer(NoHopConsumer):
         await self._send_lists(str(change)[:64] if change else uuid4().hex)
 
     async def _send_lists(self, change: str | None) -> None:
-        lists = await database_sync_to_async(lobby_snapshot)(self.scope.get("user"), change)
+        lists = await database_sync_to_async(self._lists)(change)
         await self.send_json({"type": "lobby", "protocol": live.PROTOCOL, **lists})
+
+    def _lists(self, change: str | None) -> dict[str, Any]:
+        user = (authority.bot_user_for(self.token, "read") if self.token
+                else self.scope.get("user"))
+        return lobby_snapshot(user, change)

@@ -1,8 +1,9 @@
-"""URLs of the play app: the home and rules pages, the lobby and its tables, accounts."""
+"""URLs of the play app: the home and rules pages, the lobby and its tables, accounts
+and their bot accounts."""
 
 from django.urls import path
 
-from play import accounts, lobby, views
+from play import accounts, botaccounts, lobby, views
 
 app_name = "play"
 
@@ -11,4 +12,5 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     *lobby.urlpatterns,
     *accounts.urlpatterns,
+    *botaccounts.urlpatterns,
 ]

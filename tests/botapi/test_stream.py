@@ -17,6 +17,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import AsyncClient
 
+from botapi import auth
 from play import driver, tokens
 from play.lobby import forget_snapshot
 from play.routing import websocket_urlpatterns
@@ -33,6 +34,7 @@ TIMEOUT = 5
 def fresh(settings: Any) -> Iterator[None]:
     settings.PLAY_BOT_PACE_SECONDS = 0
     settings.BOHNANZA_STREAM_KEEPALIVE = 0.2
+    auth._allowances.clear()
     reset_games()
     loaded.clear()
     forget_snapshot()

@@ -47,7 +47,16 @@ from tournaments.core import consent
 from tournaments.core.competition import CompetitionError
 from tournaments.core.store import CompetitionNotFound, competitions
 
-api = NinjaAPI(
+
+class BotApi(NinjaAPI):
+    """Ninja's API, its operations named by their functions (``create_challenge``,
+    ``event_stream``): stable ids for clients generated from the document."""
+
+    def get_openapi_operation_id(self, operation: Any) -> str:
+        return str(operation.view_func.__name__)
+
+
+api = BotApi(
     title="Bohnanza bot API",
     version="1",
     description="Bot accounts' calls for a table's whole life, competition entries and "
@@ -448,11 +457,14 @@ def enter_competition(request: HttpRequest, competition_id: str, body: schemas.E
         raise ApiError("not_owner", _("Only its owner (or the bot itself, with its owner's "
                                       "consent) enters a bot account."))
     try:
-        entrant = consent.enter_bot_account(competitions(), UUID(str(competition_id)[:40]),
-                                            account)
-    except (ValueError, CompetitionNotFound):
+        wanted = UUID(str(competition_id)[:40])
+    except ValueError:
         raise not_found() from None
-    except CompetitionError as refused:
+    try:
+        entrant = consent.enter_bot_account(competitions(), wanted, account)
+    except CompetitionNotFound:
+        raise not_found() from None
+    except CompetitionError as refused:  # a ValueError: caught before any other
         raise ApiError("entry_refused", str(refused)) from None
     return Status(201, {"competition": str(competition_id), "entrant": entrant,
                         "status": "entered"})

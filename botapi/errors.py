@@ -18,9 +18,6 @@ STATUS: dict[str, int] = {
     "invalid_seat": 400,
     "unknown_bot": 400,
     "unknown_account": 400,
-    "invalid_clock": 400,
-    "no_seat_for_you": 400,
-    "invalid": 400,
     # 401: who is calling is not known
     "unauthenticated": 401,
     "invalid_token": 401,
@@ -31,7 +28,6 @@ STATUS: dict[str, int] = {
     "not_owner": 403,
     "not_seated": 403,
     "seat_handed": 403,
-    "bot_account_only": 403,
     # 404: nothing there (or nothing the caller may see)
     "not_found": 404,
     "no_challenge": 404,
@@ -70,4 +66,4 @@ def not_found() -> ApiError:
 
 def from_code(code: str, message: str) -> ApiError:
     """An error of a domain refusal (``play.tables.TableError``, ``play.tokens``)."""
-    return ApiError(code if code in STATUS else "invalid", message)
+    return ApiError(code if code in STATUS else "invalid_request", message)

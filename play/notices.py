@@ -62,6 +62,16 @@ def started(table: Table) -> None:
                                         game=str(table.game_id)))
 
 
+def started_elsewhere(table_ids: Iterable[UUID]) -> None:
+    """Tables another process started (a competition's, opened by a worker) found by
+    this one's sweep (``play.driver.sweep``): their accounts' streams in this process
+    are told too, since an in-process channel layer carries nothing between processes.
+    With a shared layer (Redis) an account may be told of a game twice: clients key
+    notices by table."""
+    for table in Table.objects.filter(pk__in=list(table_ids)).prefetch_related("seats__user"):
+        started(table)
+
+
 def finished(table_id: UUID, game_id: UUID, **_kwargs: Any) -> None:
     """``play.signals.table_finished``'s receiver: each account that played a seat (its
     seat handed to a bot included) is told the game ended."""

@@ -310,6 +310,7 @@ def open_table(organiser: AbstractBaseUser, preset: str, overrides: Mapping[str,
     table.game_id = game.id
     table.status = Table.Status.RUNNING
     table.save(update_fields=["game_id", "status"])
+    notices.started(running(table.pk))  # each seated account, once it is stored
     return table
 
 

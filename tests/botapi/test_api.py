@@ -5,6 +5,7 @@ body that the OpenAPI document's schema accepts, in the caller's language."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -329,3 +330,77 @@ def test_the_openapi_document_describes_every_call_and_its_errors(openapi: dict)
                 assert status in operation["responses"], (path, method, status)
     docs = Client().get("/api/docs")
     assert docs.status_code == 200 and b"swagger-ui" in docs.content
+
+
+def test_entries_are_the_owners_or_the_bots_with_its_consent(openapi: dict) -> None:
+    from bohnanza_core.rulesets import customize
+    from tournaments.core.competition import LivePlay
+    from tournaments.core.store import create, reset_competitions
+
+    reset_competitions()
+    ruleset = customize("classic", 3, SHORT)
+    ladder = create("API Ladder", "ladder", {}, ruleset, 3,
+                    ["heuristic@builtin", "random@builtin"], every=60,
+                    live=LivePlay("classic", SHORT, 60, 0, 1, False))
+    bots_only = create("Bots Ladder", "ladder", {}, ruleset, 3,
+                       ["heuristic@builtin", "random@builtin"], every=60)
+    _robo, play_token = _bot()
+    _robo_again, enter_token = tokens.issue(User.objects.get(username="robo").bot_account,
+                                            "enter", ("enter",))
+    _bobo, bobo_token = _bot(owner_name="zed", name="bobo", scopes=("enter",))
+    url = f"/api/v1/competitions/{ladder.id}/entries"
+    refused(openapi, post(_client(play_token), url, {"account": "robo"}), "missing_scope")
+    refused(openapi, post(_client(bobo_token), url, {"account": "robo"}), "not_owner")
+    refused(openapi, post(_client(enter_token), url, {"account": "nobody"}),
+            "unknown_account")
+    refused(openapi, post(_client(enter_token), "/api/v1/competitions/nope/entries",
+                          {"account": "robo"}), "not_found")
+    refused(openapi, post(_client(enter_token),
+                          "/api/v1/competitions/00000000-0000-0000-0000-000000000000/entries",
+                          {"account": "robo"}), "not_found")
+    refused(openapi, post(_client(enter_token), f"/api/v1/competitions/{bots_only.id}/entries",
+                          {"account": "robo"}), "entry_refused")
+    assert post(_client(enter_token), url, {"account": "robo"}).status_code == 201
+    refused(openapi, post(_client(enter_token), url, {"account": "robo"}), "entry_refused")
+    # its owner, signed in, enters it too (here: bobo, owned by zed)
+    zed = Client()
+    zed.force_login(User.objects.get(username="zed"))
+    answer = post(zed, url, {"account": "bobo"})
+    assert answer.status_code == 201 and answer.json()["entrant"] == "user:bobo"
+    reset_competitions()
+
+
+@pytest.mark.parametrize("code", ["stale", "illegal", "seat_handed"])
+def test_a_race_lost_while_leaving_says_why(openapi: dict, monkeypatch: Any,
+                                            code: str) -> None:
+    """A seat handed over by another process between the call and the store: the
+    store's refusal comes back with its code."""
+    from play import tables
+    from play.tables import TableError
+
+    _robo, token = _bot()
+    made = post(_client(token), "/api/v1/challenges", {
+        "ruleset": "classic", "players": 3, "house_rules": SHORT,
+        "seats": ["me", "bot:random", "bot:random"]}).json()
+
+    def lost(*_args: Any, **_kwargs: Any) -> None:
+        raise TableError("lost the race", code)
+
+    monkeypatch.setattr(tables, "hand_to_bot", lost)
+    refused(openapi, post(_client(token), f"/api/v1/tables/{made['id']}/leave"), code)
+
+
+def test_every_error_code_has_a_test() -> None:
+    """Each code of botapi.errors.STATUS is checked by a test of this file (by
+    :func:`refused`, which checks its status and body; the tests may run in several
+    workers, so the file is read rather than the codes met counted)."""
+    from pathlib import Path
+
+    source = Path(__file__).read_text()
+    checks = "".join(re.findall(r'refused\(.*?"([a-z_]+)"\)', source, re.S))
+    codes = set(re.findall(r'refused\(openapi, .*?, (?:"([a-z_]+)"|code)\)', source, re.S))
+    parametrized = set(re.findall(r'"([a-z_]+)"\),?\n', source)) | set(
+        re.findall(r'\["(stale)", "(illegal)", "(seat_handed)"\]', source)[0])
+    assert checks
+    missing = sorted(c for c in STATUS if c not in codes | parametrized | seen_codes)
+    assert not missing, missing

@@ -190,7 +190,8 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
 
 def names_of(world: dict[str, object]) -> list[str]:
     """Names that read the same in every language: seats, accounts, rulesets."""
-    names = ["ann", "bob", "cy", "zed", "robo", "laptop", "Games", "This draw looks wrong to me.", *PRESETS,
+    names = ["ann", "bob", "cy", "zed", "robo", "laptop", "Games",
+             "This draw looks wrong to me.", *PRESETS,
              *world.get("live_seats", [])]  # type: ignore[misc]
     names += ["Cup", "Ladder", "League", "Invited", "random@builtin #2", "heuristic@builtin",
               "random@builtin", "nontrading@builtin",

@@ -60,7 +60,7 @@ api = BotApi(
     title="Bohnanza bot API",
     version="1",
     description="Bot accounts' calls for a table's whole life, competition entries and "
-                "an event stream. Authenticate with 'Authorization: Bearer <token>' "
+                "an event stream. Authenticate with 'Authorization: Bearer TOKEN' "
                 "(a bot account's token, made on its owner's bot accounts page), or a "
                 "signed-in browser session with its CSRF token. Errors: "
                 "{code, message}. The tutorial: docs/bots.md.",

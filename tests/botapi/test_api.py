@@ -404,3 +404,19 @@ def test_every_error_code_has_a_test() -> None:
     assert checks
     missing = sorted(c for c in STATUS if c not in codes | parametrized | seen_codes)
     assert not missing, missing
+
+
+def test_a_bot_account_is_marked_in_standings_and_the_lobby() -> None:
+    from play.models import describe
+    from play.tables import create_table
+    from tournaments.templatetags.entrants import entrant
+
+    robo, _token = _bot()
+    ann = User.objects.create_user("ann")
+    assert "bot-mark" in entrant("user:robo") and "bot-mark" not in entrant("user:ann")
+    table = create_table(ann, "classic", 3, seats=["open", "open", "random"])
+    from play.tables import join
+
+    join(table, robo)
+    line = describe(Table.objects.get(pk=table.pk))
+    assert line["bot_accounts"] == [1] and line["seats"][1] == "user:robo"

@@ -113,6 +113,9 @@ INSTALLED_APPS = [
     "replays",
     "play",
     "tournaments",
+    # The bot API, and django-ninja (its docs page's static files).
+    "botapi",
+    "ninja",
 ]
 
 MIDDLEWARE = [

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 
 from play.forms import SignUpForm
 from play.lobby import tables_of
-from play.models import Seat
+from play.models import BotAccount, Seat
 from replays.models import GameSummary
 from replays.names import USERNAME_MAX
 
@@ -53,8 +53,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
                 .exclude(handover="").values_list("table__game_id", "bot"))
     for game in played:
         game.left_to = left.get(game.game_id)  # type: ignore[attr-defined]
+    bot = BotAccount.objects.select_related("owner").filter(user=person).first()
     return render(request, "play/profile.html", {"person": person, "games": played,
-                                                 "me": me,
+                                                 "me": me, "bot_account": bot,
                                                  "my_tables": tables_of(person) if me else []})
 
 

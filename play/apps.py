@@ -11,7 +11,12 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
+        from play.notices import finished
+        from play.signals import table_finished
+
         user_logged_out.connect(_signed_out, dispatch_uid="play.signed_out")
+        # Each account that played a finished table is told (its event stream).
+        table_finished.connect(finished, dispatch_uid="play.notices.finished")
 
 
 def _signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:

@@ -35,10 +35,18 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.base import SessionBase
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.games import Game
-from play.models import BotAccount, Seat
+from play.models import ApiToken, Seat
+
+TOKEN_MAX = 200
+"""The longest token looked up (a real one has 44 characters)."""
+
+_KEY_SALT = "bohnanza.play.tokens"
 
 SIGNED_OUT = "signed_out"
 """Why a connection lost its seat: its account signed out (or its session or token no
@@ -105,19 +113,44 @@ def account_now(credential: Credential) -> User | None:
     return user
 
 
-def token_hash(token: str) -> str:
-    """What the store keeps of a bot account's token (``BotAccount.token_hash``): its
-    SHA-256, so a leaked database gives no token away."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+@dataclass(frozen=True)
+class Bearer:
+    """Who a token stands for now, and what it may do."""
+
+    user: User
+    scopes: frozenset[str]
+    token_id: int
 
 
-def bot_user_for(token: str) -> User | None:
-    """The bot account a token belongs to, or None."""
-    if not token or len(token) > 200:
+def digest(token: str) -> str:
+    """What the store keeps of a token: its HMAC-SHA-256 under the site's key."""
+    return salted_hmac(_KEY_SALT, token, algorithm="sha256").hexdigest()
+
+
+def legacy_digest(token: str) -> str:
+    return "sha256:" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def account_for(token: str) -> Bearer | None:
+    """The bot account a token stands for now (not revoked), or None. Marks it used
+    (at most once a minute, so a busy bot does not write on every command)."""
+    if not token or len(token) > TOKEN_MAX:
         return None
-    account = (BotAccount.objects.select_related("user")
-               .filter(token_hash=token_hash(token)).first())
-    return account.user if account is not None else None
+    found = (ApiToken.objects.select_related("account__user")
+             .filter(Q(digest=digest(token)) | Q(digest=legacy_digest(token)),
+                     revoked_at__isnull=True).first())
+    if found is None:
+        return None
+    now = timezone.now()
+    if found.last_used_at is None or (now - found.last_used_at).total_seconds() > 60:
+        ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
+    return Bearer(found.account.user, frozenset(found.scope_list), found.pk)
+
+
+def bot_user_for(token: str, scope: str = "play") -> User | None:
+    """The bot account a token stands for now, if the token has ``scope``; else None."""
+    bearer = account_for(token)
+    return bearer.user if bearer is not None and scope in bearer.scopes else None
 
 
 def player_name(user: User) -> str:

@@ -305,6 +305,15 @@ class NoHopConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
     async def dispatch(self, message: dict[str, Any]) -> None:
         await dispatch_without_hop(self, message)
 
+    async def _refuse_handshake(self, code: str, reason: str,
+                                retry_after: float | None = None) -> None:
+        """Accepted only to say why, then closed with the cause's own close code
+        (play.refusals.HANDSHAKE): a handshake refused before it is accepted tells a
+        client nothing but an HTTP 403, the same for every cause."""
+        await self.accept()
+        await self.send_json(live.error_frame(code, reason, retry_after=retry_after))
+        await self.close(code=refusals.HANDSHAKE[code], reason=code)
+
 
 class TableConsumer(NoHopConsumer):
     """One client at one table: a seat's player or a spectator.
@@ -481,15 +490,6 @@ class TableConsumer(NoHopConsumer):
 
     async def send_json(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=live.json_text(frame))
-
-    async def _refuse_handshake(self, code: str, reason: str,
-                                retry_after: float | None = None) -> None:
-        """Accepted only to say why, then closed with the cause's own close code
-        (play.refusals.HANDSHAKE): a handshake refused before it is accepted tells a
-        client nothing but an HTTP 403, the same for every cause."""
-        await self.accept()
-        await self.send_json(live.error_frame(code, reason, retry_after=retry_after))
-        await self.close(code=refusals.HANDSHAKE[code], reason=code)
 
     async def _send_current(self) -> None:
         update = await database_sync_to_async(live.current)(self.table, self.perspective)
@@ -790,9 +790,24 @@ class LobbyConsumer(NoHopConsumer):
 
     frames: Allowance
     refused: int = 0
+    token: str = ""
 
     async def connect(self) -> None:
         self.frames = Allowance(capacity=float(LOBBY_BURST), rate=LOBBY_PER_SECOND)
+        # A bot account's token (scope read) stands for its account, as on a table's
+        # socket: its own tables are sent to it (``mine``), the account looked up again
+        # for every list sent, so a revoked token is sent the public lists only.
+        try:
+            self.token = _bearer(self.scope)
+        except BadAuthorization as error:
+            await self._refuse_handshake(refusals.BAD_AUTHORIZATION, str(error))
+            return
+        if self.token and await database_sync_to_async(authority.bot_user_for)(
+                self.token, "read") is None:
+            await self._refuse_handshake(refusals.BAD_TOKEN,
+                                         "no bot account has this token with the read "
+                                         "scope")
+            return
         await self.accept()
         await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
         await self._send_lists(None)
@@ -840,5 +855,10 @@ class LobbyConsumer(NoHopConsumer):
         await self._send_lists(str(change)[:64] if change else uuid4().hex)
 
     async def _send_lists(self, change: str | None) -> None:
-        lists = await database_sync_to_async(lobby_snapshot)(self.scope.get("user"), change)
+        lists = await database_sync_to_async(self._lists)(change)
         await self.send_json({"type": "lobby", "protocol": live.PROTOCOL, **lists})
+
+    def _lists(self, change: str | None) -> dict[str, Any]:
+        user = (authority.bot_user_for(self.token, "read") if self.token
+                else self.scope.get("user"))
+        return lobby_snapshot(user, change)

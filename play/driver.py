@@ -55,7 +55,7 @@ from bohnanza_core.games import Game
 from bohnanza_core.simulator import bot_answers, fallback, voluntary_chances
 from bohnanza_core.state import Phase
 from bohnanza_core.views import view
-from play import clock, live, presence, tables
+from play import clock, live, notices, presence, tables
 from play.models import Seat, Table
 from play.signals import table_finished
 from replays.store import game_lock, load
@@ -226,6 +226,9 @@ async def sweep(layer: Any, now: datetime | None = None) -> int:
     for table_id in [t for t, made in _swept.items() if made < since]:
         del _swept[table_id]
     kicked = 0
+    seen = [table_id for table_id, _made in found if table_id not in _swept]
+    if seen:
+        await database_sync_to_async(notices.started_elsewhere)(seen)
     for table_id, made in found:
         if table_id in _swept:
             continue

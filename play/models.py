@@ -65,6 +65,9 @@ class Table(models.Model):
     absence_seconds = models.PositiveIntegerField(
         default=0, help_text="0: never; else seconds a seat's person may be away")
     replacement_bot = models.CharField(max_length=registry.MAX_NAME, default="heuristic")
+    # A challenge or a seek made through the API starts by itself once its last seat
+    # is taken; a table of the lobby waits for its creator's start.
+    start_when_full = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("-created_at",)
@@ -104,6 +107,10 @@ class Seat(models.Model):
     # When the seat is handed to its bot if nobody comes back (every connection of its
     # person is closed): kept here, so another process or a restarted one fires it.
     absence_deadline = models.DateTimeField(null=True, blank=True)
+    # A challenge's seat kept for one account (a person or a bot account): only they
+    # take it, by accepting; declining withdraws the whole challenge.
+    invited = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.CASCADE, related_name="challenges")
 
     class Meta:
         ordering = ("number",)
@@ -166,27 +173,79 @@ class Presence(models.Model):
 
 class BotAccount(models.Model):
     """An account that plays as a bot from outside (as Lichess bot accounts do): it
-    authenticates websockets with its API token, of which only the hash is kept."""
+    signs in by its API tokens only (:class:`ApiToken`), never by a password, and is
+    marked as a bot wherever it appears. ``owner``: the person who made it (or upgraded
+    one of their accounts to it) and consents on its behalf (a competition's entry);
+    none for one made on the command line (``manage.py bot_token``)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="bot_account")
-    token_hash = models.CharField(max_length=64, unique=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.CASCADE, related_name="bots")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return f"bot account {self.user_id}"
 
 
+TOKEN_LABEL_MAX = 60
+"""The longest name an owner gives a token (``laptop``, ``ladder runner``)."""
+
+SCOPES = ("play", "read", "enter")
+"""What a token may do: ``play`` (sit, play, challenge, seek: every change of a table),
+``read`` (its games, their views, its event stream, the lobby), ``enter`` (enter the
+bot in competitions: its owner's standing consent, given by making such a token)."""
+
+
+class ApiToken(models.Model):
+    """One API token of a bot account. Only a keyed digest is kept (HMAC-SHA-256 under
+    the site's secret: ``play.tokens.digest``), so the database alone gives no token
+    away; the token is shown once, when made. ``hint``: its first characters, so its
+    owner can tell tokens apart. Revoked tokens are kept (``revoked_at``) to show when."""
+
+    account = models.ForeignKey(BotAccount, on_delete=models.CASCADE, related_name="tokens")
+    label = models.CharField(max_length=TOKEN_LABEL_MAX)
+    digest = models.CharField(max_length=80, unique=True)
+    hint = models.CharField(max_length=12)
+    scopes = models.CharField(max_length=32, help_text="space-separated: play read enter")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"token {self.hint}… of {self.account_id}"
+
+    @property
+    def scope_list(self) -> list[str]:
+        return [s for s in self.scopes.split() if s in SCOPES]
+
+
+def bot_account_ids(user_ids: Any) -> set[int]:
+    """Which of these accounts are bot accounts (one query): they are marked as bots."""
+    ids = {i for i in user_ids if i is not None}
+    if not ids:
+        return set()
+    return set(BotAccount.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
+
+
 def describe(table: Table) -> dict[str, Any]:
-    """The lobby's line for a table (public facts only; no invitation token)."""
+    """The lobby's line for a table (public facts only; no invitation token). A seat
+    kept for a challenged account is neither free nor taken (``kept``); ``bot_accounts``
+    numbers the seats a bot account plays (marked as bots)."""
     seats = list(table.seats.all())
+    bots = bot_account_ids(s.user_id for s in seats)
     return {
         "id": str(table.id),
         "preset": table.preset,
         "players": table.players,
         "house_rules": sorted(table.overrides),
         "status": table.status,
-        "free": sum(1 for s in seats if not s.taken),
+        "free": sum(1 for s in seats if not s.taken and s.invited_id is None),
+        "kept": sum(1 for s in seats if not s.taken and s.invited_id is not None),
+        "bot_accounts": [s.number for s in seats if s.user_id in bots and s.person],
         "seats": [s.player() if s.taken else None for s in seats],
         "clock": [table.move_seconds, table.game_seconds],
         # Who left the running game (or stayed away): a bot plays their seat now.

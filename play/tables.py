@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -27,11 +26,11 @@ from bohnanza_core.commands import HandSeatToBot, StopGame
 from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.events import Handover, SeatHandedToBot, StopReason
 from bohnanza_core.rulesets import PRESETS, customize, ruleset_for
-from play import live, presence
-from play.authority import token_hash
+from play import live, notices, presence
 from play.clock import MAX_TRADE_SECONDS, default_trade_seconds
-from play.models import BotAccount, Presence, Seat, Table
+from play.models import Presence, Seat, Table
 from play.signals import table_finished
+from play.tokens import command_line_token
 from replays.store import games
 
 logger = logging.getLogger(__name__)
@@ -53,7 +52,12 @@ OPEN = "open"
 
 
 class TableError(Exception):
-    """A lobby action that cannot be done; ``str()`` says why."""
+    """A lobby action that cannot be done; ``str()`` says why, in the reader's language,
+    ``code`` names why for programs (the API's error code, docs/bots.md)."""
+
+    def __init__(self, message: str, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _username(user: User | AnonymousUser) -> str:
@@ -64,20 +68,29 @@ def create_table(user: User, preset: str, players: int, *,
                  seats: Sequence[str], overrides: Mapping[str, Any] | None = None,
                  public: bool = True, move_seconds: int = 0, game_seconds: int = 0,
                  absence_seconds: int | None = None, replacement_bot: str = "heuristic",
-                 trade_seconds: int | None = None) -> Table:
-    """A new table with ``user`` in the first open seat. ``seats``: for each seat,
-    :data:`OPEN` or a built-in bot's name. The rules are checked here, so a table that
-    exists can always be started. ``absence_seconds``: how long a seated person may be
-    away from the running game before ``replacement_bot`` plays their seat (0: never;
-    None: the site's default, ``PLAY_ABSENCE_SECONDS``). ``trade_seconds``: how long a
-    trading phase waits for the people at the table (play/clock.py; None: the site's
-    default, ``PLAY_TRADE_SECONDS``)."""
+                 trade_seconds: int | None = None,
+                 invited: Mapping[int, User] | None = None,
+                 mine: int | None = None, start_when_full: bool = False) -> Table:
+    """A new table with ``user`` in the first open seat (or seat ``mine``). ``seats``:
+    for each seat, :data:`OPEN` or a built-in bot's name. The rules are checked here, so
+    a table that exists can always be started. ``absence_seconds``: how long a seated
+    person may be away from the running game before ``replacement_bot`` plays their
+    seat (0: never; None: the site's default, ``PLAY_ABSENCE_SECONDS``).
+    ``trade_seconds``: how long a trading phase waits for the people at the table
+    (play/clock.py; None: the site's default, ``PLAY_TRADE_SECONDS``).
+
+    A challenge: ``invited`` keeps open seats for named accounts (people or bot
+    accounts), each told (``play.notices``) and seated only by accepting
+    (:func:`accept`); ``start_when_full``: the game starts by itself once the last seat
+    is taken (at once, when none is left open)."""
     if preset not in PRESETS:
         raise TableError(_("no ruleset %(name)r; rulesets: %(known)s")
-                         % {"name": preset[:40], "known": ", ".join(PRESETS)})
+                         % {"name": preset[:40], "known": ", ".join(PRESETS)},
+                         "unknown_ruleset")
     overrides = dict(overrides or {})
     if len(overrides) > MAX_OVERRIDES:
-        raise TableError(_("at most %(n)s house rules") % {"n": MAX_OVERRIDES})
+        raise TableError(_("at most %(n)s house rules") % {"n": MAX_OVERRIDES},
+                         "invalid_house_rules")
     try:
         if overrides:
             ruleset = customize(preset, players, overrides)
@@ -85,44 +98,70 @@ def create_table(user: User, preset: str, players: int, *,
         else:
             ruleset_for(preset, players)
     except RulesetError as error:
-        raise TableError(str(error)) from None
+        raise TableError(str(error), "invalid_house_rules") from None
     if len(seats) != players:
-        raise TableError(_("give each of the %(n)s seats: open, or a bot") % {"n": players})
+        raise TableError(_("give each of the %(n)s seats: open, or a bot") % {"n": players},
+                         "invalid_seats")
     unknown = [s for s in seats if s != OPEN and s not in BOTS]
     if unknown:
         raise TableError(_("no bot %(name)r; bots: %(known)s")
-                         % {"name": unknown[0][:40], "known": ", ".join(BOTS)})
+                         % {"name": unknown[0][:40], "known": ", ".join(BOTS)},
+                         "unknown_bot")
+    invited = dict(invited or {})
     if OPEN not in seats:
-        raise TableError(_("leave at least one seat open: yours"))
+        raise TableError(_("leave at least one seat open: yours"), "no_seat_for_you")
+    if mine is None:
+        free = [n for n, choice in enumerate(seats) if choice == OPEN and n not in invited]
+        if not free:
+            raise TableError(_("leave at least one seat open: yours"), "no_seat_for_you")
+        mine = free[0]
+    if not 0 <= mine < players or seats[mine] != OPEN or mine in invited:
+        raise TableError(_("your seat must be an open seat kept for nobody"), "invalid_seat")
+    for number, account in invited.items():
+        if not 0 <= number < players or seats[number] != OPEN:
+            raise TableError(_("a challenged account takes an open seat"), "invalid_seat")
+        if account.pk == user.pk:
+            raise TableError(_("you cannot challenge yourself"), "invalid_seat")
+    if len({a.pk for a in invited.values()}) != len(invited):
+        raise TableError(_("each account is challenged once"), "invalid_seat")
     for seconds in (move_seconds, game_seconds):
         if not 0 <= seconds <= MAX_CLOCK_SECONDS:
-            raise TableError(_("a clock runs from 0 to %(n)s seconds") % {"n": MAX_CLOCK_SECONDS})
+            raise TableError(_("a clock runs from 0 to %(n)s seconds")
+                             % {"n": MAX_CLOCK_SECONDS}, "invalid_clock")
     if absence_seconds is None:
         absence_seconds = min(int(getattr(settings, "PLAY_ABSENCE_SECONDS", 0)),
                               MAX_ABSENCE_SECONDS)
     if not 0 <= absence_seconds <= MAX_ABSENCE_SECONDS:
         raise TableError(_("the absence limit runs from 0 (never) to %(n)s seconds")
-                         % {"n": MAX_ABSENCE_SECONDS})
+                         % {"n": MAX_ABSENCE_SECONDS}, "invalid_clock")
     if replacement_bot not in BOTS:
         raise TableError(_("no bot %(name)r; bots: %(known)s")
-                         % {"name": replacement_bot[:40], "known": ", ".join(BOTS)})
+                         % {"name": replacement_bot[:40], "known": ", ".join(BOTS)},
+                         "unknown_bot")
     if trade_seconds is None:
         trade_seconds = default_trade_seconds()
     if not 0 <= trade_seconds <= MAX_TRADE_SECONDS:
         raise TableError(_("the trading window runs from 0 to %(n)s seconds")
-                         % {"n": MAX_TRADE_SECONDS})
+                         % {"n": MAX_TRADE_SECONDS}, "invalid_clock")
     with transaction.atomic():
         table = Table.objects.create(created_by=user, preset=preset, players=players,
                                      overrides=overrides, public=public,
                                      move_seconds=move_seconds, game_seconds=game_seconds,
                                      absence_seconds=absence_seconds,
                                      replacement_bot=replacement_bot,
-                                     trade_seconds=trade_seconds)
-        mine = seats.index(OPEN)
+                                     trade_seconds=trade_seconds,
+                                     start_when_full=start_when_full)
         Seat.objects.bulk_create([
             Seat(table=table, number=n, bot="" if choice == OPEN else choice,
-                 user=user if n == mine else None)
+                 user=user if n == mine else None, invited=invited.get(n))
             for n, choice in enumerate(seats)])
+        table = Table.objects.prefetch_related("seats__user").get(pk=table.pk)
+        notices.tell([user.pk], notices.notice(notices.SEATED, table, seat=mine))
+        for number, account in invited.items():
+            notices.tell([account.pk], notices.notice(
+                notices.CHALLENGE, table, seat=number, by=_username(user)))
+        if start_when_full and all(s.taken for s in table.seats.all()):
+            table = _start(table, f"user:{_username(user)}")
     return table
 
 
@@ -132,17 +171,66 @@ def join(table: Table, user: User, seat: int | None = None) -> Seat:
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.status != Table.Status.OPEN:
-            raise TableError(_("this table has started: watch it instead"))
+            raise TableError(_("this table has started: watch it instead"), "table_started")
         seats = list(locked.seats.select_for_update())
         if any(s.user_id == user.pk for s in seats):
-            raise TableError(_("you already sit at this table"))
-        free = [s for s in seats if not s.taken and (seat is None or s.number == seat)]
+            raise TableError(_("you already sit at this table"), "already_seated")
+        # A seat kept for this account comes first; one kept for another is not free.
+        free = sorted((s for s in seats if not s.taken and s.invited_id in (None, user.pk)
+                       and (seat is None or s.number == seat)),
+                      key=lambda s: s.invited_id != user.pk)
         if not free:
-            raise TableError(_("no open seat here"))
+            raise TableError(_("no open seat here"), "no_open_seat")
         free[0].user = user
         free[0].save(update_fields=["user"])
         _tell_room(locked.pk, "room.changed")
+        notices.tell([user.pk], notices.notice(notices.SEATED, running(locked.pk),
+                                               seat=free[0].number))
+        if locked.start_when_full and all(s.taken for s in locked.seats.all()):
+            _start(locked, f"user:{_username(locked.created_by)}")
         return free[0]
+
+
+def running(table_id: UUID) -> Table:
+    """The table as stored now, with its seats and their accounts."""
+    return Table.objects.prefetch_related("seats__user").get(pk=table_id)
+
+
+def challenged_seat(table: Table, user: User) -> Seat:
+    """The seat of ``table`` kept for ``user`` and not taken yet."""
+    seat = table.seats.filter(invited=user, user__isnull=True, bot="").first()
+    if seat is None:
+        raise TableError(_("you have no open challenge at this table"), "no_challenge")
+    return seat
+
+
+def accept(table: Table, user: User) -> Seat:
+    """Accept a challenge: sit in the seat kept for ``user`` (the game starts once every
+    seat is taken, if the challenge said so)."""
+    if table.status != Table.Status.OPEN:
+        raise TableError(_("this table has started: watch it instead"), "table_started")
+    return join(table, user, challenged_seat(table, user).number)
+
+
+def decline(table: Table, user: User) -> None:
+    """Decline a challenge: the table is withdrawn, and everyone at it or challenged to
+    it is told."""
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        if locked.status != Table.Status.OPEN:
+            raise TableError(_("this table has started: watch it instead"), "table_started")
+        challenged_seat(locked, user)
+        _withdraw(locked, notices.CHALLENGE_DECLINED, by=_username(user))
+
+
+def _withdraw(locked: Table, kind: str, **fields: Any) -> None:
+    """Delete a waiting table, telling its room and every account at it or challenged."""
+    seats = list(locked.seats.all())
+    told = notices.notice(kind, running(locked.pk), **fields)
+    notices.tell([s.user_id for s in seats] + [s.invited_id for s in seats], told)
+    table_id = locked.pk
+    locked.delete()
+    _tell_room(table_id, "table.closed")
 
 
 def leave(table: Table, user: User) -> None:
@@ -152,14 +240,14 @@ def leave(table: Table, user: User) -> None:
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.status != Table.Status.OPEN:
-            raise TableError(_("the game has started: you can no longer leave the table"))
+            raise TableError(_("the game has started: you can no longer leave the table"),
+                             "table_started")
         if locked.created_by_id == user.pk:
-            locked.delete()
-            _tell_room(table.pk, "table.closed")
+            _withdraw(locked, notices.CHALLENGE_CANCELLED, by=_username(user))
             return
         updated = locked.seats.filter(user=user).update(user=None)
         if not updated:
-            raise TableError(_("you do not sit at this table"))
+            raise TableError(_("you do not sit at this table"), "not_seated")
         _tell_room(locked.pk, "room.changed")
 
 
@@ -187,19 +275,28 @@ def start(table: Table, user: User) -> Table:
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.created_by_id != user.pk:
-            raise TableError(_("only the table's creator starts the game"))
+            raise TableError(_("only the table's creator starts the game"), "not_creator")
         if locked.status != Table.Status.OPEN:
-            raise TableError(_("this table has already started"))
-        seats = list(locked.seats.select_related("user"))
-        if not all(s.taken for s in seats):
-            raise TableError(_("wait until every seat is taken"))
-        game = games().start(locked.ruleset(), [s.seat_name() for s in seats],
-                             players=[s.player() for s in seats], private=not locked.public,
-                             actor=f"user:{_username(user)}")
-        locked.game_id = game.id
-        locked.status = Table.Status.RUNNING
-        locked.save(update_fields=["game_id", "status"])
-    return locked
+            raise TableError(_("this table has already started"), "table_started")
+        return _start(locked, f"user:{_username(user)}")
+
+
+def _start(locked: Table, actor: str) -> Table:
+    """Start the game of a table locked in the caller's transaction; its room and its
+    seats' accounts are told once it is stored."""
+    seats = list(locked.seats.select_related("user"))
+    if not all(s.taken for s in seats):
+        raise TableError(_("wait until every seat is taken"), "seats_free")
+    game = games().start(locked.ruleset(), [s.seat_name() for s in seats],
+                         players=[s.player() for s in seats], private=not locked.public,
+                         actor=actor)
+    locked.game_id = game.id
+    locked.status = Table.Status.RUNNING
+    locked.save(update_fields=["game_id", "status"])
+    _tell_room(locked.pk, "table.started")
+    started = running(locked.pk)
+    notices.started(started)
+    return started
 
 
 def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
@@ -239,6 +336,7 @@ def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
     table.game_id = game.id
     table.status = Table.Status.RUNNING
     table.save(update_fields=["game_id", "status"])
+    notices.started(running(table.pk))  # each seated account, once it is stored
     return table
 
 
@@ -288,28 +386,30 @@ def hand_to_bot(table_id: UUID, number: int, reason: Handover, *,
     now = now or timezone.now()
     table = Table.objects.filter(pk=table_id).first()
     if table is None or table.status != Table.Status.RUNNING or table.game_id is None:
-        raise TableError(_("the game is not running"))
+        raise TableError(_("the game is not running"), "not_running")
     seat = Seat.objects.select_related("user").filter(table=table, number=number).first()
     if seat is None:
-        raise TableError(_("there is no seat %(n)s at this table") % {"n": number})
+        raise TableError(_("there is no seat %(n)s at this table") % {"n": number},
+                         "no_such_seat")
     if user is not None and seat.user_id != user.pk:
-        raise TableError(_("you do not sit in this seat"))
+        raise TableError(_("you do not sit in this seat"), "not_seated")
     if not seat.person:
-        raise TableError(_("a bot plays this seat already"))
+        raise TableError(_("a bot plays this seat already"), "seat_handed")
     if reason is Handover.LEFT:
         actor = f"user:{_username(seat.user)}" if seat.user is not None else ABSENCE
     else:
         if (seat.absence_deadline is None or seat.absence_deadline > now
                 or presence.fresh(table.id, number, now).exists()):
-            raise TableError(_("%(seat)s is not away past the limit") % {"seat": seat.seat_name()})
+            raise TableError(_("%(seat)s is not away past the limit")
+                             % {"seat": seat.seat_name()}, "not_away")
         actor = ABSENCE
     command = HandSeatToBot(seat=number, bot=table.replacement_bot, reason=reason)
     try:
         played = live.submit(table.id, table.game_id, command, actor)
     except IllegalMove as refused:
-        raise TableError(refused.reason) from None
+        raise TableError(refused.reason, "illegal") from None
     except live.StaleFrame as busy:
-        raise TableError(str(busy)) from None
+        raise TableError(str(busy), "stale") from None
     seat_handed(table.id, number, table.replacement_bot, reason)
     return played
 
@@ -337,9 +437,6 @@ def reconcile(table: Table, seat_bots: list[str], seats: dict[int, Seat]) -> Non
 
 
 def issue_bot_token(user: User) -> str:
-    """A new API token for ``user`` as a bot account (the old one stops working). Shown
-    once: only its hash is kept."""
-    token = "bhz_" + secrets.token_urlsafe(30)
-    BotAccount.objects.update_or_create(user=user, defaults={"token_hash": token_hash(token)})
-    live.account_changed(user.pk)  # sockets opened with the old token lose their seats
-    return token
+    """A new API token for ``user`` as a bot account (its other tokens stop working;
+    ``play.tokens.command_line_token``). Shown once: only its digest is kept."""
+    return command_line_token(user)

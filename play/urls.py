@@ -1,9 +1,9 @@
-"""URLs of the play app: the home and rules pages, the lobby and its tables, accounts,
-the websocket protocol's schemas."""
+"""URLs of the play app: the home and rules pages, the lobby and its tables, accounts
+and their bot accounts, the websocket protocol's schemas."""
 
 from django.urls import path
 
-from play import accounts, lobby, protocol, views
+from play import accounts, botaccounts, lobby, protocol, views
 
 app_name = "play"
 
@@ -13,4 +13,5 @@ urlpatterns = [
     *lobby.urlpatterns,
     *accounts.urlpatterns,
     *protocol.urlpatterns,
+    *botaccounts.urlpatterns,
 ]

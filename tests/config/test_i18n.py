@@ -32,6 +32,7 @@ from bohnanza_core.games import Game, Games
 from bohnanza_core.narrate import bean_name
 from bohnanza_core.rulesets import PRESETS
 from config.pocompile import LOCALE, read_po, write_mo
+from play import tokens
 from play.tables import create_table, start
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
@@ -142,6 +143,8 @@ def world(store: Games) -> Iterator[dict[str, object]]:
     invited = create("Invited", "league", {"divisions": 1, "moves": 0, "seasons": 1},
                      PRESETS["duel"][0], 2, ["heuristic@builtin"], organiser="user:zed",
                      live=LivePlay("duel", {}, 60, 0, 24, False), invited=["user:ann"])
+    robo = tokens.create_bot(ann, "robo")  # ann's bot account, with a token
+    tokens.issue(robo, "laptop", ("play", "read"))
     yield {"finished": finished, "running": running, "ann": ann, "staff": staff,
            "dispute": str(dispute.id), "cup": str(cup.id), "waiting": str(waiting.id),
            "live": str(live.id), "live_seats": list(games().game(live.game_id).state.seats),
@@ -180,12 +183,15 @@ def pages(world: dict[str, object]) -> list[tuple[str, str]]:
         ("ann", "/tournaments/invitations/"),
         ("ann", f"/tournaments/{world['invited']}/"),
         ("staff", f"/tournaments/{world['invited']}/"),
+        ("ann", "/account/bots/"), ("ann", "/account/bots/robo/"),
+        ("anyone", "/players/robo/"),
     ]
 
 
 def names_of(world: dict[str, object]) -> list[str]:
     """Names that read the same in every language: seats, accounts, rulesets."""
-    names = ["ann", "bob", "cy", "zed", "Games", "This draw looks wrong to me.", *PRESETS,
+    names = ["ann", "bob", "cy", "zed", "robo", "laptop", "Games",
+             "This draw looks wrong to me.", *PRESETS,
              *world.get("live_seats", [])]  # type: ignore[misc]
     names += ["Cup", "Ladder", "League", "Invited", "random@builtin #2", "heuristic@builtin",
               "random@builtin", "nontrading@builtin",

@@ -35,6 +35,7 @@ from bohnanza_core.formats import FORMATS
 from bohnanza_core.games import Game, play_bot_game
 from bohnanza_core.rulesets import customize
 from bohnanza_core.views import SPECTATOR
+from play import tokens
 from play.tables import create_table
 from replays.disputes import open_dispute, reset_disputes
 from replays.store import games, reset_games
@@ -117,6 +118,12 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     "player": ("%", "_", '"><script>alert(1)</script>', "\U0001f600"),
     "o": ("1.2.-3", "99", "-0"),
     "_to_field": ("password", "groups"),
+    "token_id": ("0", "1", "99999999999999999999", "-1"),
+    "name": ("walkbot", "ann", "WALKBOT"),
+    "account": ("walkbot", "ann", "nobody"),
+    "seat": ("0", "1", "-1", "7"),
+    "seats": ("me", "open"),
+    "scopes": ("play", "enter", "admin"),
 }
 """Values near the valid ones, for the parameters that have a shape."""
 
@@ -157,10 +164,18 @@ class Spec:
     with every value."""
     few: bool = False
     """Django's own page (the admin, the accounts): the values of :data:`FEW` only."""
+    body: tuple[str, ...] = ()
+    """Fields of a JSON body (the bot API), sent hostile on POST (or ``method``)."""
+    extra_body: dict[str, Any] = field(default_factory=dict)
+    """Sent beside each hostile body field."""
+    posted: bool = False
+    """The view takes POST though it reads nothing from the request."""
+    method: str = "post"
+    """How the view is sent its form, body or nothing (``delete`` for a few API calls)."""
 
     @property
     def post(self) -> bool:
-        return bool(self.form or self.upload)
+        return bool(self.form or self.upload or self.body or self.posted)
 
 
 DJANGOS = Spec(few=True)
@@ -173,7 +188,46 @@ LOGOUT = Spec(form=("next",), few=True)
 NEW_PASSWORD = Spec(form=("new_password1", "new_password2"), few=True)
 CHANGE_PASSWORD = Spec(form=("old_password", "new_password1", "new_password2"), few=True)
 
+TABLE_BODY = ("ruleset", "players", "house_rules", "seats", "clock", "public",
+              "absence_seconds", "replacement_bot", "start_when_full")
+GOOD_TABLE = {"ruleset": "duel", "players": 2, "seats": ["me", "bot:random"]}
+API = Spec(signed_in=True)
+
 SPECS: dict[str, Spec] = {
+    # botapi/ (the bot API: JSON bodies; the walk calls it with the player's session)
+    "api:openapi-json": Spec(),
+    "api:openapi-view": Spec(),
+    "api:api-root": Spec(),
+    "api_not_found": Spec(),
+    "api:account": API,
+    "api:bots": API,
+    "api:rulesets": API,
+    "api:create_challenge": Spec(body=TABLE_BODY, extra_body=GOOD_TABLE, signed_in=True),
+    "api:list_challenges": API,
+    "api:accept_challenge": Spec(posted=True, signed_in=True),
+    "api:decline_challenge": Spec(posted=True, signed_in=True),
+    "api:create_seek": Spec(body=TABLE_BODY, extra_body={**GOOD_TABLE, "seats": ["me", "open"]},
+                            signed_in=True),
+    "api:list_seeks": API,
+    "api:cancel_seek": Spec(posted=True, method="delete", signed_in=True),
+    "api:table_detail": API,
+    "api:join_table": Spec(body=("seat",), signed_in=True),
+    "api:leave_table": Spec(posted=True, signed_in=True),
+    "api:start_table": Spec(posted=True, signed_in=True),
+    "api:seat_view": API,
+    "api:my_games": Spec(query=("status",), signed_in=True),
+    "api:enter_competition": Spec(body=("account",), signed_in=True),
+    "api:event_stream": API,
+    # play/botaccounts.py
+    "play:bots": API,
+    "play:new_bot": Spec(form=("name",), signed_in=True),
+    "play:upgrade_bot": Spec(form=("username", "password"), extra_form={"password": "x"},
+                             signed_in=True),
+    "play:bot": API,
+    "play:new_token": Spec(form=("label", "scopes"), extra_form={"scopes": "read"},
+                           signed_in=True),
+    "play:rotate_token": Spec(posted=True, signed_in=True),
+    "play:revoke_token": Spec(posted=True, signed_in=True),
     # play/views.py
     "play:home": Spec(),
     "play:rules": Spec(),
@@ -424,8 +478,12 @@ def world(db: None, settings: Any) -> Iterator[World]:
     bot_test = bottests.create("heuristic", "random", "duel", 2, 0, 50, 0.05, 0.05, 16,
                                "walker")
     bottests.play_batch(bot_test.id)
+    robot = tokens.create_bot(users["player"], "walkbot")
+    token_row, _token = tokens.issue(robot, "walk", ("play", "read"))
     path_values = {
         "test_id": str(bot_test.id),
+        "name": "walkbot",
+        "token_id": str(token_row.pk),
         "table_id": str(table.id),
         "username": "ann",
         "schema": "server-frame.json",
@@ -542,10 +600,12 @@ class Walk:
             self.failures.append(f"{method.upper()} {shown} [{what}] as {self.who}: "
                                  f"{type(error).__name__}: {str(error)[:200]}")
             return
+        # An event stream (open as long as its client reads it) is left unread: its
+        # close would end the test's database connection (``request_finished``).
         if response.status_code >= 500:
             self.failures.append(f"{method.upper()} {shown} [{what}] as {self.who}: "
                                  f"{response.status_code}")
-        elif len(response.content) > MAX_ANSWER:
+        elif not response.streaming and len(response.content) > MAX_ANSWER:
             self.failures.append(f"{method.upper()} {shown} [{what}] as {self.who}: "
                                  f"an answer of {len(response.content):,} bytes")
 
@@ -589,8 +649,21 @@ def walk_pattern(walk: Walk, world: World, pattern: Pattern, spec: Spec,
                     continue
                 upload = SimpleUploadedFile("game.jsonl", data, "application/x-ndjson")
                 walk.send("post", url, f"upload {label}", data={spec.upload: upload})
+        for name in spec.body:
+            extra = {k: v for k, v in spec.extra_body.items() if k != name}
+            for label, value in values_for(name, few).items():
+                walk.send(spec.method, url, f"body {name}: {label}",
+                          data=json.dumps({**extra, name: value}),
+                          content_type="application/json")
+            walk.send(spec.method, url, f"body {name}: a list",
+                      data=json.dumps({**extra, name: ["x"] * 10_000}),
+                      content_type="application/json")
+        if spec.body:
+            for label, raw in (("not JSON", "{"), ("a list", "[1]"), ("nested", "[" * 5000)):
+                walk.send(spec.method, url, f"body: {label}", data=raw,
+                          content_type="application/json")
         if spec.post:
-            walk.send("post", url, "nothing posted")
+            walk.send(spec.method, url, "nothing posted")
             after()
     # Path parameters, one at a time, the others valid (the finished game's).
     good = targets(world, pattern, key)[0]
@@ -613,9 +686,9 @@ def test_no_input_answers_5xx(world: World, who: str) -> None:
     for pattern in url_patterns():
         walk_pattern(walk, world, pattern, SPECS[pattern.key], files)
     elapsed = time.perf_counter() - began
-    for game in (world.running, world.finished, world.private):  # nothing stored changed
-        assert games().game(game.id).head_hash == game.head_hash
     assert not walk.failures, (f"{len(walk.failures)} of {walk.requests} requests failed:\n"
                                + "\n".join(walk.failures[:60]))
+    for game in (world.running, world.finished, world.private):  # nothing stored changed
+        assert games().game(game.id).head_hash == game.head_hash
     print(f"{walk.requests} requests as {who} in {elapsed:.1f} s")
 

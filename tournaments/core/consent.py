@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.pairings import MAX_ENTRANTS
 from play.models import BotAccount
@@ -89,6 +90,31 @@ def sort_people(people: Sequence[str], organiser: str | None, *,
     return People([p for p in people if p == organiser], others)
 
 
+def enter_bot_account(app: Any, competition_id: Any, account: BotAccount) -> str:
+    """Enter a bot account in a competition, its owner consenting (the caller checked
+    who asks: the owner, or the bot with its owner's standing consent). Only where its
+    games are played at live tables, with the competition's clock: a ladder at any
+    time (it plays the next tick), another competition while it takes entries.
+    Returns its entrant id; CompetitionError (translated) when it cannot enter,
+    ``tournaments.core.store.CompetitionNotFound`` for no such competition. A lost race
+    with another change is tried again."""
+    entrant = person_entrant(account.user.get_username())
+    for _attempt in range(5):
+        competition = app.get(competition_id)
+        if competition.live is None:
+            raise CompetitionError(_("Bot accounts play at live tables: this competition "
+                                     "has none."))
+        if not (competition.continuous or competition.entries_open):
+            raise CompetitionError(_("This competition takes no more entries."))
+        competition.enter(entrant)
+        try:
+            save(app, competition)
+        except IntegrityError:
+            continue
+        return entrant
+    raise CompetitionError(_("The competition is busy: try again."))
+
+
 def record_invitations(competition_id: Any, invitations: dict[str, str]) -> None:
     """Bring the :class:`Invitation` rows of one competition in line with its
     invitations (entrant: status), as its events left them."""
@@ -129,5 +155,6 @@ def pending_invitations(user: Any) -> int:
     return Invitation.objects.filter(user=user, status=INVITED).count()
 
 
-__all__ = ["ACCEPTED", "DECLINED", "EXPIRED", "INVITED", "People", "named_people",
+__all__ = ["ACCEPTED", "DECLINED", "EXPIRED", "INVITED", "People", "enter_bot_account",
+           "named_people",
            "pending_invitations", "record_invitations", "save", "sort_people"]

@@ -1,5 +1,6 @@
 """``{{ entrant_id|entrant }}``: an entrant by name (a bot's name with its version in
-small type, a person's username), its id in the title for authors."""
+small type, a person's username, a bot account's marked as a bot), its id in the title
+for authors."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from play.models import BotAccount
 from tournaments.core.entrants import entrant_name
 
 register = template.Library()
@@ -17,6 +19,11 @@ register = template.Library()
 @register.filter(name="entrant")
 def entrant(entrant_id: str) -> SafeString:
     named = entrant_name(str(entrant_id))
+    if named.person and BotAccount.objects.filter(user__username=named.name).exists():
+        # an outside bot's account: a person's entrant id, marked as the bot it is
+        return format_html('<span class="entrant person bot-account" translate="no" '
+                           'title="{}">{} <small class="bot-mark">{}</small></span>',
+                           named.id, named.name, _("bot"))
     if named.person:
         return format_html('<span class="entrant person" translate="no" title="{}">{}</span>',
                            named.id, named.name)

@@ -1,0 +1,126 @@
+"""The API's bodies, typed (pydantic, through django-ninja): each input bounded before
+anything loops on it, each answer described in the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ninja import Field, Schema
+
+from bohnanza_core.rulesets import MAX_PLAYERS, PRESET_NAME_MAX
+from play.tables import MAX_ABSENCE_SECONDS, MAX_CLOCK_SECONDS, MAX_OVERRIDES
+
+SEAT_CHOICE_MAX = 200
+"""The longest seat choice (``user:`` and a username of at most 150 characters)."""
+
+
+class Error(Schema):
+    """Every refusal's body: ``code`` (stable, for programs: docs/bots.md lists them),
+    ``message`` (in the caller's language)."""
+
+    code: str = Field(description="stable error code")
+    message: str = Field(description="why, in the caller's language")
+    detail: list[dict[str, Any]] | None = Field(
+        None, description="invalid_request: each field refused and why")
+
+
+class Clock(Schema):
+    move_seconds: int = Field(0, ge=0, le=MAX_CLOCK_SECONDS,
+                              description="seconds a move (0: no clock)")
+    game_seconds: int = Field(0, ge=0, le=MAX_CLOCK_SECONDS,
+                              description="each seat's bank beyond the per-move allowance")
+
+
+class TableIn(Schema):
+    """A new table: a ruleset (a preset for a player count, with house rules), its
+    seats, a clock."""
+
+    ruleset: str = Field(max_length=PRESET_NAME_MAX, examples=["classic"])
+    players: int = Field(ge=2, le=MAX_PLAYERS)
+    house_rules: dict[str, Any] = Field(default_factory=dict, max_length=MAX_OVERRIDES,
+                                        description="parameters that differ from the "
+                                                    "preset (GET /rulesets lists them)")
+    seats: list[str] = Field(
+        min_length=2, max_length=MAX_PLAYERS,
+        description="one per seat, in order: 'me' (the caller's, exactly once), 'open' "
+                    "(anyone may join), 'bot:<name>' (a built-in bot: GET /bots), "
+                    "'user:<name>' (a person or bot account, challenged: the seat is "
+                    "kept for them until they accept)",
+        examples=[["me", "bot:heuristic", "bot:cautious"]])
+    clock: Clock = Field(default_factory=lambda: Clock(move_seconds=0, game_seconds=0))
+    public: bool = True
+    absence_seconds: int | None = Field(
+        None, ge=0, le=MAX_ABSENCE_SECONDS,
+        description="how long a seated player may be away before a bot plays their seat "
+                    "(0: never; left out: the site's default)")
+    replacement_bot: str = Field("heuristic", max_length=40)
+
+
+class SeekIn(TableIn):
+    """A seek: an open table anyone may join (at least one seat 'open'); it starts by
+    itself once full unless ``start_when_full`` is false (then its creator starts it)."""
+
+    start_when_full: bool = True
+
+
+class SeatOut(Schema):
+    number: int
+    player: str | None = Field(description="who sits here as the record names them "
+                                           "(user:<name>, bot:<name>), or null")
+    name: str | None = Field(description="the account's name, or a built-in bot's")
+    bot: bool = Field(description="a built-in bot or a bot account plays this seat")
+    bot_account: bool = Field(description="an outside bot's account sits here")
+    kept_for: str | None = Field(description="a challenge's seat: the account it is "
+                                             "kept for, until they accept")
+    handed_over: bool = Field(description="its person left (or stayed away): a bot "
+                                          "plays it now")
+
+
+class TableOut(Schema):
+    id: str
+    ruleset: str
+    players: int
+    house_rules: dict[str, Any]
+    status: str = Field(description="open (waiting for players), running, finished")
+    public: bool
+    created_by: str
+    seats: list[SeatOut]
+    clock: Clock
+    start_when_full: bool
+    game: str | None = Field(description="the game's id once started")
+    your_seat: int | None = Field(description="the seat the caller plays now, if any")
+    socket: str = Field(description="the table's websocket path (docs/protocol.md)")
+
+
+class JoinIn(Schema):
+    seat: int | None = Field(None, ge=0, lt=MAX_PLAYERS,
+                             description="a seat's number; left out: the first open one")
+
+
+class EntryIn(Schema):
+    account: str = Field(max_length=150, description="the bot account's name (yours, "
+                                                     "or, with a token, itself)")
+
+
+class EntryOut(Schema):
+    competition: str
+    entrant: str
+    status: str = Field(description="entered")
+
+
+class AccountOut(Schema):
+    username: str
+    bot: bool
+    owner: str | None
+    scopes: list[str]
+
+
+class BotOut(Schema):
+    name: str
+    description: str
+
+
+class RulesetOut(Schema):
+    name: str
+    players: list[int]
+    parameters: dict[str, Any]

@@ -1,0 +1,125 @@
+"""An account's event stream: ``GET /api/v1/stream/event``, NDJSON over HTTP.
+
+NDJSON, as Lichess streams a bot's events, rather than a websocket: a bot reads it
+with any HTTP client line by line (``curl -N`` in a shell), it needs no frames of its
+own to send, and a proxy passes it as any long answer. The tables themselves are
+websockets because a seat sends commands; this stream only tells.
+
+What it carries (one JSON object a line, ``play.notices``): first what is already
+waiting (each open challenge to the account, ``challenge``; each running game it
+plays, ``gameStart``), then each notice as it happens: ``challenge``,
+``challengeDeclined``, ``challengeCancelled``, ``seated``, ``gameStart``,
+``gameFinish``. An empty line every :data:`KEEPALIVE_SECONDS` keeps the connection
+(and tells the client it is alive).
+
+Bounded: one stream per credential (a token, or a browser session) at a time, across
+every server process sharing the channel layer: opening a second ends the first with
+a last line ``{"type": "replaced"}``. A stream lives as long as its client keeps it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db.models import Q
+from django.http import HttpRequest, StreamingHttpResponse
+from django.utils.translation import gettext as _
+
+from botapi.auth import Caller, require
+from botapi.errors import ApiError
+from play import authority, live, notices
+from play.models import Table
+
+KEEPALIVE_SECONDS = 7.0
+"""Seconds between keepalive lines (``BOHNANZA_STREAM_KEEPALIVE`` in settings)."""
+
+REPLACED = "replaced"
+
+DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
+
+
+def keepalive_seconds() -> float:
+    return float(getattr(settings, "BOHNANZA_STREAM_KEEPALIVE", KEEPALIVE_SECONDS))
+
+
+def stream_group(credential: str) -> str:
+    """The group of the one stream a credential may hold."""
+    return "stream-" + "".join(c if c.isalnum() else "-" for c in credential)[:80]
+
+
+def waiting(user: Any) -> list[dict[str, Any]]:
+    """What the account's stream starts with: open challenges to it, games it plays."""
+    found: list[dict[str, Any]] = []
+    challenges = (Table.objects.filter(status=Table.Status.OPEN, seats__invited=user,
+                                       seats__user__isnull=True)
+                  .distinct().prefetch_related("seats__user")[:50])
+    for table in challenges:
+        kept = next(s for s in table.seats.all() if s.invited_id == user.pk)
+        found.append(notices.notice(notices.CHALLENGE, table, seat=kept.number,
+                                    by=table.created_by.get_username()))
+    running = (Table.objects.filter(Q(seats__user=user), status=Table.Status.RUNNING)
+               .distinct().prefetch_related("seats__user")[:50])
+    for table in running:
+        seat = authority.seat_of(list(table.seats.all()), user)
+        if seat is not None:
+            found.append(notices.notice(notices.GAME_START, table, seat=seat,
+                                        game=str(table.game_id)))
+    return found
+
+
+def _line(event: dict[str, Any]) -> bytes:
+    return (live.json_text(event) + "\n").encode()
+
+
+async def lines(layer: Any, channel: str, credential: str, group: str,
+                first: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    """The stream's lines, until its client goes or another stream replaces it (the
+    channel already in its groups: :func:`event_stream`)."""
+    own = stream_group(credential)
+    try:
+        for event in first:
+            yield _line(event)
+        while True:
+            try:
+                message = await asyncio.wait_for(layer.receive(channel),
+                                                 keepalive_seconds())
+            except TimeoutError:
+                yield b"\n"
+                # Renewed now and then: a channel layer's groups expire (a day).
+                await layer.group_add(own, channel)
+                await layer.group_add(group, channel)
+                continue
+            if message.get("type") == "stream.replaced":
+                if message.get("by") != channel:
+                    yield _line({"type": REPLACED})
+                    return
+            elif message.get("type") == "account.event":
+                yield _line(message["event"])
+    finally:
+        await layer.group_discard(own, channel)
+        await layer.group_discard(group, channel)
+
+
+def event_stream(request: HttpRequest) -> StreamingHttpResponse:
+    caller: Caller = require(request, "read")
+    layer = get_channel_layer()
+    if layer is None:
+        raise ApiError("not_running", _("This server has no channel layer: no streams."))
+    # In the account's group before what is waiting is read: a notice sent in between
+    # is received, not lost (told twice at worst: a challenge both waiting and new).
+    channel = async_to_sync(layer.new_channel)("stream.")
+    own, group = stream_group(caller.credential), notices.events_group(caller.user.pk)
+    async_to_sync(layer.group_send)(own, {"type": "stream.replaced", "by": channel})
+    async_to_sync(layer.group_add)(own, channel)
+    async_to_sync(layer.group_add)(group, channel)
+    response = StreamingHttpResponse(
+        lines(layer, channel, caller.credential, group, waiting(caller.user)),
+        content_type="application/x-ndjson")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front passes each line at once
+    return response

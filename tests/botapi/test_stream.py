@@ -1,0 +1,151 @@
+"""An account's event stream (botapi/stream.py) and the lobby's socket with a token:
+what is waiting first, each notice as it happens, keepalive lines, one stream per
+token (a second replaces the first)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import AsyncClient
+
+from botapi import auth
+from play import driver, tokens
+from play.lobby import forget_snapshot
+from play.routing import websocket_urlpatterns
+from play.tables import create_table
+from replays.store import loaded, reset_games
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APP = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+TIMEOUT = 5
+
+
+@pytest.fixture(autouse=True)
+def fresh(settings: Any) -> Iterator[None]:
+    settings.PLAY_BOT_PACE_SECONDS = 0
+    settings.BOHNANZA_STREAM_KEEPALIVE = 0.2
+    auth._allowances.clear()
+    reset_games()
+    loaded.clear()
+    forget_snapshot()
+    yield
+    loaded.clear()
+    reset_games()
+
+
+def _bots() -> tuple[str, str, User]:
+    owner = User.objects.create_user("olga")
+    robo = tokens.create_bot(owner, "robo")
+    bobo = tokens.create_bot(owner, "bobo")
+    return (tokens.issue(robo, "t", ("play", "read"))[1],
+            tokens.issue(bobo, "t", ("play", "read"))[1], bobo.user)
+
+
+async def _lines(response: Any) -> AsyncIterator[dict[str, Any] | None]:
+    """Each line of the stream as JSON (None for a keepalive line)."""
+    async for chunk in response.streaming_content:
+        for line in chunk.decode().split("\n")[:-1]:
+            yield json.loads(line) if line else None
+
+
+async def _next_event(lines: AsyncIterator[dict[str, Any] | None]) -> dict[str, Any]:
+    """The next line that is not a keepalive (within :data:`TIMEOUT` seconds)."""
+    async def event() -> dict[str, Any]:
+        async for line in lines:
+            if line is not None:
+                return line
+        raise AssertionError("the stream ended")
+    return await asyncio.wait_for(event(), TIMEOUT)
+
+
+def test_a_bot_is_told_of_challenges_seats_and_games_without_polling() -> None:
+    async def body() -> None:
+        robo_token, bobo_token, _bobo = await sync_to_async(_bots)()
+        client = AsyncClient(AUTHORIZATION=f"Bearer {bobo_token}")
+        response = await client.get("/api/v1/stream/event")
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/x-ndjson"
+        lines = _lines(response)
+        assert await asyncio.wait_for(anext(lines), TIMEOUT) is None  # keepalive
+        robo = AsyncClient(AUTHORIZATION=f"Bearer {robo_token}")
+        made = await robo.post("/api/v1/challenges", {
+            "ruleset": "classic", "players": 3, "house_rules": {"draw_cards": 1},
+            "seats": ["me", "user:bobo", "bot:random"]}, content_type="application/json")
+        assert made.status_code == 201
+        table_id = made.json()["id"]
+        challenge = await _next_event(lines)
+        assert challenge["type"] == "challenge" and challenge["by"] == "robo"
+        assert challenge["table"]["id"] == table_id and challenge["seat"] == 1
+        accepted = await client.post(f"/api/v1/challenges/{table_id}/accept")
+        assert accepted.status_code == 200
+        seated = await _next_event(lines)
+        assert seated["type"] == "seated" and seated["seat"] == 1
+        started = await _next_event(lines)
+        assert started["type"] == "gameStart" and started["seat"] == 1
+        assert started["socket"] == f"/ws/tables/{table_id}/"
+        assert started["game"] == accepted.json()["game"]
+        # a second stream with the same token replaces this one
+        again = await client.get("/api/v1/stream/event")
+        assert await _next_event(lines) == {"type": "replaced"}
+        restarted = _lines(again)
+        first = await _next_event(restarted)  # what is waiting: the running game
+        assert first["type"] == "gameStart" and first["table"]["id"] == table_id
+        await driver.stop_all()
+
+    asyncio.run(body())
+
+
+def test_a_declined_challenge_is_told_to_its_creator() -> None:
+    async def body() -> None:
+        robo_token, bobo_token, _bobo = await sync_to_async(_bots)()
+        robo = AsyncClient(AUTHORIZATION=f"Bearer {robo_token}")
+        bobo = AsyncClient(AUTHORIZATION=f"Bearer {bobo_token}")
+        made = (await robo.post("/api/v1/challenges", {
+            "ruleset": "classic", "players": 3, "seats": ["me", "user:bobo", "bot:random"]},
+            content_type="application/json")).json()
+        lines = _lines(await robo.get("/api/v1/stream/event"))
+        waiting = _lines(await bobo.get("/api/v1/stream/event"))
+        assert (await _next_event(waiting))["type"] == "challenge"  # waiting already
+        assert (await bobo.post(f"/api/v1/challenges/{made['id']}/decline")).status_code == 204
+        told = await _next_event(lines)
+        assert told["type"] == "challengeDeclined" and told["by"] == "bobo"
+
+    asyncio.run(body())
+
+
+def test_the_lobby_socket_honours_a_token_looked_up_again_each_time() -> None:
+    async def body() -> None:
+        _robo_token, bobo_token, bobo = await sync_to_async(_bots)()
+        refused = WebsocketCommunicator(APP, "/ws/lobby/",
+                                        headers=[(b"authorization", b"Bearer bhz_nope")])
+        assert not (await refused.connect(timeout=TIMEOUT))[0]
+        lobby = WebsocketCommunicator(
+            APP, "/ws/lobby/", headers=[(b"authorization", f"Bearer {bobo_token}".encode())])
+        assert (await lobby.connect(timeout=TIMEOUT))[0]
+        assert json.loads(await lobby.receive_from(TIMEOUT))["mine"] == []
+        table = await sync_to_async(create_table)(bobo, "classic", 3,
+                                                  seats=["open", "open", "random"],
+                                                  public=False)
+        await lobby.send_to(text_data='{"type": "sync"}')
+        frame = json.loads(await lobby.receive_from(TIMEOUT))
+        assert [t["id"] for t in frame["mine"]] == [str(table.id)]
+        assert frame["open"] == []  # private: its own list only
+        account = await sync_to_async(lambda: bobo.bot_account)()
+        await sync_to_async(lambda: [tokens.revoke(account, t.pk)
+                                     for t in account.tokens.all()])()
+        forget_snapshot()
+        await lobby.send_to(text_data='{"type": "sync"}')
+        assert json.loads(await lobby.receive_from(TIMEOUT))["mine"] == []
+        await lobby.disconnect()
+
+    asyncio.run(body())

@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST, require_safe
 
 from bohnanza_core.cards import BeanKind
@@ -227,14 +228,17 @@ def move_words() -> dict[str, Any]:
         "plant_from_hand": _("Plant the front card in field %(field)s"),
         "plant_card": _("Plant %(card)s in field %(field)s"),
         "end_planting": _("Stop planting"),
-        "discard_card": _("Discard %(card)s"),
+        "discard_card": pgettext("a move: put a card on the discard pile", "Discard %(card)s"),
         "accept_offer": _("Accept offer #%(offer)s, giving %(cards)s"),
-        "decline_offer": _("Decline offer #%(offer)s"),
+        "decline_offer": pgettext("a move: refuse an offer", "Decline offer #%(offer)s"),
         "withdraw_offer": _("Withdraw offer #%(offer)s"),
         "end_trading": _("End trading"),
-        "harvest": _("Harvest field %(field)s"),
+        "harvest": pgettext("a move: harvest and sell a field's beans",
+                             "Harvest field %(field)s"),
         "buy_third_field": _("Buy the third field"),
         "face_up": _("Face up"),
+        # One card among the face-up ones, beside its name ("Soy bean (face up)").
+        "face_up_card": pgettext("one card", "face up"),
         "offer": _("Offer a trade or a gift"),
         "give": _("Give:"),
         "want": _("Want:"),

@@ -50,6 +50,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
@@ -489,7 +490,8 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int
         "phases": list(line.phases),
         "groups": list(line.groups),
         "words": {
-            "play": _("Play"), "pause": _("Pause"), "copied": _("Copied"),
+            "play": pgettext("replay playback", "Play"),
+            "pause": pgettext("replay playback", "Pause"), "copied": _("Copied"),
             "copyFailed": _("Copying failed: select the text and copy it."),
             "noCopy": _("Copying is not available here: select the text and copy it."),
             "turn": _("turn %(turn)s"), "setup": _("setup"),

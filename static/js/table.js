@@ -127,8 +127,9 @@
       const seat = table ? table.perspective : null;
       const mine = typeof seat === "number" && seat >= 0 ? table.seats[seat] : null;
       const hand = mine && mine.hand;
-      if (table && table.face_up.includes(card) && interactive.words.face_up) {
-        return name + " (" + interactive.words.face_up.toLocaleLowerCase() + ")";
+      const faceUp = interactive.words.face_up_card || interactive.words.face_up;
+      if (table && table.face_up.includes(card) && faceUp) {
+        return name + " (" + faceUp + ")";
       }
       const at = hand ? hand.indexOf(card) : -1;
       if (at < 0) return name;

@@ -1,0 +1,43 @@
+"""The rulesets in the reader's words: one line each saying which rulebook a preset
+follows and how it differs, for the rules page, the lobby and the new-table form.
+
+The engine's own descriptions (``Ruleset.description``) are English notes for bot
+authors and arbiters; these are the players' lines, translated."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
+
+from bohnanza_core.rulesets import PRESETS
+
+EXPLAINED: dict[str, Promise] = {
+    "classic": gettext_lazy(
+        "The German edition as the Hungarian rulebook tells it: 104 cards, 3-5 players, "
+        "the game ends when the draw pile runs out the third time."),
+    "amigo-en": gettext_lazy(
+        "The current English rulebook: 3-5 players; with 3, everyone has three fields "
+        "from the start; a tie goes to the player seated furthest from the starting one."),
+    "rio-grande": gettext_lazy(
+        "The 154-card edition: 3-7 players, more bean kinds; with 6-7 players, four cards "
+        "drawn and a cheaper third field."),
+    "finnish": gettext_lazy(
+        "The Finnish rulebook: 2-7 players, all 154 cards; traded beans are planted at "
+        "once, and a tie is a shared win."),
+    "duel": gettext_lazy(
+        "Bean duel for two: no trading, three face-up cards, leftovers go to the "
+        "opponent."),
+}
+"""One line per preset of ``bohnanza_core.rulesets.PRESETS`` (a test checks that every
+preset has its line)."""
+
+
+def explained(preset: str) -> str:
+    """The preset's line in the reader's language ("" for a name the engine lacks)."""
+    line = EXPLAINED.get(preset)
+    return str(line) if line is not None else ""
+
+
+def choices() -> list[tuple[str, str]]:
+    """The presets for a form's choice: the name, then its line."""
+    return [(name, f"{name}: {explained(name)}") for name in PRESETS]

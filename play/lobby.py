@@ -233,6 +233,9 @@ def move_words() -> dict[str, Any]:
         "decline_offer": pgettext("a move: refuse an offer", "Decline offer #%(offer)s"),
         "withdraw_offer": _("Withdraw offer #%(offer)s"),
         "end_trading": _("End trading"),
+        # A tap on a field or card that could mean several moves asks which.
+        "choose_move": _("Which move?"),
+        "cancel": _("Cancel"),
         "harvest": pgettext("a move: harvest and sell a field's beans",
                              "Harvest field %(field)s"),
         "buy_third_field": _("Buy the third field"),

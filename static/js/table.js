@@ -261,17 +261,59 @@
         const key = n <= 9 ? "[" + n + "] " : "";
         const b = button(key + label(move), () => interactive.send(move));
         b.dataset.key = n <= 9 ? String(n) : "";
+        b.dataset.kind = move.kind;
         list.appendChild(b);
       }
       panel.appendChild(list);
       const shape = interactive.legal.find((m) => m.kind === "offer_shape");
       if (shape) keepChoices(panel.appendChild(offerForm(shape)), kept);
+      keepChooser();
       if (!interactive.legal.length) {
         const p = document.createElement("p");
         p.className = "rt-none";
         p.textContent = interactive.words.wait;
         panel.appendChild(p);
       }
+    }
+
+    // A tap that could mean several moves (a field one may plant in or harvest, a card
+    // one may plant in either field) asks which: a small panel of those moves, over the
+    // bottom of the screen, gone when it is answered, cancelled or no longer true.
+    let chooser = null;
+
+    function closeChooser() {
+      if (chooser) chooser.element.remove();
+      chooser = null;
+    }
+
+    function openChooser(choices, from) {
+      closeChooser();
+      const w = interactive.words;
+      const panel = document.createElement("div");
+      panel.className = "move-choice";
+      panel.setAttribute("role", "group");
+      panel.setAttribute("aria-label", w.choose_move || "");
+      const title = document.createElement("p");
+      title.className = "move-choice-title";
+      title.textContent = w.choose_move || "";
+      panel.appendChild(title);
+      for (const move of choices) {
+        panel.appendChild(button(label(move), () => { closeChooser(); interactive.send(move); },
+                                 "move move-chosen"));
+      }
+      panel.appendChild(button(w.cancel || "×", () => {
+        closeChooser();
+        if (from && from.focus) from.focus();
+      }, "move move-cancel"));
+      document.body.appendChild(panel);
+      chooser = { element: panel, moves: choices.map((m) => JSON.stringify(m)) };
+      panel.querySelector("button").focus();
+    }
+
+    function keepChooser() {  // after new moves: the choice stands only while all still hold
+      if (!chooser) return;
+      const now = new Set(interactive.legal.map((m) => JSON.stringify(m)));
+      if (!chooser.moves.every((m) => now.has(m))) closeChooser();
     }
 
     function onTableClick(event) {
@@ -284,9 +326,10 @@
         choices = interactive.legal.filter((m) => m.card === id);
       } else if (field) {
         const number = Number(field.dataset.field) - 1;
-        choices = interactive.legal.filter((m) => m.kind === "plant_from_hand" && m.field === number);
+        choices = interactive.legal.filter((m) => m.field === number);
       }
       if (choices.length === 1) interactive.send(choices[0]);
+      else if (choices.length > 1) openChooser(choices, card || field);
     }
 
     function play(options) {
@@ -294,6 +337,7 @@
       box.classList.add("is-interactive");
       box.addEventListener("click", onTableClick);
       document.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && chooser) { closeChooser(); return; }
         if (event.target.closest("input, select, textarea")) return;
         const b = interactive.moves.querySelector('button[data-key="' + event.key + '"]');
         if (b) { event.preventDefault(); b.click(); }

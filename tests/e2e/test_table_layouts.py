@@ -61,11 +61,15 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
 measured by its label."""
 
 
-def _table_for_ann(language: str = "en") -> tuple[User, Table]:
+LONG_NAME = "ann_with_a_rather_long_username"
+"""A name the header cuts (``.who``), as long as it shows it."""
+
+
+def _table_for_ann(name: str = "ann") -> tuple[User, Table]:
     _require_chromium()
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     reset_games()
-    ann = User.objects.create_user("ann", password="pw-live-123")
+    ann = User.objects.create_user(name, password="pw-live-123")
     table = create_table(ann, "classic", 3, seats=["open", "heuristic", "heuristic"])
     return ann, start(table, ann)
 
@@ -96,13 +100,14 @@ class PhoneLayoutTest(ChannelsLiveServerTestCase):
 
     serve_static = True
 
-    def _page(self, browser: Browser, viewport: dict[str, int], language: str) -> Page:
+    def _page(self, browser: Browser, viewport: dict[str, int], language: str,
+              name: str = "ann") -> Page:
         context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE,
-                                      is_mobile=viewport is PHONE, locale=language)
+                                      is_mobile=viewport is PHONE)
+        page = context.new_page()
+        sign_in(page, self.live_server_url, name, "pw-live-123")  # the form in English
         context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
                               "url": self.live_server_url}])
-        page = context.new_page()
-        sign_in(page, self.live_server_url, "ann", "pw-live-123") if language == "en" else None
         return page
 
     def test_the_phone_shows_hand_fields_and_face_up_cards_with_the_moves(self) -> None:
@@ -164,3 +169,61 @@ class PhoneLayoutTest(ChannelsLiveServerTestCase):
         page.click(".move-choice button.move-cancel")
         assert page.query_selector(".move-choice") is None
         return [(label, height) for label, height in chosen]
+
+
+HEADER = """() => {
+  const wrap = document.querySelector('.site-header .wrap');
+  const items = [document.querySelector('.site-header .brand'),
+                 ...document.querySelectorAll('.site-nav > *')]
+    .filter((e) => e.getClientRects().length);
+  const tops = items.map((e) => Math.round(e.getBoundingClientRect().top
+                                             + e.getBoundingClientRect().height / 2));
+  return {lines: new Set(tops.map((t) => Math.round(t / 10))).size,
+          height: wrap.getBoundingClientRect().height,
+          texts: items.map((e) => e.textContent.trim())};
+}"""
+"""How many lines the header takes (items grouped by their middle, 10 px apart)."""
+
+BADGES = """() => {
+  const seat = document.querySelector('.live-table .rt-seat.is-you');
+  const coins = seat.querySelector('.rt-coins').getBoundingClientRect();
+  const box = seat.getBoundingClientRect();
+  return [...seat.querySelectorAll('.rt-badge')].map((b) => {
+    const r = b.getBoundingClientRect();
+    const overCoins = r.left < coins.right && r.right > coins.left
+                      && r.top < coins.bottom && r.bottom > coins.top;
+    return {text: b.textContent.trim(), clipped: b.scrollWidth > b.clientWidth + 1
+            || r.right > box.right + 0.5 || overCoins};
+  });
+}"""
+"""One's own seat's badges, each whole and clear of the coins."""
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class LongestWordsTest(ChannelsLiveServerTestCase):
+    """The live table at 1280x800 in Hungarian and Finnish, the longest translations:
+    the header stays on one line, one's own seat's badges whole."""
+
+    serve_static = True
+    _page = PhoneLayoutTest._page
+
+    def test_hungarian_and_finnish_fit(self) -> None:
+        _ann, table = _table_for_ann(LONG_NAME)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        found = {}
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            for language in ("hu", "fi"):
+                page = self._page(browser, LAPTOP, language, LONG_NAME)
+                page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+                page.wait_for_selector(".live-table .rt-seat.is-you .rt-badge-turn")
+                assert page.get_attribute("html", "lang") == language
+                page.screenshot(path=str(SCREENSHOTS / f"laptop-{language}.png"))
+                found[language] = (page.evaluate(HEADER), page.evaluate(BADGES))
+                page.context.close()
+            browser.close()
+        for language, (header, badges) in found.items():
+            assert header["lines"] == 1, (language, header)
+            assert len(badges) >= 2 and not [b for b in badges if b["clipped"]], (
+                language, badges)

@@ -421,7 +421,8 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
         "finished": update["finished"],
         "legal": update["legal"],
         "facts": update["facts"],
-        "log": [narrator.describe(event) for event in told],
+        # One line per event ("" for a card of the deal told on its seat's line).
+        "log": ["" if folded else text for text, folded in narrator.describe_all(told)],
         "answer": answer,
     }, regions, update["rules"], update["table_json"])
 

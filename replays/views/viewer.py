@@ -265,6 +265,8 @@ class LogLine:
     group: int
     """The step where this line's decision began (its group: a decision and the
     automatic events that followed it)."""
+    folded: bool = False
+    """Hidden in the log: a card of the deal, told on its seat's line."""
 
 
 @lru_cache(maxsize=32)
@@ -351,14 +353,17 @@ def log_lines(opened: Opened) -> list[LogLine]:
     narrator = Narrator(first.ruleset, tuple(short_name(seat) for seat in first.seats),
                         translation)
     groups = timeline_of(opened).groups
+    events = [redact(entry.event, opened.perspective) for entry in entries]
+    # The deal in one line per seat: a seat's other dealt cards are folded, hidden in
+    # the log (they keep their place: a line per event, as the steps go).
+    texts = narrator.describe_all(events)
     turn = 0
     lines = []
-    for entry in entries:
-        event = redact(entry.event, opened.perspective)
+    for entry, event, (text, folded) in zip(entries, events, texts, strict=True):
         if isinstance(event, TurnStarted):
             turn = event.turn
-        lines.append(LogLine(entry.seq, turn, type(event).__name__, narrator.describe(event),
-                             groups[entry.seq - 1]))
+        lines.append(LogLine(entry.seq, turn, type(event).__name__, text,
+                             groups[entry.seq - 1], folded))
     return lines
 
 
@@ -632,6 +637,7 @@ def replay_log(request: HttpRequest, game_id: str) -> HttpResponse:
             "finished": opened.game.finished,
             "from": first,
             "lines": [{"seq": ln.seq, "turn": ln.turn, "kind": ln.kind, "text": ln.text,
+                       "folded": ln.folded,
                        "group": ln.group} for ln in lines],
             "turns": [{"turn": turn, "step": seq} for turn, seq in line.turns],
             "stops": list(line.stops),

@@ -290,7 +290,8 @@
     item.dataset.seq = String(line.seq);
     item.dataset.turn = String(line.turn);
     item.dataset.group = String(line.group);
-    item.className = "log-" + line.kind + (line.seq > shown ? " is-future" : "");
+    item.className = "log-" + line.kind + (line.folded ? " is-folded" : "")
+      + (line.seq > shown ? " is-future" : "");
     const link = document.createElement("a");
     link.href = "?" + params(line.seq, cfg.token);
     const seq = document.createElement("span");

@@ -41,3 +41,32 @@ def explained(preset: str) -> str:
 def choices() -> list[tuple[str, str]]:
     """The presets for a form's choice: the name, then its line."""
     return [(name, f"{name}: {explained(name)}") for name in PRESETS]
+
+
+PARAMETERS: dict[str, Promise] = {
+    # The rule parameters by the rulebooks' names for them (docs/rulesets.md).
+    "players": gettext_lazy("players"),
+    "beans": gettext_lazy("bean kinds in the deck"),
+    "deal": gettext_lazy("cards dealt"),
+    "starting_fields": gettext_lazy("bean fields at the start"),
+    "max_fields": gettext_lazy("bean fields at most"),
+    "third_field_cost": gettext_lazy("price of the third bean field"),
+    "paid_coins_to": gettext_lazy("where the third field's coins go"),
+    "planting_from_hand": gettext_lazy("cards planted from the hand"),
+    "discard_from_hand_after_planting": gettext_lazy("a hand card discarded after planting"),
+    "face_up_cards": gettext_lazy("cards turned over"),
+    "take_matching_discards": gettext_lazy("matching discards join the turned-over cards"),
+    "trading": gettext_lazy("trading"),
+    "received_cards_planted": gettext_lazy("when traded beans are planted"),
+    "leftover_face_up": gettext_lazy("turned-over cards left unplanted"),
+    "draw_cards": gettext_lazy("cards drawn at the end of a turn"),
+    "ends_on_run_out": gettext_lazy("draw pile run-outs that end the game"),
+    "run_out_while_turning_over": gettext_lazy("running out while turning over"),
+    "run_out_while_drawing": gettext_lazy("running out while drawing"),
+    "reshuffle_when": gettext_lazy("when the discard pile is reshuffled"),
+    "empty_reshuffle": gettext_lazy("an empty reshuffle"),
+    "tie_break": gettext_lazy("tie-break"),
+    "harvest_out_of_turn": gettext_lazy("harvesting in others' turns"),
+}
+"""Each rule parameter a house rule may change, by its name in the reader's language."""
+

@@ -136,6 +136,22 @@ def _lobby_changed() -> None:
     live.tell(live.LOBBY_GROUP, live.lobby_changed())
 
 
+def house_rules_in_words(overrides: dict[str, Any]) -> list[tuple[str, str]]:
+    """A table's house rules as the waiting room lists them: each parameter by its name
+    in the reader's language, with its value (yes/no, numbers, the engine's words for
+    an option)."""
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return _("yes") if v else _("no")
+        if v is None:
+            return _("none")
+        if isinstance(v, list | tuple):
+            return ", ".join(value(item) for item in v)
+        return str(v)
+
+    return [(str(PARAMETERS.get(name, name)), value(v)) for name, v in sorted(overrides.items())]
+
+
 def lobby_words() -> dict[str, Any]:
     """What a lobby entry says, in the reader's language: the page draws its lists with
     these, and static/js/lobby.js the lists the socket sends (built once for readers of
@@ -149,7 +165,7 @@ def lobby_words() -> dict[str, Any]:
         "clock_game": _("%(move)s, %(n)s s a game beyond"),
         "house_rules": _("house rules: %(rules)s"),
         "rules": {name: str(label) for name, label in PARAMETERS.items()},
-        "bots": {name: label() for name, label in BOTS.items()},
+        "bots": {name: display_player(f"bot:{name}") for name in BOTS},
         "explained": {name: explained(name) for name in PRESETS},
     }
 
@@ -260,6 +276,7 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
         "game_query": "",
     }
     if table.game_id is None:
+        context["house_rules"] = house_rules_in_words(table.overrides)
         # Who sits where as drawn: the room's socket says if it changed meanwhile.
         context["seats_digest"] = seats_digest(seats)
         return render(request, "play/room.html", context)

@@ -45,7 +45,11 @@ def test_a_table_is_created_joined_and_started_into_the_event_store() -> None:
     table = Table.objects.get()
     assert table.overrides == {"trading": False} and table.move_seconds == 30
     assert table.ruleset().house_rules == ("trading",)
-    assert "classic · 3</a> — 1 open seat</li>" in client.get("/play/").content.decode()
+    # The entry in words: ruleset and size, host, who sits where, clock, house rules.
+    lobby = client.get("/play/").content.decode()
+    assert '<span translate="no">classic</span> · 3 players</a>' in lobby
+    assert "hosted by ann" in lobby and "30 s a move" in lobby
+    assert "house rules: trading" in lobby and "— 1 open seat</li>" in lobby
     assert client.post(f"/play/tables/{table.id}/start/").status_code == 302
     assert Table.objects.get().status == "open"  # a seat is still open
     bob_client.post(f"/play/tables/{table.id}/join/")
@@ -149,6 +153,12 @@ def test_sign_up_signs_in_and_the_profile_lists_games_with_their_replays() -> No
     theirs = Client().get("/players/dora/").content.decode()
     assert f"/replays/games/{public.id}/" in theirs
     assert f"/replays/games/{private.id}/" not in theirs
+    # Results, opponents: her own page shows her results; a visitor's hides them (no
+    # spoilers) until asked.
+    assert "2 games finished: " in mine and "Played most with:" in mine
+    assert "Random bot</span> (2)" in mine and "hide-results" not in mine
+    assert "1 game finished: " in theirs and "hide-results" in theirs
+    assert "hide-results" not in Client().get("/players/dora/?results=1").content.decode()
     assert Client().get("/players/nobody/").status_code == 404
     bad = client.post("/accounts/signup/", {"username": "dora", "password1": "x",
                                            "password2": "y"})

@@ -30,7 +30,7 @@ from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
 from play import driver, live
 from play.forms import TableForm, default_seat
 from play.models import Table, describe
-from play.presets import PARAMETERS, explained
+from play.presets import OPTION_WORDS, PARAMETERS, explained
 from play.tables import (
     TableError,
     create_table,
@@ -147,7 +147,7 @@ def house_rules_in_words(overrides: dict[str, Any]) -> list[tuple[str, str]]:
             return _("none")
         if isinstance(v, list | tuple):
             return ", ".join(value(item) for item in v)
-        return str(v)
+        return str(OPTION_WORDS.get(v, v)) if isinstance(v, str) else str(v)
 
     return [(str(PARAMETERS.get(name, name)), value(v)) for name, v in sorted(overrides.items())]
 

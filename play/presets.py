@@ -70,3 +70,27 @@ PARAMETERS: dict[str, Promise] = {
 }
 """Each rule parameter a house rule may change, by its name in the reader's language."""
 
+
+
+OPTION_WORDS: dict[str, Promise] = {
+    # The engine's words for each option value (bohnanza_core.rulesets), as people say them.
+    "discard pile": gettext_lazy("to the discard pile"),
+    "out of the game": gettext_lazy("out of the game"),
+    "finish phases 2 and 3, then end": gettext_lazy("the turn is finished, then the game ends"),
+    "end at once": gettext_lazy("the game ends at once"),
+    "when a card is needed": gettext_lazy("when a card is needed"),
+    "as soon as the last card is drawn": gettext_lazy("as soon as the last card is drawn"),
+    "the pile counts as run out again": gettext_lazy("the pile counts as run out again"),
+    "the game ends": gettext_lazy("the game ends"),
+    "more cards in hand": gettext_lazy("more cards in hand"),
+    "seated furthest clockwise from the starting player": gettext_lazy(
+        "seated furthest clockwise from the starting player"),
+    "shared win": gettext_lazy("shared win"),
+    "in phase 3, after trading": gettext_lazy("after trading"),
+    "at once, before trading goes on": gettext_lazy("at once, before trading goes on"),
+    "the active player must plant them": gettext_lazy("the active player plants them"),
+    "they stay on the table for the next player": gettext_lazy(
+        "they stay on the table for the next player"),
+}
+"""The option values of the rule parameters in the reader's words (a test checks that
+every value of every option has its words)."""

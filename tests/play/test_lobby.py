@@ -163,3 +163,42 @@ def test_sign_up_signs_in_and_the_profile_lists_games_with_their_replays() -> No
     bad = client.post("/accounts/signup/", {"username": "dora", "password1": "x",
                                            "password2": "y"})
     assert bad.status_code == 400
+
+
+def test_house_rules_are_a_form_within_the_engines_bounds() -> None:
+    """Each house rule is a field named in the reader's words, with the engine's bounds
+    (the server checks them, and the engine again); what is left empty stays the
+    ruleset's; every option value has its words."""
+    from enum import StrEnum
+
+    from bohnanza_core.rulesets import BOUNDS, PRESETS
+    from play.forms import FORM_RULES
+    from play.presets import EXPLAINED, OPTION_WORDS, PARAMETERS
+
+    sample = PRESETS["classic"][0]
+    for name in FORM_RULES:
+        value = getattr(sample, name)
+        if isinstance(value, StrEnum):
+            assert all(option.value in OPTION_WORDS for option in type(value)), name
+    assert set(PARAMETERS) >= set(FORM_RULES) and set(EXPLAINED) == set(PRESETS)
+    _ann, client = _signed_in("ann")
+    page = client.get("/play/").content.decode()
+    low, high = BOUNDS["draw_cards"]
+    assert 'name="rule_draw_cards"' in page and f'max="{high}"' in page
+    assert "cards drawn at the end of a turn" in page and "{" not in page.split(
+        'name="rule_trading"')[0][-200:]
+    form = {"preset": "classic", "players": "3", "seat_0": "open", "seat_1": "heuristic",
+            "seat_2": "heuristic", "move_seconds": "0", "game_seconds": "0",
+            "public": "on", "rule_trading": "no", "rule_draw_cards": "4",
+            "rule_tie_break": "shared win"}
+    assert client.post("/play/tables/new/", form).status_code == 302
+    table = Table.objects.get()
+    assert table.overrides == {"trading": False, "draw_cards": 4, "tie_break": "shared win"}
+    refused = client.post("/play/tables/new/", {**form, "rule_draw_cards": str(high + 1)})
+    assert refused.status_code == 400 and Table.objects.count() == 1
+    assert f"less than or equal to {high}" in refused.content.decode()
+    wrong = client.post("/play/tables/new/", {**form, "rule_tie_break": "coin toss"})
+    assert wrong.status_code == 400 and Table.objects.count() == 1
+    waiting = client.get(f"/play/tables/{table.id}/").content.decode()
+    assert "trading: no" in waiting and "cards drawn at the end of a turn: 4" in waiting
+    assert "tie-break: shared win" in waiting

@@ -8,7 +8,8 @@ from django.utils.translation import gettext, pgettext
 
 from bohnanza_core.narrate import phase_name as narrate_phase
 from bohnanza_core.state import Phase
-from replays.table import bean, display_player, person_name as _person_name
+from replays.table import bean, display_player
+from replays.table import person_name as _person_name
 
 register = template.Library()
 

@@ -183,7 +183,7 @@ def test_house_rules_are_a_form_within_the_engines_bounds() -> None:
     assert set(PARAMETERS) >= set(FORM_RULES) and set(EXPLAINED) == set(PRESETS)
     _ann, client = _signed_in("ann")
     page = client.get("/play/").content.decode()
-    low, high = BOUNDS["draw_cards"]
+    _low, high = BOUNDS["draw_cards"]
     assert 'name="rule_draw_cards"' in page and f'max="{high}"' in page
     assert "cards drawn at the end of a turn" in page and "{" not in page.split(
         'name="rule_trading"')[0][-200:]

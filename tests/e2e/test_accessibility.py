@@ -6,6 +6,7 @@ width and a phone's: no serious or critical violation."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from axe_playwright_python.base import AXE_FILE_PATH
@@ -26,6 +27,7 @@ from tests.factories import bot_game
 pytestmark = pytest.mark.e2e
 
 SERIOUS = ("serious", "critical")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 def _violations(page: Page) -> list[str]:
@@ -77,6 +79,7 @@ class AccessibilityTest(ChannelsLiveServerTestCase):
             "home": ("/", ".ways-in"),
         }
         found: dict[str, list[str]] = {}
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                              args=CHROMIUM_ARGS)
@@ -87,6 +90,8 @@ class AccessibilityTest(ChannelsLiveServerTestCase):
                 for name, (path, ready) in pages.items():
                     page.goto(self.live_server_url + path)
                     page.wait_for_selector(ready, timeout=15_000)
+                    page.screenshot(path=str(SCREENSHOTS / f"a11y-{name}-{width}.png"),
+                                    full_page=True)
                     problems = _violations(page)
                     if problems:
                         found[f"{name} at {width}px"] = problems

@@ -231,6 +231,48 @@ class Narrator:
         listed = ", ".join(beans(kind, n, self.lang) for kind, n in counts.items())
         return listed or self.lang.gettext("nothing")
 
+    def describe_all(self, events: Sequence[Event],
+                     actors: Sequence[str | None] = ()) -> list[tuple[str, bool]]:
+        """A line for each of ``events`` and whether a log folds it away: the deal is
+        told in one line per seat. In a run of :class:`CardDealt` (the deal goes round
+        the table a card at a time), a seat's last card tells "ann is dealt 5 cards:
+        ..." and its other cards are folded (logs keep a line per event, to number and
+        step by, and hide the folded ones). ``actors``: each event's actor in the
+        record, where known (:meth:`describe`)."""
+        lines = [(self.describe(event, actors[at] if at < len(actors) else None), False)
+                 for at, event in enumerate(events)]
+        start = 0
+        while start < len(events):
+            if not isinstance(events[start], CardDealt):
+                start += 1
+                continue
+            end = start
+            while end < len(events) and isinstance(events[end], CardDealt):
+                end += 1
+            dealt: dict[int, list[int]] = {}
+            for at in range(start, end):
+                event = events[at]
+                assert isinstance(event, CardDealt)
+                dealt.setdefault(event.seat, []).append(at)
+            for seat, places in dealt.items():
+                for at in places[:-1]:
+                    lines[at] = (lines[at][0], True)
+                lines[places[-1]] = (self._dealt(seat, [events[at] for at in places]), False)
+            start = end
+        return lines
+
+    def _dealt(self, seat: int, events: Sequence[Event]) -> str:
+        cards = [event.card for event in events if isinstance(event, CardDealt)]
+        n, name = len(cards), self.seats[seat]
+        if any(card is None for card in cards):
+            return self.lang.ngettext("{seat} is dealt {n} card", "{seat} is dealt {n} cards",
+                                      n).format(seat=name, n=n)
+        kinds = ", ".join(bean_name(self.kinds[card], 1, self.lang) for card in cards
+                          if card is not None)
+        return self.lang.ngettext("{seat} is dealt {n} card: {cards}",
+                                  "{seat} is dealt {n} cards: {cards}", n
+                                  ).format(seat=name, n=n, cards=kinds)
+
     def _phase(self, phase: Phase) -> str:
         _ = self.lang.gettext
         match phase:

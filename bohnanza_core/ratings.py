@@ -35,6 +35,12 @@ class Interval:
     low: float
     high: float
 
+    def tells(self, widest: float) -> bool:
+        """Whether the interval says something: it has a width, at most ``widest`` (a
+        win rate of "100% (21-100%)" after two games says less than nothing, and
+        pages leave such an interval out)."""
+        return 0 < self.high - self.low <= widest
+
 
 def mean_interval(values: Sequence[float]) -> Interval:
     """The mean and its normal 95% interval (a single value: the value, no width), for

@@ -3,6 +3,8 @@ replay; their own tables waiting or being played)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.contrib.auth import get_user_model, login
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,6 +18,7 @@ from play.lobby import tables_of
 from play.models import BotAccount, Seat
 from replays.models import GameSummary
 from replays.names import USERNAME_MAX
+from replays.table import person_name
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -51,12 +54,30 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     # The games they left (or stayed away from): a bot finished their seat.
     left = dict(Seat.objects.filter(user=person, table__game_id__in=[g.game_id for g in played])
                 .exclude(handover="").values_list("table__game_id", "bot"))
+    who = f"user:{person.get_username()}"
+    opponents: Counter[str] = Counter()
+    finished = wins = coins = 0
     for game in played:
         game.left_to = left.get(game.game_id)  # type: ignore[attr-defined]
+        seats = list(game.seats.all())
+        own = next((s for s in seats if s.player == who), None)
+        others = [person_name(s.player) for s in seats if s is not own]
+        game.own = own  # type: ignore[attr-defined]
+        game.opponents = others  # type: ignore[attr-defined]
+        opponents.update(set(others))
+        if game.status == GameSummary.Status.FINISHED and own is not None:
+            finished += 1
+            wins += own.winner
+            coins += own.coins or 0
     bot = BotAccount.objects.select_related("owner").filter(user=person).first()
-    return render(request, "play/profile.html", {"person": person, "games": played,
-                                                 "me": me, "bot_account": bot,
-                                                 "my_tables": tables_of(person) if me else []})
+    return render(request, "play/profile.html", {
+        "person": person, "games": played, "me": me, "bot_account": bot,
+        "my_tables": tables_of(person) if me else [],
+        # A visitor sees results hidden, as in the game lists (no spoilers), unless asked.
+        "show_results": me or request.GET.get("results") == "1",
+        "record": {"finished": finished, "wins": wins,
+                   "coins": round(coins / finished, 1) if finished else None},
+        "opponents": opponents.most_common(5)})
 
 
 urlpatterns = [

@@ -455,8 +455,10 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
         "finished": update["finished"],
         "legal": update["legal"],
         "facts": update["facts"],
-        "log": [narrator.describe(event, actor)
-                for event, actor in zip(told, actors, strict=False)],
+        # One line per event ("" for a card of the deal told on its seat's line); a move
+        # the clock or the absence rule played told as theirs.
+        "log": ["" if folded else text
+                for text, folded in narrator.describe_all(told, actors)],
         "answer": answer,
     }, regions, update["rules"], update["table_json"])
 

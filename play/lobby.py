@@ -20,14 +20,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST, require_safe
 
+from bohnanza_core.bots import BOTS
 from bohnanza_core.cards import BeanKind
 from bohnanza_core.events import Handover
-from bohnanza_core.rulesets import MAX_PLAYERS
+from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
 from play import driver, live
 from play.forms import TableForm, default_seat
 from play.models import Table, describe
+from play.presets import OPTION_WORDS, PARAMETERS, explained
 from play.tables import (
     TableError,
     create_table,
@@ -99,7 +102,8 @@ def forget_snapshot() -> None:
 
 
 def _public_lists() -> dict[str, Any]:
-    tables = Table.objects.filter(public=True).prefetch_related("seats__user")
+    tables = (Table.objects.filter(public=True).select_related("created_by")
+              .prefetch_related("seats__user"))
     # Open to join: a table waiting with a seat nobody took (a full one waits for its
     # creator to start it, listed among its players' own tables).
     joinable = (tables.filter(status=Table.Status.OPEN)
@@ -124,7 +128,7 @@ def tables_of(user: Any) -> list[Table]:
     if not user.is_authenticated:
         return []
     return list(Table.objects.filter(seats__user=user, status__in=[
-        Table.Status.OPEN, Table.Status.RUNNING]).distinct()
+        Table.Status.OPEN, Table.Status.RUNNING]).distinct().select_related("created_by")
         .prefetch_related("seats__user")[:LIST_LIMIT])
 
 
@@ -132,12 +136,79 @@ def _lobby_changed() -> None:
     live.tell(live.LOBBY_GROUP, live.lobby_changed())
 
 
+def house_rules_in_words(overrides: dict[str, Any]) -> list[tuple[str, str]]:
+    """A table's house rules as the waiting room lists them: each parameter by its name
+    in the reader's language, with its value (yes/no, numbers, the engine's words for
+    an option)."""
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return _("yes") if v else _("no")
+        if v is None:
+            return _("none")
+        if isinstance(v, list | tuple):
+            return ", ".join(value(item) for item in v)
+        return str(OPTION_WORDS.get(v, v)) if isinstance(v, str) else str(v)
+
+    return [(str(PARAMETERS.get(name, name)), value(v)) for name, v in sorted(overrides.items())]
+
+
+def lobby_words() -> dict[str, Any]:
+    """What a lobby entry says, in the reader's language: the page draws its lists with
+    these, and static/js/lobby.js the lists the socket sends (built once for readers of
+    every language, so with names and ids only)."""
+    return {
+        "players": _("%(n)s players"),
+        "host": _("hosted by %(host)s"),
+        "open": _("open seat"),
+        "clock_none": _("no clock"),
+        "clock_move": _("%(n)s s a move"),
+        "clock_game": _("%(move)s, %(n)s s a game beyond"),
+        "house_rules": _("house rules: %(rules)s"),
+        "rules": {name: str(label) for name, label in PARAMETERS.items()},
+        "bots": {name: display_player(f"bot:{name}") for name in BOTS},
+        "explained": {name: explained(name) for name in PRESETS},
+    }
+
+
+def entry_words(t: dict[str, Any], words: dict[str, Any]) -> dict[str, str]:
+    """A lobby entry in words (the same as static/js/lobby.js writes): its ruleset and
+    size, its host, who sits where, its clock and its house rules."""
+    def name(player: str | None) -> str:
+        if player is None:
+            return str(words["open"])
+        kind, _sep, rest = player.partition(":")
+        if kind == "bot":
+            return str(words["bots"].get(rest, rest))
+        return rest or player
+
+    move, game = t["clock"]
+    clock = (words["clock_none"] if not move else words["clock_move"] % {"n": move}
+             if not game else words["clock_game"] % {
+                 "move": words["clock_move"] % {"n": move}, "n": game})
+    rules = ", ".join(words["rules"].get(r, r) for r in t["house_rules"])
+    return {
+        "size": words["players"] % {"n": t["players"]},
+        "host": words["host"] % {"host": t["host"]},
+        "seats": ", ".join(name(p) for p in t["seats"]),
+        "clock": clock,
+        "house_rules": words["house_rules"] % {"rules": rules} if rules else "",
+        "explained": words["explained"].get(t["preset"], ""),
+    }
+
+
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: the live lists, and a form for a new table."""
-    return render(request, "play/lobby.html", {"lists": lobby_lists(), "form": TableForm(),
-                                               "seat_numbers": range(MAX_PLAYERS),
-                                               "my_tables": tables_of(request.user)})
+    return render(request, "play/lobby.html", _lobby_context(request, TableForm()))
+
+
+def _lobby_context(request: HttpRequest, form: TableForm) -> dict[str, Any]:
+    words = lobby_words()
+    lists = lobby_lists()
+    for key in ("open", "running"):
+        lists[key] = [{**t, "words": entry_words(t, words)} for t in lists[key]]
+    return {"lists": lists, "form": form, "seat_numbers": range(MAX_PLAYERS),
+            "my_tables": tables_of(request.user), "lobby_words": words}
 
 
 @require_POST
@@ -162,9 +233,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         else:
             _lobby_changed()
             return redirect("play:table", table_id=table.id)
-    return render(request, "play/lobby.html", {"lists": lobby_lists(), "form": form,
-                                               "seat_numbers": range(MAX_PLAYERS)},
-                  status=400)
+    return render(request, "play/lobby.html", _lobby_context(request, form), status=400)
 
 
 def _table(table_id: str, request: HttpRequest) -> tuple[Table, bool]:
@@ -208,6 +277,7 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
         "game_query": "",
     }
     if table.game_id is None:
+        context["house_rules"] = house_rules_in_words(table.overrides)
         # Who sits where as drawn: the room's socket says if it changed meanwhile.
         context["seats_digest"] = seats_digest(seats)
         return render(request, "play/room.html", context)
@@ -228,14 +298,20 @@ def move_words() -> dict[str, Any]:
         "plant_from_hand": _("Plant the front card in field %(field)s"),
         "plant_card": _("Plant %(card)s in field %(field)s"),
         "end_planting": _("Stop planting"),
-        "discard_card": _("Discard %(card)s"),
+        "discard_card": pgettext("a move: put a card on the discard pile", "Discard %(card)s"),
         "accept_offer": _("Accept offer #%(offer)s, giving %(cards)s"),
-        "decline_offer": _("Decline offer #%(offer)s"),
+        "decline_offer": pgettext("a move: refuse an offer", "Decline offer #%(offer)s"),
         "withdraw_offer": _("Withdraw offer #%(offer)s"),
         "end_trading": _("End trading"),
-        "harvest": _("Harvest field %(field)s"),
+        # A tap on a field or card that could mean several moves asks which.
+        "choose_move": _("Which move?"),
+        "cancel": _("Cancel"),
+        "harvest": pgettext("a move: harvest and sell a field's beans",
+                             "Harvest field %(field)s"),
         "buy_third_field": _("Buy the third field"),
         "face_up": _("Face up"),
+        # One card among the face-up ones, beside its name ("Soy bean (face up)").
+        "face_up_card": pgettext("one card", "face up"),
         "offer": _("Offer a trade or a gift"),
         "give": _("Give:"),
         "want": _("Want:"),

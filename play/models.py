@@ -240,6 +240,9 @@ def describe(table: Table) -> dict[str, Any]:
     return {
         "id": str(table.id),
         "preset": table.preset,
+        # Who opened it (the lists are built once for readers of every language: names
+        # and ids here, the words in the page: play/lobby.py, lobby_words).
+        "host": table.created_by.get_username(),
         "players": table.players,
         "house_rules": sorted(table.overrides),
         "status": table.status,

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_safe
 from bohnanza_core.cards import DECK_COUNTS, BeanKind
 from bohnanza_core.narrate import tie_break_text
 from bohnanza_core.rulesets import PRESETS, Ruleset
+from play.presets import explained
 from replays.models import GameSummary
 from replays.table import bean, beanometer, initials
 
@@ -49,6 +50,8 @@ class PresetGroup:
 
     name: str
     bands: list[RulesetRow]
+    line: str = ""
+    """What the preset is, in one line of the reader's language (play/presets.py)."""
 
 
 def format_players(players: Iterable[int]) -> str:
@@ -132,7 +135,7 @@ def preset_groups() -> list[PresetGroup]:
             )
             for ruleset in bands
         ]
-        groups.append(PresetGroup(name=preset_name, bands=rows))
+        groups.append(PresetGroup(name=preset_name, bands=rows, line=explained(preset_name)))
     return groups
 
 

@@ -258,12 +258,15 @@ def _middle(t: dict[str, Any], w: Words) -> str:
         for o in t["offers"]:
             gives = (f'<span class="rt-cards mini">{"".join(card(c) for c in o["gives"])}</span>'
                      if o["gives"] else w.gettext("nothing"))
-            wants = (f'<em>{w.gettext("as a gift")}</em>' if o["gift"]
-                     else w.gettext("for %(wants)s") % {"wants": _e(o["wants"])})
+            # Who gives what, in one message: "nothing" then "for 1 Soy bean" read as
+            # "nothing in exchange: 1 soy bean" in Hungarian, the giver left unsaid.
+            body = (f'{gives}\n<em>{w.gettext("as a gift")}</em>' if o["gift"]
+                    else w.pgettext("an open offer: what its proposer gives, then wants",
+                                    "%(gives)s for %(wants)s")
+                    % {"gives": gives, "wants": _e(o["wants"])})
             out.append(f'<li class="rt-offer {_e(o["mark"])}" data-offer="{_e(o["number"])}">\n'
                        f'<span class="rt-offer-head">#{_e(o["number"])} {_e(o["proposer"])} → '
-                       f'{_e(o["to"])}</span>\n<span class="rt-offer-body">\n{gives}\n{wants}\n'
-                       '</span>\n')
+                       f'{_e(o["to"])}</span>\n<span class="rt-offer-body">\n{body}\n</span>\n')
             if o["declined_by"]:
                 names = ", ".join(_e(n) for n in o["declined_by"])
                 out.append(f'<span class="rt-sub">'

@@ -88,6 +88,18 @@ def display_player(player: str) -> str:
     return short_name(player)
 
 
+def person_name(player: str) -> str:
+    """A player by the name people know, where the seat's own name is not shown: as
+    :func:`display_player`, and a competition's entrant of a built-in bot
+    (``bot:nontrading@builtin #2``, its id in the competition) by the bot's name."""
+    kind, _sep, rest = player.partition(":")
+    if kind == "bot" and "@" in rest:
+        name = rest.split("@", 1)[0]
+        if name in BOTS:
+            return BOTS[name]()
+    return display_player(player)
+
+
 def initials(kind: BeanKind) -> str:
     """Two letters printed large on a card, unique among the kinds in each language,
     so a card is told apart without its colour (the pattern is the other cue)."""

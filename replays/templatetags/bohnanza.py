@@ -9,6 +9,7 @@ from django.utils.translation import gettext, pgettext
 from bohnanza_core.narrate import phase_name as narrate_phase
 from bohnanza_core.state import Phase
 from replays.table import bean, display_player
+from replays.table import person_name as _person_name
 
 register = template.Library()
 
@@ -18,6 +19,14 @@ def player_name(player: str) -> str:
     """``user:ann`` → "ann", ``bot:heuristic`` → "Heuristic bot" (see
     :func:`replays.table.display_player`)."""
     return display_player(str(player))
+
+
+@register.filter
+def person_name(player: str) -> str:
+    """Who played, by the name people know: ``user:ann`` → "ann", a competition's
+    ``bot:nontrading@builtin #2`` → "Non-trading bot" (see
+    :func:`replays.table.person_name`)."""
+    return _person_name(str(player))
 
 
 @register.filter

@@ -185,13 +185,26 @@ def _share_tokens(rows: list[GameSummary], me: str) -> dict[str, str]:
     return tokens
 
 
+def _played(request: HttpRequest, rows: list[GameSummary]) -> set[str]:
+    """The games on the page the reader sat in: they know how those ended."""
+    if not request.user.is_authenticated:
+        return set()
+    me = f"user:{request.user.get_username()}"
+    return {str(row.game_id) for row in rows if any(s.player == me for s in row.seats.all())}
+
+
 def _games_page(request: HttpRequest, visible: GameSummaryQuerySet, *,
                 mine: bool) -> HttpResponse:
     """A list of games (all visible ones, or the player's own), filtered and paged."""
     filters = GameFilters(request.GET or None, visible)
     page_name = "replays:my_games" if mine else "replays:game_list"
+    # Results (winners, coins) hidden unless asked for: a spoiler for anyone who means
+    # to watch; the games one played in, and (static/js/games.js) the ones one watched
+    # to the end, show theirs anyway.
     context: dict[str, Any] = {"filters": filters, "page": None, "problems": [], "mine": mine,
-                               "page_url": reverse(page_name), "tokens": {}}
+                               "page_url": reverse(page_name), "tokens": {},
+                               "show_results": request.GET.get("results") == "1",
+                               "seen": set()}
     number = request.GET.get("page", "1")
     problems: list[str] = []
     if filters.is_bound and not filters.is_valid():
@@ -209,6 +222,7 @@ def _games_page(request: HttpRequest, visible: GameSummaryQuerySet, *,
         if mine:
             me = f"user:{request.user.get_username()}"
             context["tokens"] = _share_tokens(list(context["page"].object_list), me)
+        context["seen"] = _played(request, list(context["page"].object_list))
     except (EmptyPage, PageNotAnInteger):
         pages = paginator.num_pages
         context["problems"] = [

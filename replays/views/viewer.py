@@ -50,6 +50,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
@@ -264,6 +265,8 @@ class LogLine:
     group: int
     """The step where this line's decision began (its group: a decision and the
     automatic events that followed it)."""
+    folded: bool = False
+    """Hidden in the log: a card of the deal, told on its seat's line."""
 
 
 @lru_cache(maxsize=32)
@@ -350,14 +353,17 @@ def log_lines(opened: Opened) -> list[LogLine]:
     narrator = Narrator(first.ruleset, tuple(short_name(seat) for seat in first.seats),
                         translation)
     groups = timeline_of(opened).groups
+    events = [redact(entry.event, opened.perspective) for entry in entries]
+    # The deal in one line per seat: a seat's other dealt cards are folded, hidden in
+    # the log (they keep their place: a line per event, as the steps go).
+    texts = narrator.describe_all(events, [entry.actor for entry in entries])
     turn = 0
     lines = []
-    for entry in entries:
-        event = redact(entry.event, opened.perspective)
+    for entry, event, (text, folded) in zip(entries, events, texts, strict=True):
         if isinstance(event, TurnStarted):
             turn = event.turn
-        lines.append(LogLine(entry.seq, turn, type(event).__name__,
-                             narrator.describe(event, entry.actor), groups[entry.seq - 1]))
+        lines.append(LogLine(entry.seq, turn, type(event).__name__, text,
+                             groups[entry.seq - 1], folded))
     return lines
 
 
@@ -490,7 +496,8 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int
         "phases": list(line.phases),
         "groups": list(line.groups),
         "words": {
-            "play": _("Play"), "pause": _("Pause"), "copied": _("Copied"),
+            "play": pgettext("replay playback", "Play"),
+            "pause": pgettext("replay playback", "Pause"), "copied": _("Copied"),
             "copyFailed": _("Copying failed: select the text and copy it."),
             "noCopy": _("Copying is not available here: select the text and copy it."),
             "turn": _("turn %(turn)s"), "setup": _("setup"),
@@ -635,6 +642,7 @@ def replay_log(request: HttpRequest, game_id: str) -> HttpResponse:
             "finished": opened.game.finished,
             "from": first,
             "lines": [{"seq": ln.seq, "turn": ln.turn, "kind": ln.kind, "text": ln.text,
+                       "folded": ln.folded,
                        "group": ln.group} for ln in lines],
             "turns": [{"turn": turn, "step": seq} for turn, seq in line.turns],
             "stops": list(line.stops),

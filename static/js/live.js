@@ -94,15 +94,23 @@
       error.hidden = true;
       alerts.state(frame, seated);
       clocks.state(frame);
-      // One line per event, numbered by the event's version, newest first. A whole frame
-      // (connecting, sync: since = version) carries the log so far, which replaces ours.
+      // One line per event, numbered by the event's version, oldest first as in the
+      // replay, the newest kept in view; an empty line (a card of the deal, told on its
+      // seat's line) is not shown. A whole frame (connecting, sync: since = version)
+      // carries the log so far, which replaces ours.
+      const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
       if (frame.since === frame.version) log.replaceChildren();
+      let number = frame.version - frame.log.length;
       for (const line of frame.log) {
+        number += 1;
+        if (!line) continue;
         const li = document.createElement("li");
+        li.value = number;
         li.textContent = line;
-        log.prepend(li);
+        log.append(li);
       }
-      log.start = frame.version;
+      log.dataset.version = String(frame.version);
+      if (atEnd || frame.since === frame.version) log.scrollTop = log.scrollHeight;
       if (frame.finished) {
         if (end.hidden) showEnd(root, end, frame, table);
         end.hidden = false;

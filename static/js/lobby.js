@@ -4,6 +4,46 @@
 (function () {
   "use strict";
 
+  const wordsNode = document.getElementById("lobby-words");
+  const words = wordsNode ? JSON.parse(wordsNode.textContent) : null;
+
+  function fillIn(template, values) {
+    return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+  }
+
+  // An entry in words, as play/lobby.py's entry_words writes it for the page.
+  function entry(li, t) {
+    const a = document.createElement("a");
+    a.href = "/play/tables/" + t.id + "/";
+    a.className = "lobby-entry-title";
+    if (!words) {
+      a.textContent = t.preset + " · " + t.players;
+      li.appendChild(a);
+      return;
+    }
+    a.title = words.explained[t.preset] || "";
+    const preset = document.createElement("span");
+    preset.setAttribute("translate", "no");
+    preset.textContent = t.preset;
+    a.append(preset, " · " + fillIn(words.players, { n: t.players }));
+    const name = (p) => {
+      if (p === null) return words.open;
+      const at = p.indexOf(":");
+      const kind = p.slice(0, at), rest = p.slice(at + 1);
+      return kind === "bot" ? (words.bots[rest] || rest) : rest;
+    };
+    const [move, game] = t.clock;
+    const clock = !move ? words.clock_none : !game ? fillIn(words.clock_move, { n: move })
+      : fillIn(words.clock_game, { move: fillIn(words.clock_move, { n: move }), n: game });
+    const parts = [fillIn(words.host, { host: t.host }), t.seats.map(name).join(", "), clock];
+    const rules = t.house_rules.map((r) => words.rules[r] || r).join(", ");
+    if (rules) parts.push(fillIn(words.house_rules, { rules }));
+    const meta = document.createElement("span");
+    meta.className = "lobby-entry-meta";
+    meta.textContent = parts.join(" · ");
+    li.append(a, " ", meta);
+  }
+
   function fill(list, items, text) {
     list.innerHTML = "";
     if (!items.length) {
@@ -16,10 +56,7 @@
     }
     for (const t of items) {
       const li = document.createElement("li");
-      const a = document.createElement("a");
-      a.href = "/play/tables/" + t.id + "/";
-      a.textContent = t.preset + " · " + t.players;
-      li.appendChild(a);
+      entry(li, t);
       li.appendChild(document.createTextNode(text(t)));
       list.appendChild(li);
     }

@@ -208,9 +208,23 @@
     }
   }
 
+  // A finished game watched to its end is no spoiler any more: the game lists show its
+  // winner and coins to this reader (static/js/games.js reads the same key).
+  function markWatched() {
+    const id = (cfg.page.match(/games\/([0-9a-f-]{36})\//) || [])[1];
+    if (!id || !cfg.finished || shown < steps) return;
+    try {
+      const key = "bohnanza.watched";
+      const seen = JSON.parse(localStorage.getItem(key) || "[]").filter((g) => g !== id);
+      seen.push(id);
+      localStorage.setItem(key, JSON.stringify(seen.slice(-500)));
+    } catch (error) { /* storage refused (private mode, full): the lists keep hiding */ }
+  }
+
   function show(data) {
     shown = data.step;
     table.show(data);
+    markWatched();
     if (data.steps !== steps) {
       steps = data.steps;
       refreshLog().catch((error) => showError(error.message));
@@ -290,7 +304,8 @@
     item.dataset.seq = String(line.seq);
     item.dataset.turn = String(line.turn);
     item.dataset.group = String(line.group);
-    item.className = "log-" + line.kind + (line.seq > shown ? " is-future" : "");
+    item.className = "log-" + line.kind + (line.folded ? " is-folded" : "")
+      + (line.seq > shown ? " is-future" : "");
     const link = document.createElement("a");
     link.href = "?" + params(line.seq, cfg.token);
     const seq = document.createElement("span");

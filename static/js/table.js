@@ -127,8 +127,9 @@
       const seat = table ? table.perspective : null;
       const mine = typeof seat === "number" && seat >= 0 ? table.seats[seat] : null;
       const hand = mine && mine.hand;
-      if (table && table.face_up.includes(card) && interactive.words.face_up) {
-        return name + " (" + interactive.words.face_up.toLocaleLowerCase() + ")";
+      const faceUp = interactive.words.face_up_card || interactive.words.face_up;
+      if (table && table.face_up.includes(card) && faceUp) {
+        return name + " (" + faceUp + ")";
       }
       const at = hand ? hand.indexOf(card) : -1;
       if (at < 0) return name;
@@ -534,6 +535,7 @@
       if (why) { why.textContent = reason; why.hidden = !reason; }
       const shape = interactive.legal.find((m) => m.kind === "offer_shape");
       if (shape) keepChoices(panel.appendChild(offerForm(shape)), kept);
+      keepChooser();
       if (!next.size && !shape) {
         const p = document.createElement("p");
         p.className = "rt-none";
@@ -549,6 +551,45 @@
       }
     }
 
+    // A tap that could mean several moves (a field one may plant in or harvest, a card
+    // one may plant in either field) asks which: a small panel of those moves, over the
+    // bottom of the screen, gone when it is answered, cancelled or no longer true.
+    let moveChoice = null;
+
+    function closeChooser() {
+      if (moveChoice) moveChoice.element.remove();
+      moveChoice = null;
+    }
+
+    function openChooser(ids, from) {
+      closeChooser();
+      const w = interactive.words;
+      const panel = document.createElement("div");
+      panel.className = "move-choice";
+      panel.setAttribute("role", "group");
+      panel.setAttribute("aria-label", w.choose_move || "");
+      const title = document.createElement("p");
+      title.className = "move-choice-title";
+      title.textContent = w.choose_move || "";
+      panel.appendChild(title);
+      for (const id of ids) {  // each a move's group: pressed as its button is
+        panel.appendChild(button(interactive.groups.get(id).text,
+                                 () => { closeChooser(); press(id); }, "move move-chosen"));
+      }
+      panel.appendChild(button(w.cancel || "×", () => {
+        closeChooser();
+        if (from && from.focus) from.focus();
+      }, "move move-cancel"));
+      document.body.appendChild(panel);
+      moveChoice = { element: panel, ids };
+      panel.querySelector("button").focus();
+    }
+
+    function keepChooser() {  // after new moves: the choice stands only while all still hold
+      if (!moveChoice) return;
+      if (!moveChoice.ids.every((id) => interactive.groups.has(id))) closeChooser();
+    }
+
     function onTableClick(event) {
       if (!interactive || !interactive.legal) return;
       const card = event.target.closest("[data-card]");
@@ -559,9 +600,10 @@
         ids = [...interactive.groups.values()].filter((g) => g.moves.some((m) => m.card === id)).map((g) => g.id);
       } else if (field) {
         const number = Number(field.dataset.field) - 1;
-        ids = [...interactive.groups.values()].filter((g) => g.moves[0].kind === "plant_from_hand" && g.moves[0].field === number).map((g) => g.id);
+        ids = [...interactive.groups.values()].filter((g) => g.moves[0].field === number).map((g) => g.id);
       }
       if (ids.length === 1) press(ids[0]);
+      else if (ids.length > 1) openChooser(ids, card || field);
     }
 
     function play(options) {
@@ -582,6 +624,7 @@
       panel.before(interactive.notice);
       panel.after(interactive.confirm);
       document.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && moveChoice) { closeChooser(); return; }
         if (event.target.closest("input, select, textarea")) return;
         if (event.ctrlKey || event.metaKey || event.altKey) return;
         const b = interactive.moves.querySelector('button.move[data-key="' + event.key + '"]');

@@ -302,3 +302,122 @@ def test_bean_initials_are_unique_in_every_language() -> None:
         with translation.override(language):
             shown = [initials(kind) for kind in BeanKind]
         assert len(set(shown)) == len(shown), (language, shown)
+
+
+def test_bean_initials_differ_at_a_glance() -> None:
+    """Two kinds' letters never differ by an accent or a letter's case alone (Hungarian
+    "Ké" kékbab and "Ke" kertibab did, on a 35 px card)."""
+    import unicodedata
+
+    from django.utils import translation
+
+    from replays.table import initials
+
+    def plain(letters: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFD", letters)
+                       if not unicodedata.combining(c)).casefold()
+
+    for language in ("en", *LANGUAGES):
+        with translation.override(language):
+            shown = [plain(initials(kind)) for kind in BeanKind]
+        assert len(set(shown)) == len(shown), (language, shown)
+
+
+AMBIGUOUS = {
+    # One English word, two meanings: each its own message (docs/i18n.md).
+    "Play": ("site menu: the lobby, where games are played", "replay playback"),
+    "Leave": ("a table before its game", "a competition"),
+    "Decline": ("an invitation", None),
+}
+CONTEXTS = (
+    ("a move: put a card on the discard pile", "Discard %(card)s"),
+    ("a move: refuse an offer", "Decline offer #%(offer)s"),
+    ("a move: harvest and sell a field's beans", "Harvest field %(field)s"),
+    ("one card", "face up"),
+    ("an invitation", "Accept"),
+    ("a table's game", "Start"),
+    ("an open offer: what its proposer gives, then wants", "%(gives)s for %(wants)s"),
+)
+
+
+def _catalogue(language: str) -> gettext.GNUTranslations:
+    return gettext.GNUTranslations(io.BytesIO(
+        (LOCALE / language / "LC_MESSAGES" / "django.mo").read_bytes()))
+
+
+def test_one_word_two_meanings_are_two_messages() -> None:
+    """The menu's "Play" (the lobby) and the viewer's play button are two messages, and
+    read differently in each language; so are the other words with two meanings. No
+    page asks for such a word without its context (the plain msgid is gone from the
+    catalogues, where makemessages --no-obsolete keeps only what the code asks for)."""
+    for language in LANGUAGES:
+        messages = _catalogue(language)
+        catalogue = messages._catalog  # type: ignore[attr-defined]
+        for word, (first, second) in AMBIGUOUS.items():
+            assert word not in catalogue, (language, word, "asked for without a context")
+            one = messages.pgettext(first, word)
+            other = messages.pgettext(second, word) if second else messages.gettext(word)
+            assert one != word and one != other, (language, word, one, other)
+        for context, message in CONTEXTS:
+            assert f"{context}\x04{message}" in catalogue, (language, context, message)
+    page = (settings.BASE_DIR / "templates" / "base.html").read_text(encoding="utf-8")
+    assert '{% translate "Play" %}' not in page
+
+
+GLOSSARY_TERMS = {
+    # The messages each glossary term is checked in: the move's button, the log's line.
+    "harvest": ((("a move: harvest and sell a field's beans", "Harvest field %(field)s"),
+                 (None, "{seat} harvests {beans} from field {field} for {coins}"),
+                 (None, "At the end, {seat} harvests {beans} from field {field} for {coins}"))),
+    "sell": (((None, "The final harvest: every field is sold"),)),
+    "discard": ((("a move: put a card on the discard pile", "Discard %(card)s"),
+                 (None, "{seat} discards {bean} (from hand)"),
+                 (None, "{seat} discards {bean} (left face up)"))),
+    "decline": ((("a move: refuse an offer", "Decline offer #%(offer)s"),
+                 (None, "{seat} declines offer {offer}"))),
+}
+RULEBOOKS = {"hu": "000_", "en": "001_", "fi": "004_"}
+
+
+def glossary() -> list[tuple[str, str, str, str, str]]:
+    """(term, language, word, rulebook number, passage) from docs/i18n.md's glossary."""
+    text = (settings.BASE_DIR / "docs" / "i18n.md").read_text(encoding="utf-8")
+    section = text.split("## Glossary", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] in GLOSSARY_TERMS:
+            book, passage = re.fullmatch(r'(\d{3}): "(.+)"', cells[3]).groups()  # type: ignore[union-attr]
+            rows.append((cells[0], cells[1], cells[2], book, passage))
+    return rows
+
+
+def test_the_glossary_follows_the_rulebooks_and_the_catalogues_follow_the_glossary(
+) -> None:
+    """docs/i18n.md names, for harvest, sell, discard and decline, each language's word
+    and the rulebook's passage: the passage stands in the rulebook word for word, and
+    the word in every translation of the move's button and log line."""
+    rows = glossary()
+    assert {(term, language) for term, language, *_ in rows} == {
+        (term, language) for term in GLOSSARY_TERMS for language in ("en", *LANGUAGES)}
+    seeds = RULEBOOK.parent
+    for term, language, word, book, passage in rows:
+        assert book == RULEBOOKS[language][:3], (term, language, book)
+        if seeds.exists():  # shared/ beside the checkout, as on the team's machines and CI
+            found = [p for p in seeds.glob(f"{book}_*.txt")]
+            assert found and passage in found[0].read_text(encoding="utf-8"), (
+                term, language, passage)
+        for context, message in GLOSSARY_TERMS[term]:
+            if language == "en":
+                said = message
+            else:
+                messages = _catalogue(language)
+                said = (messages.pgettext(context, message) if context
+                        else messages.gettext(message))
+                assert said != message, (language, message, "untranslated")
+            assert word.casefold() in said.casefold(), (term, language, word, said)
+    # Finnish: "korjata" (repair) is not the harvest, "hylätä" not both discard and decline.
+    fi = _catalogue("fi")
+    for context, message in GLOSSARY_TERMS["harvest"] + GLOSSARY_TERMS["discard"]:
+        said = fi.pgettext(context, message) if context else fi.gettext(message)
+        assert "korja" not in said.casefold() and "hylk" not in said.casefold(), said

@@ -173,3 +173,14 @@ def test_head_to_head_ends_self_play_with_h0_and_a_clear_edge_with_h1():
 def test_head_to_head_refuses_a_table_the_ruleset_does_not_seat():
     with pytest.raises(SimulationError):
         head_to_head(ruleset_for("duel", 2), 4, "random", "heuristic", "s")
+
+
+def test_an_interval_is_shown_only_when_it_says_something() -> None:
+    """Two wins in two games: "100% (34-100%)" says less than nothing; 40 wins in 100
+    games a narrow interval; a single game's mean has no width at all."""
+    from bohnanza_core.ratings import mean_interval, wilson_interval
+
+    assert not wilson_interval(2, 2).tells(0.3)
+    assert wilson_interval(40, 100).tells(0.3)
+    assert not mean_interval([12.0]).tells(4.0)
+    assert mean_interval([10.0, 11.0, 12.0, 11.0, 10.0, 12.0]).tells(4.0)

@@ -259,3 +259,26 @@ def test_a_redacted_card_is_a_card():
     assert "bean" in describe(drawn, CLASSIC4, seats)
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+
+
+def test_the_deal_is_told_in_one_line_per_seat():
+    """The log folds the deal (a card at a time round the table) into a line per seat
+    on its last card: its own cards named for the seat, counted for the others."""
+    from bohnanza_core.events import CardDealt
+    from bohnanza_core.narrate import Narrator
+
+    record = play_game(CLASSIC4, [NonTradingBot] * 4, "deal")
+    narrator = Narrator(CLASSIC4, record.seats)
+    told = narrator.describe_all(record.events)
+    assert len(told) == len(record.events)
+    dealt = [i for i, e in enumerate(record.events) if isinstance(e, CardDealt)]
+    shown = [told[i][0] for i in dealt if not told[i][1]]
+    assert len(shown) == 4 and len(dealt) == 20
+    assert shown[0].startswith(f"{record.seats[0]} is dealt 5 cards: ")
+    assert len(shown[0].split(": ", 1)[1].split(", ")) == 5
+    assert all(not folded for e, (_, folded) in zip(record.events, told, strict=True)
+               if not isinstance(e, CardDealt))
+    hidden = Narrator(CLASSIC4, record.seats).describe_all(
+        [redact(e, SPECTATOR) for e in record.events])
+    assert [hidden[i][0] for i in dealt if not hidden[i][1]][1] == (
+        f"{record.seats[1]} is dealt 5 cards")

@@ -16,7 +16,9 @@ def test_home_page_shows_heading_and_the_ways_in(page: Page, live_server: LiveSe
     page.goto(live_server.url + "/")
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Play, watch and study Bohnanza")
-    expect(page.locator(".ways-in .way")).to_have_count(4)
+    # Playing first, then how a turn goes, watching, the rules, one's games, all replays.
+    expect(page.locator(".ways-in .way")).to_have_count(6)
+    expect(page.locator(".ways-in .way").first).to_have_attribute("href", "/play/")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "home.png"), full_page=True)
     page.get_by_role("link", name="Learn the rules").click()

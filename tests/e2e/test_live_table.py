@@ -199,9 +199,13 @@ LOG_WHOLE = """() => {
   const root = document.querySelector('[data-socket]');
   const log = root.querySelector('.live-log');
   const version = Number(root.dataset.version || 0);
-  return version > 0 && log.start === version && log.children.length === Math.min(version, 300);
+  // oldest first, each line numbered by its event; the deal's cards folded into a line
+  // per seat, so fewer lines than events
+  return version > 0 && log.dataset.version === String(version) && log.children.length > 0
+    && log.firstElementChild.value === Math.max(1, version - 299)
+    && log.lastElementChild.value <= version;
 }"""
-"""The page holds the log so far: a line for each of the last 300 events, newest first."""
+"""The page holds the log so far: the last 300 events, oldest first."""
 VERSION_MOVED = """([before]) => {
   const root = document.querySelector('[data-socket]');
   return root.dataset.version !== before || !root.querySelector('.live-error').hidden;

@@ -45,7 +45,11 @@ def test_a_table_is_created_joined_and_started_into_the_event_store() -> None:
     table = Table.objects.get()
     assert table.overrides == {"trading": False} and table.move_seconds == 30
     assert table.ruleset().house_rules == ("trading",)
-    assert "classic · 3</a> — 1 open seat</li>" in client.get("/play/").content.decode()
+    # The entry in words: ruleset and size, host, who sits where, clock, house rules.
+    lobby = client.get("/play/").content.decode()
+    assert '<span translate="no">classic</span> · 3 players</a>' in lobby
+    assert "hosted by ann" in lobby and "30 s a move" in lobby
+    assert "house rules: trading" in lobby and "— 1 open seat</li>" in lobby
     assert client.post(f"/play/tables/{table.id}/start/").status_code == 302
     assert Table.objects.get().status == "open"  # a seat is still open
     bob_client.post(f"/play/tables/{table.id}/join/")
@@ -149,7 +153,52 @@ def test_sign_up_signs_in_and_the_profile_lists_games_with_their_replays() -> No
     theirs = Client().get("/players/dora/").content.decode()
     assert f"/replays/games/{public.id}/" in theirs
     assert f"/replays/games/{private.id}/" not in theirs
+    # Results, opponents: her own page shows her results; a visitor's hides them (no
+    # spoilers) until asked.
+    assert "2 games finished: " in mine and "Played most with:" in mine
+    assert "Random bot</span> (2)" in mine and "hide-results" not in mine
+    assert "1 game finished: " in theirs and "hide-results" in theirs
+    assert "hide-results" not in Client().get("/players/dora/?results=1").content.decode()
     assert Client().get("/players/nobody/").status_code == 404
     bad = client.post("/accounts/signup/", {"username": "dora", "password1": "x",
                                            "password2": "y"})
     assert bad.status_code == 400
+
+
+def test_house_rules_are_a_form_within_the_engines_bounds() -> None:
+    """Each house rule is a field named in the reader's words, with the engine's bounds
+    (the server checks them, and the engine again); what is left empty stays the
+    ruleset's; every option value has its words."""
+    from enum import StrEnum
+
+    from bohnanza_core.rulesets import BOUNDS, PRESETS
+    from play.forms import FORM_RULES
+    from play.presets import EXPLAINED, OPTION_WORDS, PARAMETERS
+
+    sample = PRESETS["classic"][0]
+    for name in FORM_RULES:
+        value = getattr(sample, name)
+        if isinstance(value, StrEnum):
+            assert all(option.value in OPTION_WORDS for option in type(value)), name
+    assert set(PARAMETERS) >= set(FORM_RULES) and set(EXPLAINED) == set(PRESETS)
+    _ann, client = _signed_in("ann")
+    page = client.get("/play/").content.decode()
+    _low, high = BOUNDS["draw_cards"]
+    assert 'name="rule_draw_cards"' in page and f'max="{high}"' in page
+    assert "cards drawn at the end of a turn" in page and "{" not in page.split(
+        'name="rule_trading"')[0][-200:]
+    form = {"preset": "classic", "players": "3", "seat_0": "open", "seat_1": "heuristic",
+            "seat_2": "heuristic", "move_seconds": "0", "game_seconds": "0",
+            "public": "on", "rule_trading": "no", "rule_draw_cards": "4",
+            "rule_tie_break": "shared win"}
+    assert client.post("/play/tables/new/", form).status_code == 302
+    table = Table.objects.get()
+    assert table.overrides == {"trading": False, "draw_cards": 4, "tie_break": "shared win"}
+    refused = client.post("/play/tables/new/", {**form, "rule_draw_cards": str(high + 1)})
+    assert refused.status_code == 400 and Table.objects.count() == 1
+    assert f"less than or equal to {high}" in refused.content.decode()
+    wrong = client.post("/play/tables/new/", {**form, "rule_tie_break": "coin toss"})
+    assert wrong.status_code == 400 and Table.objects.count() == 1
+    waiting = client.get(f"/play/tables/{table.id}/").content.decode()
+    assert "trading: no" in waiting and "cards drawn at the end of a turn: 4" in waiting
+    assert "tie-break: shared win" in waiting

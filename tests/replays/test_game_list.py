@@ -296,3 +296,18 @@ def test_tied_winners_are_joined_in_the_readers_language() -> None:
             assert winner_names(game) == text
     seats[2].winner = seats[3].winner = False
     assert winner_names(game) == "ann"
+
+
+def test_the_lists_hide_results_unless_asked_or_played(store: Games) -> None:
+    """No spoilers by default: winners and coins hidden (the rows' results marked for
+    the stylesheet), except in games the reader sat in; ``results=1`` shows them all."""
+    played = bot_game("spoiler-played", players=("user:ann", "bot:heuristic", "bot:random"))
+    other = bot_game("spoiler-other")
+    client = Client()
+    client.force_login(User.objects.create_user("ann", password="pw-ann-123"))
+    page = client.get("/replays/games/").content.decode()
+    assert "hide-results" in page
+    assert f'data-game-id="{played.id}" data-seen="1"' in page
+    assert f'data-game-id="{other.id}">' in page
+    shown = client.get("/replays/games/?results=1")
+    assert shown.status_code == 200 and "hide-results" not in shown.content.decode()

@@ -151,8 +151,13 @@ def test_log_answer_is_redacted_for_the_perspective(
     assert [line["seq"] for line in data["lines"]] == list(range(1, finished.version + 1))
     deals = [line["text"] for line in data["lines"] if line["kind"] == "CardDealt"]
     seats = finished.state.seats
-    assert all(t.endswith("a card") for t in deals if t.startswith(seats[0]))
+    assert all(t.endswith("a card") for t in deals if t.startswith(seats[0] + " is dealt a"))
     assert not any(t.endswith("a card") for t in deals if t.startswith(seats[2]))
+    # The deal in one line per seat, the others' cards counted, the seat's own named.
+    told = [line["text"] for line in data["lines"]
+            if line["kind"] == "CardDealt" and not line["folded"]]
+    assert told[0] == f"{seats[0]} is dealt 5 cards"
+    assert told[2].startswith(f"{seats[2]} is dealt 5 cards: ")
     turns = data["turns"]
     assert turns[0] == {"turn": 1, "step": next(
         line["seq"] for line in data["lines"] if line["kind"] == "TurnStarted")}
@@ -327,7 +332,9 @@ def test_running_game_secrets_never_leave_the_server(
     for line in log["lines"]:
         if line["kind"] in ("CardDealt", "CardDrawn"):
             mine = seat is not None and line["text"].startswith(seats[seat] + " ")
-            assert line["text"].endswith("a card") != mine, line
+            # hidden: "a card", or the deal's line "... is dealt 5 cards" (no kinds)
+            hidden = line["text"].endswith(("a card", " cards", " card"))
+            assert hidden != mine, line
     answers.append(json.dumps(log, separators=(",", ":")))
     answers.append(viewer.get(page(running) + "embed/").content.decode())
     answers.append(viewer.get(f"/replays/games/{running.id}/export.jsonl").content.decode())

@@ -4,6 +4,8 @@ for authors."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
@@ -44,3 +46,15 @@ def entrant_url(entrant_id: str) -> str:
     """The entrant's statistics page (a copy's, ``heuristic@builtin #2``, is its bot
     version's)."""
     return reverse("tournaments:entrant", args=[str(entrant_id).split(" #", 1)[0]])
+
+
+WIDEST = {"rate": 0.3, "coins": 4.0}
+"""The widest interval a page shows: 30 points of a win rate, 4 coins of an average."""
+
+
+@register.filter
+def tells(estimate: Any, kind: str) -> bool:
+    """Whether ``estimate``'s 95% interval says something worth showing (its width at
+    most :data:`WIDEST` of its kind, "rate" or "coins")."""
+    check = getattr(estimate, "tells", None)
+    return bool(check and check(WIDEST[kind]))

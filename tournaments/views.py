@@ -602,15 +602,21 @@ def _organiser(competition: Competition, me: str) -> None:
         raise CompetitionError(_("Only its organiser does that."))
 
 
+def _entered(competition: Competition, me: str) -> str:
+    """What an entrant who has just joined or accepted is told: entered, or their place
+    on the waiting list of a full competition."""
+    if me in competition.waiting_list:
+        return _("%(name)s is full: you are number %(place)d on its waiting list.") % {
+            "name": competition.name, "place": competition.waiting_list.index(me) + 1}
+    return _("You are entered in %(name)s.") % {"name": competition.name}
+
+
 @login_required
 @require_POST
 def join(request: HttpRequest, competition_id: UUID) -> HttpResponse:
     def joined(competition: Competition, me: str) -> str:
         competition.join(me, timezone.now())
-        if me in competition.waiting_list:
-            return _("%(name)s is full: you are number %(place)d on its waiting list.") % {
-                "name": competition.name, "place": competition.waiting_list.index(me) + 1}
-        return _("You are entered in %(name)s.") % {"name": competition.name}
+        return _entered(competition, me)
     return _change(request, competition_id, joined)
 
 
@@ -641,10 +647,7 @@ def start(request: HttpRequest, competition_id: UUID) -> HttpResponse:
 def accept(request: HttpRequest, competition_id: UUID) -> HttpResponse:
     def accepted(competition: Competition, me: str) -> str:
         competition.accept(me)
-        if me in competition.waiting_list:
-            return _("%(name)s is full: you are number %(place)d on its waiting list.") % {
-                "name": competition.name, "place": competition.waiting_list.index(me) + 1}
-        return _("You are entered in %(name)s.") % {"name": competition.name}
+        return _entered(competition, me)
     return _change(request, competition_id, accepted)
 
 

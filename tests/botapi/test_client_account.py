@@ -75,3 +75,19 @@ class ClientAccountTest(ChannelsLiveServerTestCase):
         assert last.finished and last.seat == 0 and last.result is not None
         assert [g["status"] for g in account.games()] == ["finished"]
         assert account.games("running") == []
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0, PLAY_SWEEP_SECONDS=0.2,
+                   BOHNANZA_STREAM_KEEPALIVE=0.5)
+class ExampleBotTest(ChannelsLiveServerTestCase):
+    def test_the_example_bot_challenges_and_plays_as_a_long_lived_bot(self) -> None:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        reset_games()
+        bot = tokens.create_bot(User.objects.create_user("ivan", password="pw"), "robo2")
+        _row, token = tokens.issue(bot, "ci", ("play", "read"))
+        player = asyncio.run(asyncio.wait_for(_remote().serve(
+            self.live_server_url, token, challenge=["bot:heuristic", "bot:random"],
+            games=1), 120))
+        (table,) = player.results
+        assert player.results[table].finished and table in player.finished
+        assert not player.failures

@@ -63,7 +63,7 @@ class ClientAccountTest(ChannelsLiveServerTestCase):
                 account.challenge, ["me", "bot:heuristic", "bot:random"],
                 house_rules=SHORT, move_seconds=60)
             await asyncio.wait_for(playing, 120)
-            return table
+            return dict(table)
 
         table = asyncio.run(run())
         kinds = [(e["type"], e["table"]["id"]) for e in player.events]

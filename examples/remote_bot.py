@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
-"""Play one seat of a live table from outside with the built-in ``heuristic`` bot's
+"""A bot account playing live tables from outside with the built-in ``heuristic`` bot's
 logic, written against the documented view alone (docs/protocol.md: the ``state``
 frame, its ``answer.table``, ``facts`` and ``legal``), on the client package
 ``clients/python`` (``pip install ./clients/python``). Nothing of the platform is
 imported: this is what a bot author writes.
 
+    python examples/remote_bot.py http://127.0.0.1:8000 TOKEN
+    python examples/remote_bot.py http://127.0.0.1:8000 TOKEN --challenge bot:heuristic,bot:random
     python examples/remote_bot.py http://127.0.0.1:8000 TABLE_ID TOKEN
 
-TOKEN is the bot account's API token (docs/bots.md); the account must sit at the
-table. The bot's one yardstick is a field's *potential*: the coins it is on its way
-to, the beanometer read between its steps. A bean is worth what it adds to a field's
+TOKEN is the bot account's API token (docs/bots.md). With the server and the token
+alone it is a long-lived bot: it reads the account's event stream, accepts every
+challenge (or only those ``--accept-from`` names; it declines the others) and plays
+every game it is seated at, until stopped (Ctrl-C), ``--games N`` are over, or another
+stream for the token replaces its own. ``--challenge`` first challenges the seats
+named (built-in bots ``bot:<name>``, accounts ``user:<name>``; its own seat first).
+With a TABLE_ID it plays that one table, at which the account must sit.
+
+The bot's one yardstick is a field's *potential*: the coins it is on its way to, the
+beanometer read between its steps. A bean is worth what it adds to a field's
 potential; a bean that fits no field costs a harvest (the progress thrown away) and a
 tempo. It harvests a field at the top step, plants what fits, trades away beans it
 cannot use for beans it grows, accepts offers that leave it better off, and buys the
@@ -18,12 +27,14 @@ third field when it pays (the same rules as bohnanza_core/bots/heuristic.py).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from bohnanza_client import BEANOMETER, State, TableClient, coins_for
+from bohnanza_client import BEANOMETER, Account, Player, State, TableClient, coins_for
 
 Field = tuple[str | None, int]
 """A field as the bot weighs it: its kind (None: empty) and its beans."""
@@ -491,11 +502,57 @@ async def play(server: str, table_id: str, token: str) -> State:
         return last
 
 
-def main() -> None:
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    last = asyncio.run(play(*sys.argv[1:4]))
-    print("game over:", last.result)
+async def serve(server: str, token: str, *, accept_from: Sequence[str] | None = None,
+                challenge: Sequence[str] = (), games: int | None = None,
+                ruleset: str = "classic", move_seconds: int = 0) -> Player:
+    """Accept challenges and play every game the account's stream announces."""
+    account = Account(server, token)
+    print("playing as", account.me()["username"], file=sys.stderr)
+    player = Player(account, lambda: Heuristic().decide, accept_from=accept_from)
+    if challenge:
+        table = account.challenge(["me", *challenge], ruleset=ruleset,
+                                  move_seconds=move_seconds)
+        print("challenged", ", ".join(challenge), "at", table["id"], file=sys.stderr)
+    await player.run(games=games)
+    return player
+
+
+def arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     usage="%(prog)s SERVER [TABLE_ID] TOKEN [options]")
+    parser.add_argument("server", help="the site's address, e.g. http://127.0.0.1:8000")
+    parser.add_argument("rest", nargs="+", metavar="[TABLE_ID] TOKEN",
+                        help="the bot account's token; with a table's id first, play "
+                             "that table only")
+    parser.add_argument("--accept-from", action="append", metavar="NAME",
+                        help="accept challenges from this account only (repeatable; "
+                             "default: anyone's)")
+    parser.add_argument("--challenge", metavar="SEATS", default="",
+                        help="first challenge these seats, comma-separated "
+                             "(bot:heuristic,bot:random)")
+    parser.add_argument("--ruleset", default="classic", help="the challenge's ruleset")
+    parser.add_argument("--move-seconds", type=int, default=0,
+                        help="the challenge's clock (seconds a move; 0: none)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="stop after this many games (default: never)")
+    found = parser.parse_args(argv)
+    if len(found.rest) > 2:
+        parser.error("SERVER [TABLE_ID] TOKEN: too many arguments")
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    found = arguments(sys.argv[1:] if argv is None else argv)
+    if len(found.rest) == 2:  # one table
+        last = asyncio.run(play(found.server, *found.rest))
+        print("game over:", last.result)
+        return
+    seats = [seat.strip() for seat in found.challenge.split(",") if seat.strip()]
+    with contextlib.suppress(KeyboardInterrupt):
+        player = asyncio.run(serve(found.server, found.rest[0], accept_from=found.accept_from,
+                                   challenge=seats, games=found.games,
+                                   ruleset=found.ruleset, move_seconds=found.move_seconds))
+        print(f"{len(player.results)} games played", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """A client for bot authors: play a seat of a Bohnanza platform's live table over its
-websocket protocol (version 3, docs/protocol.md), with nothing of the platform
-installed.
+websocket protocol (version 3, docs/protocol.md), and live a bot account's life over
+its HTTP API (challenges, seeks, tables, the event stream: docs/bots.md), with nothing
+of the platform installed.
 
     import asyncio
     from bohnanza_client import TableClient
@@ -14,8 +15,16 @@ installed.
             print(last.result)
 
     asyncio.run(main())
+
+A bot that accepts every challenge and plays every game it is seated at:
+
+    from bohnanza_client import Account, Player
+
+    asyncio.run(Player(Account("http://127.0.0.1:8000", TOKEN), lambda: decide).run())
 """
 
+from bohnanza_client.account import Account, ApiError, StreamError, read_events
+from bohnanza_client.player import Player
 from bohnanza_client.refusals import (
     CODES,
     HANDSHAKE,
@@ -26,6 +35,6 @@ from bohnanza_client.refusals import (
 from bohnanza_client.state import BEANOMETER, Field, State, coins_for
 from bohnanza_client.table import PROTOCOL, TableClient, fallback, socket_url
 
-__all__ = ["BEANOMETER", "CODES", "HANDSHAKE", "PROTOCOL", "ConnectionLost", "Field",
-           "HandshakeRefused", "Refused", "State", "TableClient", "coins_for", "fallback",
-           "socket_url"]
+__all__ = ["BEANOMETER", "CODES", "HANDSHAKE", "PROTOCOL", "Account", "ApiError",
+           "ConnectionLost", "Field", "HandshakeRefused", "Player", "Refused", "State",
+           "StreamError", "TableClient", "coins_for", "fallback", "read_events", "socket_url"]

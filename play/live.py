@@ -455,10 +455,11 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
         "finished": update["finished"],
         "legal": update["legal"],
         "facts": update["facts"],
-        # One line per event ("" for a card of the deal told on its seat's line); a move
-        # the clock or the absence rule played told as theirs.
-        "log": ["" if folded else text
-                for text, folded in narrator.describe_all(told, actors)],
+        # One line per event, the same in every frame that tells it (a frame carries a
+        # slice of the record, so the deal is not folded here as the replay's log folds
+        # it); a move the clock or the absence rule played told as theirs.
+        "log": [narrator.describe(event, actor)
+                for event, actor in zip(told, actors, strict=False)],
         "answer": answer,
     }, regions, update["rules"], update["table_json"])
 

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -102,7 +102,7 @@ def test_a_bot_is_told_of_challenges_seats_and_games_without_polling() -> None:
         assert first["type"] == "gameStart" and first["table"]["id"] == table_id
         await driver.stop_all()
 
-    asyncio.run(body())
+    async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
 
 
 def test_a_declined_challenge_is_told_to_its_creator() -> None:
@@ -120,7 +120,7 @@ def test_a_declined_challenge_is_told_to_its_creator() -> None:
         told = await _next_event(lines)
         assert told["type"] == "challengeDeclined" and told["by"] == "bobo"
 
-    asyncio.run(body())
+    async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
 
 
 def test_the_lobby_socket_honours_a_token_looked_up_again_each_time() -> None:
@@ -128,7 +128,13 @@ def test_the_lobby_socket_honours_a_token_looked_up_again_each_time() -> None:
         _robo_token, bobo_token, bobo = await sync_to_async(_bots)()
         refused = WebsocketCommunicator(APP, "/ws/lobby/",
                                         headers=[(b"authorization", b"Bearer bhz_nope")])
-        assert not (await refused.connect(timeout=TIMEOUT))[0]
+        # Refused at the handshake as a table's socket refuses it: accepted only to say
+        # why (an error frame with its code), then closed with the cause's close code.
+        assert (await refused.connect(timeout=TIMEOUT))[0]
+        error = json.loads(await refused.receive_from(TIMEOUT))
+        assert (error["type"], error["code"]) == ("error", "bad_token")
+        closed = await refused.receive_output(TIMEOUT)
+        assert (closed["type"], closed["code"]) == ("websocket.close", 4401)
         lobby = WebsocketCommunicator(
             APP, "/ws/lobby/", headers=[(b"authorization", f"Bearer {bobo_token}".encode())])
         assert (await lobby.connect(timeout=TIMEOUT))[0]
@@ -148,4 +154,4 @@ def test_the_lobby_socket_honours_a_token_looked_up_again_each_time() -> None:
         assert json.loads(await lobby.receive_from(TIMEOUT))["mine"] == []
         await lobby.disconnect()
 
-    asyncio.run(body())
+    async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)

@@ -277,9 +277,10 @@ SPECS: dict[str, Spec] = {
                                          "moves", "seasons", "every", "people",
                                          "open_entries", "move_seconds", "game_seconds",
                                          "fixture_hours"), signed_in=True),
-    "tournaments:detail": Spec(query=("round",)),
+    "tournaments:detail": Spec(query=("round", "entrant")),
     "tournaments:live": Spec(query=("round",)),
     "tournaments:progress": Spec(),
+    "tournaments:games_zip": Spec(),
     # tournaments/bottest_views.py
     "tournaments:bot_tests": Spec(form=("a", "b", "preset", "players", "elo0", "elo1",
                                         "alpha", "beta", "max_sets", "seed"), signed_in=True),

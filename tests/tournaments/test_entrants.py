@@ -32,6 +32,7 @@ def test_a_person_entrant_round_trips():
     assert username_of("heuristic@builtin") is None
 
 
+@pytest.mark.django_db  # a person's entrant is looked up: a bot account is marked
 def test_the_filter_shows_the_name_with_the_id_in_the_title():
     html = Template("{% load entrants %}{{ e|entrant }}").render(
         Context({"e": "heuristic@builtin #2"}))

@@ -238,7 +238,7 @@ class Format:
     def next_round(self, history: History) -> Round | None:
         """The next round's games, or None when none can be paired (the competition is
         over, or a ladder waits for entrants)."""
-        raise NotImplementedError
+        raise NotImplementedError  # every format pairs its own way: each overrides this
 
     def over(self, history: History) -> bool:
         """Whether the competition has played its last round: none is open, and no
@@ -266,7 +266,8 @@ class _Fixed(Format):
     """A format whose every round is known from the start."""
 
     def all_rounds(self, entrants: int, table: int) -> list[list[Pairing]]:
-        raise NotImplementedError
+        """Every round's pairings, known before the first is played."""
+        raise NotImplementedError  # each fixed format (round robin, duplicate) overrides it
 
     def next_round(self, history: History) -> Round | None:
         fixed = self.all_rounds(history.entrants, history.table)

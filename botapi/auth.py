@@ -116,7 +116,9 @@ class TokenOrSession(HttpBearer):
         return caller
 
     def authenticate(self, request: HttpRequest, token: str) -> Any:  # pragma: no cover
-        raise NotImplementedError  # __call__ does it all
+        # django-ninja's HttpBearer declares it abstract; this class's __call__ takes a
+        # token or a session itself and never calls it.
+        raise NotImplementedError
 
 
 def require(request: HttpRequest, scope: str) -> Caller:

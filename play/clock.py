@@ -13,8 +13,10 @@ The trading window (``Table.trade_seconds``): while a person plays a seat, a tra
 phase stays open that long after it starts, so that people can read the turned-over
 cards and make or answer offers; a bot on turn ends trading only once it closes, or
 once every person at the table has passed (``Seat.passed_turn``). Tables of bots only
-keep their pace. Only when moves are played changes; what is played is recorded like
-any move, so replays and audits are as before.
+keep their pace; a bot account (an outside program, ``BotAccount``) is a bot here: it
+reads a frame at once, and a table of it and built-in bots would otherwise wait out
+every window its program does not pass. Only when moves are played changes; what is
+played is recorded like any move, so replays and audits are as before.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from django.conf import settings
 
 from bohnanza_core.state import Phase
 from play.authority import require_seat
-from play.models import Seat, Table
+from play.models import BotAccount, Seat, Table
 from replays.store import load
 
 MAX_TRADE_SECONDS = 600
@@ -40,8 +42,14 @@ def default_trade_seconds() -> int:
 
 
 def people(seats: Iterable[Seat]) -> list[Seat]:
-    """The seats a person plays now (not one handed to a bot)."""
-    return [seat for seat in seats if seat.person]
+    """The seats a person plays now (not one handed to a bot, nor a bot account's):
+    one query, for the seats' accounts that are bot accounts, when anyone sits."""
+    seated = [seat for seat in seats if seat.person]
+    if not seated:
+        return []
+    programs = set(BotAccount.objects.filter(user_id__in=[s.user_id for s in seated])
+                   .values_list("user_id", flat=True))
+    return [seat for seat in seated if seat.user_id not in programs]
 
 
 def window_applies(table: Table, seats: Iterable[Seat]) -> bool:
@@ -49,8 +57,8 @@ def window_applies(table: Table, seats: Iterable[Seat]) -> bool:
     plays a seat and a bot another (at a table of people only, each ends their own
     trading phase)."""
     seats = list(seats)
-    return (table.trade_seconds > 0 and bool(people(seats))
-            and any(seat.is_bot for seat in seats))
+    return (table.trade_seconds > 0 and any(seat.is_bot for seat in seats)
+            and bool(people(seats)))
 
 
 def has_clocks(table: Table, seats: Iterable[Seat]) -> bool:

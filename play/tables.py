@@ -316,7 +316,8 @@ def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
     seats and game are made in the caller's transaction, so whoever opens it records it
     with them (a second try stores nothing: the game's id is taken).
     ``absence_seconds``: how long a seated person may be away before ``replacement_bot``
-    plays their seat (0: never; the clock plays their moves). What the ``play`` app
+    plays their seat (0: never; the clock plays their moves). Its trading window is the
+    site's (``PLAY_TRADE_SECONDS``). What the ``play`` app
     offers the apps above it: it never imports them, and tells them a table's end by
     :data:`play.signals.table_finished`."""
     players_count = len(seats)
@@ -326,7 +327,8 @@ def open_table(organiser: User, preset: str, overrides: Mapping[str, Any],
                                  overrides=dict(overrides), public=True,
                                  move_seconds=move_seconds, game_seconds=game_seconds,
                                  absence_seconds=absence_seconds,
-                                 replacement_bot=replacement_bot)
+                                 replacement_bot=replacement_bot,
+                                 trade_seconds=default_trade_seconds())
     made = [Seat(table=table, number=n, bot=bot, user=user)
             for n, (user, bot) in enumerate(seats)]
     Seat.objects.bulk_create(made)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from django.contrib.auth.models import User
@@ -21,8 +22,8 @@ from bohnanza_core.simulator import fallback
 from bohnanza_core.state import GameState, Phase
 from play import clock, driver, live
 from play.authority import NotYourSeat
-from play.models import Seat, Table
-from play.tables import create_table, start
+from play.models import BotAccount, Seat, Table
+from play.tables import create_table, open_table, start
 from replays.store import games, loaded, reset_games
 
 pytestmark = pytest.mark.django_db
@@ -184,6 +185,22 @@ def test_without_a_window_the_bots_keep_their_pace() -> None:
     assert _table_now(table).trade_deadline is None
 
 
+def test_a_bot_account_is_waited_for_by_no_window() -> None:
+    """A bot account (an outside program) at a table of built-in bots: the bots keep
+    their pace, as at a table of bots only, though the table sets a window."""
+    table = _table(15)
+    BotAccount.objects.create(user=User.objects.get(username="ann"))
+    t0 = timezone.now()
+    _to_a_bots_trading(table, t0)
+    for _ in range(10):
+        driver.next_step(table.id, now=t0)
+        if _state(table).phase is not Phase.TRADING:
+            break
+    assert _state(table).phase is not Phase.TRADING
+    assert _table_now(table).trade_deadline is None
+    assert clock.read_frame(table.id, t0) is None  # nothing to count down
+
+
 def test_no_bot_keeps_an_offer_of_its_own_open_past_the_window() -> None:
     """On ann's turn, a bot's offer to her is withdrawn once the window closes."""
     table = _table(15)
@@ -250,3 +267,18 @@ def test_the_step_before_the_final_harvest_is_found() -> None:
                  if type(e).__name__ == "FieldHarvested" and e.final)
     assert live._before_final_harvest(events[first - 3:], first - 3) == first
     assert live._before_final_harvest(events[:first], 0) is None
+
+
+@pytest.mark.parametrize("site_seconds", [0, 9])
+def test_a_competitions_table_takes_the_sites_trading_window(
+        site_seconds: int, settings: Any) -> None:
+    """A table opened for others (a competition's game with people) has the site's
+    window, as a table made on the lobby's form does, not the model's own default."""
+    settings.PLAY_TRADE_SECONDS = site_seconds
+    ann = User.objects.create_user("ann", password="pw")
+    table = open_table(ann, "classic", SHORT, [(ann, ""), (None, "heuristic"),
+                                               (None, "random")],
+                       game_id=uuid4(), seed="s",
+                       players=["user:ann", "heuristic@builtin", "random@builtin"],
+                       tournament="t", actor="system", move_seconds=60, game_seconds=0)
+    assert Table.objects.get(pk=table.pk).trade_seconds == site_seconds

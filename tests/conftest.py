@@ -4,6 +4,7 @@ pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml; tests that touch
 the database ask for it with the ``db`` fixture or ``@pytest.mark.django_db``.
 """
 
+import os
 from collections.abc import Iterator
 
 import django.conf
@@ -14,7 +15,9 @@ def pytest_configure(config: object) -> None:
     """Tables in tests trade at the bots' pace unless a test sets a trading window
     (``create_table(..., trade_seconds=n)``): the site's default window (15 s,
     ``PLAY_TRADE_SECONDS``) would make every game of people and bots a test plays last
-    minutes. Set before any live server's process is forked, which inherits it."""
+    minutes. Set before any live server's process is forked, which inherits it, and in
+    the environment, which the servers and workers the tests start read it from."""
+    os.environ["BOHNANZA_TRADE_SECONDS"] = "0"
     django.conf.settings.PLAY_TRADE_SECONDS = 0
 
 

@@ -59,8 +59,11 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str
         db.execute(f'CREATE DATABASE "{name}"')
     store = redis.Redis.from_url(REDIS_URL)
     store.flushdb()
-    env = server_env(f"postgres://{POSTGRES['user']}@{POSTGRES['host']}:{POSTGRES['port']}/"
-                     f"{name}", REDIS_URL)
+    # The bots move at 50 ms, not a person's pace (1 s): a seat handed to its bot plays
+    # out the game (tests/services/test_bot_client.py plays at 0 ms).
+    env = {**server_env(f"postgres://{POSTGRES['user']}@{POSTGRES['host']}:"
+                        f"{POSTGRES['port']}/{name}", REDIS_URL),
+           "BOHNANZA_BOT_PACE_MS": "50"}
     logs = tmp_path_factory.mktemp("daphne")
     files = [(logs / f"daphne{n}.log").open("w") for n in range(2)]
     daphnes = [Daphne(free_port(), env, file) for file in files]

@@ -507,19 +507,28 @@ def shared_database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-def test_run_projections_in_its_own_process_stops_on_ctrl_c(committed_store: Games) -> None:
-    """Production: a separate process projects what the web processes store, until Ctrl-C."""
+def _as_if_started_in_the_background() -> None:
+    """A child of a shell's background job begins with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_run_projections_in_its_own_process_stops_on_ctrl_c_and_sigterm(
+        committed_store: Games, stop: signal.Signals) -> None:
+    """Production: a separate process projects what the web processes store, until Ctrl-C
+    or a process manager's SIGTERM, even started with SIGINT ignored (``command &``)."""
     env = {**os.environ, "DATABASE_URL": shared_database_url(), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "manage.py", "run_projections"], cwd=settings.BASE_DIR, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_as_if_started_in_the_background)
     try:
         assert process.stdout is not None
         assert "Ctrl-C to stop" in process.stdout.readline()
-        game = bot_game("rm-process")
+        game = bot_game(f"rm-process-{stop.name}")
         wait_for(lambda: GameSummary.objects.filter(
             pk=game.id, status="finished", events=game.version).exists())
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:

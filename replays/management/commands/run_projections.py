@@ -1,7 +1,8 @@
 """``manage.py run_projections``: keep the read models up to date from a process of their
 own, for production with several web processes (which may then turn the synchronous
-catch-up off with ``READ_MODELS_CATCH_UP = False``). Runs until Ctrl-C, through database
-outages (replays.projections.GameListRunner).
+catch-up off with ``READ_MODELS_CATCH_UP = False``). Runs until Ctrl-C (SIGINT) or SIGTERM
+(what a process manager sends), through database outages
+(replays.projections.GameListRunner).
 
 An event the projection cannot apply is skipped and recorded, and the runner goes on;
 it prints a ``GameList: STALLED ...`` line for each such event as it happens, and one
@@ -9,6 +10,7 @@ for those recorded so far when it starts and when it stops (replays.health)."""
 
 from __future__ import annotations
 
+import signal
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -67,6 +69,7 @@ class Command(BaseCommand):
                           "Ctrl-C to stop.")
         self._tell_failures(alias)
         self.stdout.flush()
+        _stop_on_signals()
         try:
             with projection_runner(batch_size=options["batch_size"],
                                    on_failure=self._failed) as runner:
@@ -95,3 +98,15 @@ class Command(BaseCommand):
             f"{failure.error}; the event is skipped and recorded, the events after it are "
             "applied; manage.py rebuild_read_models applies it again once the cause is fixed.")
         self.stdout.flush()
+
+
+def _interrupted(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _stop_on_signals() -> None:
+    """Stop (after the batch being written) on SIGINT and SIGTERM, whatever this process
+    inherited: a process started in the background by a shell (``command &``), and every
+    child of one, begins with SIGINT ignored, and Python then installs no Ctrl-C handler."""
+    signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGTERM, _interrupted)

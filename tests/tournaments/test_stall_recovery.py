@@ -2,7 +2,7 @@
 embedded beat (``celery -A config worker --beat``, as ``python3 run.py start`` runs it)
 over kombu's filesystem transport, killed with SIGKILL mid-round together with its pool
 and its beat (the messages it had taken are lost with it: the file transport keeps no
-copy). A new worker is started, as a supervisor restarts one, and no command is typed:
+copy; one still waiting is deleted too, so that one is lost whatever the timing). A new worker is started, as a supervisor restarts one, and no command is typed:
 its beat finds the round stalled, sends the missing deals again, and the competition
 ends with every game of its pairings stored exactly once."""
 
@@ -93,6 +93,13 @@ def test_a_round_stalled_by_a_killed_worker_is_resent_by_the_beat(
         first.wait(timeout=30)
         assert first.returncode == -signal.SIGKILL
         assert not competitions.get(t.id).finished
+        # What the killed worker had taken is lost with it; one message still waiting
+        # is lost too (a crashed disk, a purged queue), so that a deal is missing
+        # however far the worker had read the queue when it was killed.
+        deals = [m for m in sorted(platform["queue"].glob("*.msg"))
+                 if b"tournaments.play_deals" in m.read_bytes()]
+        if deals:
+            deals[0].unlink()
         workers.append(start_worker(platform, 2))  # restarted; no command typed
         deadline = time.monotonic() + 300
         while not competitions.get(t.id).finished:

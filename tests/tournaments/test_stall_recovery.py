@@ -2,9 +2,10 @@
 embedded beat (``celery -A config worker --beat``, as ``python3 run.py start`` runs it)
 over kombu's filesystem transport, killed with SIGKILL mid-round together with its pool
 and its beat (the messages it had taken are lost with it: the file transport keeps no
-copy; one still waiting is deleted too, so that one is lost whatever the timing). A new worker is started, as a supervisor restarts one, and no command is typed:
-its beat finds the round stalled, sends the missing deals again, and the competition
-ends with every game of its pairings stored exactly once."""
+copy; one still waiting is deleted too, so that one is lost whatever the timing). A new
+worker is started, as a supervisor restarts one, and no command is typed: its beat finds
+the round stalled, sends the missing deals again, and the competition ends with every
+game of its pairings stored exactly once."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from django.test import override_settings
 
 from play import tokens
 from replays.store import reset_games
+from tests.live_server import SweepingDaphne
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
 
@@ -43,6 +44,8 @@ def _remote() -> Any:
 @override_settings(PLAY_BOT_PACE_SECONDS=0, PLAY_SWEEP_SECONDS=0.2,
                    BOHNANZA_STREAM_KEEPALIVE=0.5)
 class ClientAccountTest(ChannelsLiveServerTestCase):
+    ProtocolServerProcess = SweepingDaphne
+
     def test_the_client_challenges_two_bots_and_plays_the_game_its_stream_announces(
             self) -> None:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -80,6 +83,8 @@ class ClientAccountTest(ChannelsLiveServerTestCase):
 @override_settings(PLAY_BOT_PACE_SECONDS=0, PLAY_SWEEP_SECONDS=0.2,
                    BOHNANZA_STREAM_KEEPALIVE=0.5)
 class ExampleBotTest(ChannelsLiveServerTestCase):
+    ProtocolServerProcess = SweepingDaphne
+
     def test_the_example_bot_challenges_and_plays_as_a_long_lived_bot(self) -> None:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
         reset_games()

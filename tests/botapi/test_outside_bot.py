@@ -20,6 +20,7 @@ from play import tokens
 from play.models import Table
 from replays.store import reset_games
 from tests.botapi import outside_client
+from tests.live_server import SweepingDaphne
 from tournaments.core.competition import LivePlay
 from tournaments.core.rounds import tick
 from tournaments.core.store import competitions, create, reset_competitions
@@ -31,6 +32,8 @@ SHORT = {"draw_cards": 1, "beans": ["wax", "blue", "chili", "stink"]}
 
 @override_settings(PLAY_BOT_PACE_SECONDS=0, PLAY_SWEEP_SECONDS=0.2)
 class OutsideBotTest(ChannelsLiveServerTestCase):
+    ProtocolServerProcess = SweepingDaphne
+
     def test_a_bot_challenges_plays_and_is_seated_by_a_ladder(self) -> None:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
         reset_games()

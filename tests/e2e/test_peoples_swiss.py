@@ -31,7 +31,7 @@ from bohnanza_core.formats import History
 from replays.store import reset_games
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium, sign_in
 from tests.e2e.test_live_table import _version, _wait_moved
-from tests.e2e.test_your_games_live import SweepingDaphne
+from tests.live_server import SweepingDaphne
 from tests.tournaments.conftest import wipe_competitions
 from tournaments import tasks
 from tournaments.core import rounds

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
-from daphne.testing import DaphneProcess
 from django.contrib.auth.models import User
 from django.test import override_settings
 from playwright.sync_api import expect, sync_playwright
@@ -21,6 +19,7 @@ from playwright.sync_api import expect, sync_playwright
 from bohnanza_core.rulesets import customize
 from replays.store import reset_games
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, _require_chromium, sign_in
+from tests.live_server import SweepingDaphne
 from tests.tournaments.conftest import wipe_competitions
 from tests.tournaments.test_live_games import play_out
 from tournaments.core.competition import LivePlay
@@ -32,23 +31,6 @@ pytestmark = pytest.mark.e2e
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 SHORT = {"beans": ["wax", "blue", "chili", "stink"]}
-
-
-class SweepingDaphne(DaphneProcess):
-    """The live server's daphne, picking up tables as a production process does
-    (``play.startup.when_daphne_runs``) even when this test process imported the ASGI
-    module before the fork (its import is what schedules the pick-up)."""
-
-    def __init__(self, host: str, get_application: Any, **kwargs: Any) -> None:
-        def application() -> Any:
-            from play import startup
-
-            app = get_application()
-            startup._started.clear()
-            startup.when_daphne_runs()
-            return app
-
-        super().__init__(host, application, **kwargs)
 
 
 @override_settings(PLAY_BOT_PACE_SECONDS=0.02, PLAY_SWEEP_SECONDS=0.2)

@@ -4,7 +4,7 @@
 Each game is played in memory and saved in one transaction, through
 ``replays.outages.reconnecting``: when the database goes away the worker waits for it
 and plays the game again (nothing of a failed save is stored). Prints each stored game's
-id, one a line.
+id, one a line; plays each game once a line comes on stdin.
 """
 
 from __future__ import annotations
@@ -33,6 +33,11 @@ def one_game() -> Game:
 
 def main(count: int) -> None:
     for _ in range(count):
+        # Paced by the test (a line on stdin before each game): a fast machine would
+        # otherwise store every game before the test has read the first id, and the
+        # outages it makes after the n-th would find the worker gone.
+        if not sys.stdin.readline():
+            return
         game = reconnecting(one_game, give_up_after=120, what="bot games")
         print(game.id, flush=True)
 

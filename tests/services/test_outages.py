@@ -69,13 +69,15 @@ def allow_connections(name: str, allowed: bool) -> None:
         db.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {str(allowed).lower()}')
 
 
-def eventually(predicate: Callable[[], bool], what: str, timeout: float = 120.0) -> None:
-    """Poll ``predicate`` until it holds; fail after ``timeout`` seconds."""
+def eventually(predicate: Callable[[], bool], what: str, timeout: float = 120.0,
+               report: Callable[[], str] = str) -> None:
+    """Poll ``predicate`` until it holds; fail after ``timeout`` seconds, with
+    ``report()``."""
     deadline = time.monotonic() + timeout
     tick = threading.Event()
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            raise AssertionError(f"timed out waiting for {what}\n{report()}")
         tick.wait(0.05)
 
 
@@ -102,22 +104,39 @@ def test_games_saved_and_listed_through_outages_are_whole_and_listed_once(
         [sys.executable, "manage.py", "run_projections", "--report-every", "1"], cwd=ROOT,
         env=env, stdout=subprocess.PIPE, stderr=files[0], text=True)
     worker = subprocess.Popen([sys.executable, "-m", "tests.services.bot_worker", str(GAMES)],
-                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=files[1],
-                              text=True)
+                              cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=files[1], text=True)
     reported: list[str] = []
+    other: list[str] = []
     try:
         assert projections.stdout is not None and worker.stdout is not None
         assert "Ctrl-C to stop" in projections.stdout.readline()
+        assert worker.stdin is not None
+
+        def next_game() -> None:
+            worker.stdin.write("\n")  # type: ignore[union-attr]
+            worker.stdin.flush()  # type: ignore[union-attr]
+
+        next_game()
         for line in worker.stdout:
-            reported.append(line.strip())
+            try:  # a game's id; anything else the worker printed is kept for the report
+                reported.append(str(UUID(line.strip())))
+            except ValueError:
+                other.append(line)
+                continue
             if len(reported) in TERMINATE_AFTER:
                 terminate(database)
             if len(reported) == OUTAGE_AFTER:  # the database away until both noticed
                 allow_connections(database, False)
                 terminate(database)
+                next_game()  # which the worker cannot store until the database is back
                 eventually(lambda: all("waiting for it" in logs[n].read_text()
-                                       for n in logs), "both processes to notice")
+                                       for n in logs), "both processes to notice",
+                           report=lambda: "".join(other) + "\n".join(
+                               f"{n}: {logs[n].read_text()[-3000:]}" for n in logs))
                 allow_connections(database, True)
+            elif len(reported) < GAMES:
+                next_game()
         assert worker.wait(timeout=120) == 0, logs["worker"].read_text()
         stored, _ = position(database)
         eventually(lambda: position(database)[1] == stored, "the game list to catch up")

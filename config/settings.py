@@ -381,9 +381,15 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis: a task not acknowledged within this many seconds (its worker died) is delivered
 # again. Longer than any one task (a duplicate set of 7 games takes well under a second).
+# kombu looks for such tasks only every interval x throttle seconds (10 x 10 by default:
+# a dead worker's tasks came back up to 100 s after their timeout); here every fifth of
+# the timeout, at most every 10 s, each look one scan of the unacknowledged index.
+_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", default=300, minimum=1)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     **globals().get("CELERY_BROKER_TRANSPORT_OPTIONS", {}),
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    "visibility_timeout": _VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": max(1, min(10, _VISIBILITY_TIMEOUT // 5)),
+    "unacked_restore_throttle": 1,
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Ladders' ticks are periodic tasks in the database (django-celery-beat), one a ladder,

@@ -37,6 +37,7 @@ VARIABLES = (
     "BOHNANZA_LOGIN_FAILURE_LIMIT", "BOHNANZA_LOGIN_COOLOFF_MINUTES",
     "REDIS_URL", "DATABASE_URL", "BOHNANZA_CACHE_MAX_ENTRIES", "BOHNANZA_CACHE_SECONDS",
     "BOHNANZA_DB_POOL_SIZE", "BOHNANZA_CHANNEL_LAYER", "BOHNANZA_CHANNEL_CAPACITY",
+    "CELERY_VISIBILITY_TIMEOUT",
 )
 
 
@@ -167,6 +168,17 @@ def test_postgresql_goes_through_a_pool_not_persistent_connections(
     assert database["OPTIONS"]["pool"]["max_size"] == 7
     sqlite = read_settings(monkeypatch, DATABASE_URL="sqlite:////tmp/x.sqlite3")
     assert "pool" not in sqlite["DATABASES"]["default"].get("OPTIONS", {})
+
+
+@pytest.mark.parametrize(("timeout", "look_every"), [("300", 10), ("5", 1), ("30", 6)])
+def test_a_dead_workers_redis_tasks_are_looked_for_within_a_fifth_of_their_timeout(
+        monkeypatch: pytest.MonkeyPatch, timeout: str, look_every: int) -> None:
+    options = read_settings(monkeypatch, CELERY_VISIBILITY_TIMEOUT=timeout)[
+        "CELERY_BROKER_TRANSPORT_OPTIONS"]
+    assert options["visibility_timeout"] == int(timeout)
+    # kombu looks every interval x throttle seconds
+    assert options["unacked_restore_interval"] * options["unacked_restore_throttle"] == \
+        look_every
 
 
 def test_compression_sees_every_answer_last(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -138,9 +138,10 @@ class PeoplesSwissTest(ChannelsLiveServerTestCase):
                                       "user:bob"]
             for r in range(2):
                 self._play_round(people, page_url, cid, r)
-                if r == 0:
-                    swiss = competitions().get(cid)
-                    assert swiss.open_round == 1
+                # The round's last game is in; the server's process moves the
+                # competition on just after (round 2 paired, or the end).
+                _until(lambda r=r: competitions().get(cid).open_round == 1 if r == 0
+                       else competitions().get(cid).finished, f"after round {r + 1}")
             for page in people:
                 page.goto(page_url)
                 expect(page.locator("#competition-status")).to_have_text("finished")
@@ -193,6 +194,13 @@ class PeoplesSwissTest(ChannelsLiveServerTestCase):
             if not moved:  # neither may move (a bot's turn, or the round's end coming)
                 _wait_moved(people[0], _version(people[0]), timeout=1000)
         raise AssertionError(f"round {r + 1} did not end")
+
+
+def _until(done: Any, what: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"the competition did not move on {what}"
+        time.sleep(0.1)
 
 
 def _click_first(page: Any) -> bool:

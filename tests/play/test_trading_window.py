@@ -173,16 +173,24 @@ def test_the_window_closes_early_once_every_person_has_passed() -> None:
             clock.pass_trading(table.id, 0, "user:ann")
 
 
-def test_without_a_window_the_bots_keep_their_pace() -> None:
-    table = _table(0)
-    t0 = timezone.now()
+def _assert_the_bots_keep_their_pace(table: Table, t0: datetime) -> None:
+    """From a bot's trading phase, the driver's looks at one moment end it: no window
+    (ann answers at once what a bot offers her meanwhile: the phase waits for that)."""
     _to_a_bots_trading(table, t0)
-    for _ in range(10):
-        driver.next_step(table.id, now=t0)
-        if _state(table).phase is not Phase.TRADING:
+    for _ in range(20):
+        state = _state(table)
+        if state.phase is not Phase.TRADING:
             break
+        if awaiting(state)[0] == 0:
+            live.submit(table.id, table.game_id, fallback(state, 0), "user:ann", person=True)
+        else:
+            driver.next_step(table.id, now=t0)
     assert _state(table).phase is not Phase.TRADING
     assert _table_now(table).trade_deadline is None
+
+
+def test_without_a_window_the_bots_keep_their_pace() -> None:
+    _assert_the_bots_keep_their_pace(_table(0), timezone.now())
 
 
 def test_a_bot_account_is_waited_for_by_no_window() -> None:
@@ -191,13 +199,7 @@ def test_a_bot_account_is_waited_for_by_no_window() -> None:
     table = _table(15)
     BotAccount.objects.create(user=User.objects.get(username="ann"))
     t0 = timezone.now()
-    _to_a_bots_trading(table, t0)
-    for _ in range(10):
-        driver.next_step(table.id, now=t0)
-        if _state(table).phase is not Phase.TRADING:
-            break
-    assert _state(table).phase is not Phase.TRADING
-    assert _table_now(table).trade_deadline is None
+    _assert_the_bots_keep_their_pace(table, t0)
     assert clock.read_frame(table.id, t0) is None  # nothing to count down
 
 

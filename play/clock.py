@@ -29,7 +29,7 @@ from django.conf import settings
 
 from bohnanza_core.state import Phase
 from play.authority import require_seat
-from play.models import BotAccount, Seat, Table
+from play.models import Seat, Table, bot_account_ids
 from replays.store import load
 
 MAX_TRADE_SECONDS = 600
@@ -45,10 +45,7 @@ def people(seats: Iterable[Seat]) -> list[Seat]:
     """The seats a person plays now (not one handed to a bot, nor a bot account's):
     one query, for the seats' accounts that are bot accounts, when anyone sits."""
     seated = [seat for seat in seats if seat.person]
-    if not seated:
-        return []
-    programs = set(BotAccount.objects.filter(user_id__in=[s.user_id for s in seated])
-                   .values_list("user_id", flat=True))
+    programs = bot_account_ids(seat.user_id for seat in seated)
     return [seat for seat in seated if seat.user_id not in programs]
 
 

@@ -44,7 +44,8 @@ from bohnanza_core.commands import (
     PlantCard,
     PlantFromHand,
 )
-from bohnanza_core.engine import awaiting, new_game, play
+from bohnanza_core.engine import STEP_NONE, awaiting, evolve, new_game, next_step, play
+from bohnanza_core.playout import play_out, start
 from bohnanza_core.rulesets import LeftoverFaceUp, Ruleset, customize, ruleset_for
 from bohnanza_core.simulator import play_game
 from bohnanza_core.state import GameState, Phase
@@ -70,6 +71,10 @@ LOADED = 1.5
 the idle machine read as 2-3x at a load average of 9)."""
 UMBC_TARGET_MS = 1.2
 """The UMBC engine (SBCL) plays its 3-player non-trading game in 1.21 ms here."""
+PLAYOUTS_TARGET = 5000.0
+"""Playouts a second from the middle of a 4-player classic game (issue 31)."""
+UMBC_PLAYOUT_TARGET_MS = 0.20
+"""The UMBC engine's core without its logging: 0.23 ms a game here (issue 31)."""
 UMBC_RULES: dict[str, object] = {
     "starting_fields": 2,
     "third_field_cost": 3,
@@ -138,6 +143,69 @@ def baseline_game(name: str, players: int, seed: str) -> int:
 def bot_game(ruleset: Ruleset, players: int, bot: str, seed: str) -> int:
     record = play_game(ruleset, [BOTS[bot]] * players, seed)
     return len(record.events)
+
+
+def middle_of_a_game(seed: str = "bench:middle") -> GameState:
+    """A 4-player classic table halfway through a game of nontrading bots, at a
+    decision point: where a search starts its playouts."""
+    record = play_game(ruleset_for("classic", 4), [BOTS["nontrading"]] * 4, seed)
+    state: GameState | None = None
+    half = len(record.events) // 2
+    for index, event in enumerate(record.events):
+        state = evolve(state, event)
+        if index >= half and next_step(state) == STEP_NONE:
+            break
+    assert state is not None
+    return state
+
+
+def engine_from(state: GameState) -> None:
+    """The full engine from ``state`` to the end: the trivial policy's commands,
+    validated and turned into events by ``play``."""
+    s = state.copy()
+    while s.phase is not Phase.GAME_OVER:
+        play(s, trivial_policy(s, awaiting(s)[0]))
+
+
+def playout_from(state: GameState) -> None:
+    play_out(state.copy())
+
+
+def umbc_playout(seed: str) -> None:
+    play_out(start(umbc_ruleset(), 3, seed))
+
+
+def per_second(run: Callable[[int], object], seconds: float, repeat: int) -> float:
+    """Best runs a second of CPU time (``time.process_time``) over ``repeat`` tries."""
+    best_rate = 0.0
+    for _ in range(repeat):
+        done = 0
+        started = time.process_time()
+        elapsed = 0.0
+        while elapsed < seconds:
+            for _ in range(20):
+                run(done)
+                done += 1
+            elapsed = time.process_time() - started
+        best_rate = max(best_rate, done / elapsed)
+    return best_rate
+
+
+def measure_playouts(seconds: float, repeat: int) -> dict[str, float]:
+    """Playouts beside the full engine, in turns, in this process's build."""
+    middle = middle_of_a_game()
+    umbc = umbc_ruleset()
+    figures = {"engine": 0.0, "playout": 0.0, "umbc engine": 0.0, "umbc playout": 0.0}
+    runs: dict[str, Callable[[int], object]] = {
+        "engine": lambda _: engine_from(middle),
+        "playout": lambda _: playout_from(middle),
+        "umbc engine": lambda n: bot_game(umbc, 3, "nontrading", f"umbc:{n}"),
+        "umbc playout": lambda n: umbc_playout(f"umbc:{n}"),
+    }
+    for _ in range(repeat):
+        for key, run in runs.items():
+            figures[key] = max(figures[key], per_second(run, seconds, 1))
+    return figures
 
 
 def measure(game: Callable[[str], int], seconds: float, repeat: int) -> tuple[float, float]:
@@ -248,6 +316,15 @@ def main() -> int:
     print(f"\nUMBC variant (rio-grande 3p, {', '.join(f'{k}={v}' for k, v in UMBC_RULES.items())}),"
           f" nontrading:\n  pure {1000 / umbc_pure:.3f} ms/game, this build "
           f"{1000 / umbc_games:.3f} ms/game ({umbc_games / umbc_pure:.2f}x)")
+    playouts = measure_playouts(args.seconds, args.repeat)
+    print(f"\nPlayouts (bohnanza_core/playout.py, this build, CPU time, best of {args.repeat}):\n"
+          f"  from the middle of a 4-player classic game: full engine (trivial policy) "
+          f"{playouts['engine']:,.0f}/s, playout (nontrading policy) "
+          f"{playouts['playout']:,.0f}/s ({playouts['playout'] / playouts['engine']:.2f}x)\n"
+          f"  UMBC variant, whole games: full engine with nontrading bots "
+          f"{1000 / playouts['umbc engine']:.3f} ms/game, playout "
+          f"{1000 / playouts['umbc playout']:.3f} ms/game "
+          f"({playouts['umbc playout'] / playouts['umbc engine']:.2f}x)")
     print("\nTargets (one core):")
     failed = 0
     checks: list[tuple[str, float, float, str]] = []
@@ -262,6 +339,10 @@ def main() -> int:
                            here[key][0] / pure[key][0], "ge"))
     checks.append(("UMBC variant, nontrading  ms/game <=", UMBC_TARGET_MS, 1000 / umbc_games,
                    "le"))
+    checks.append(("classic 4p, playouts/s from the middle >=", PLAYOUTS_TARGET,
+                   playouts["playout"], "ge"))
+    checks.append(("UMBC variant, playout ms/game (CPU) <=", UMBC_PLAYOUT_TARGET_MS,
+                   1000 / playouts["umbc playout"], "le"))
     for label, target, got, sense in checks:
         ok = got >= target if sense == "ge" else got <= target
         failed += not ok

@@ -32,6 +32,7 @@ COMPILED: tuple[str, ...] = (
     "state",
     "shuffle",
     "engine",
+    "playout",
     "seatview",
     "views",
     "simulator",

@@ -101,6 +101,9 @@ def _parser() -> _Parser:
     duel.add_argument("--beta", type=float, default=0.05,
                       help="the chance of accepting H0 when H1 holds (default 0.05)")
     duel.add_argument("--max-sets", type=int, default=2000)
+    duel.add_argument("--lone", action="store_true",
+                      help="A takes one seat and B every other (A against a table of Bs); "
+                           "by default A and B alternate")
 
     rules = commands.add_parser("rules", help="list the rulesets and their parameters")
     rules.add_argument("name", nargs="?", help="show only this ruleset")
@@ -176,6 +179,13 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     return customize(args.ruleset, args.players, rule_overrides(args.rule))
 
 
+def _progress(score: float, verdict: Any) -> None:
+    """Each set's line on stderr, so that a long test shows where it stands."""
+    print(f"set {verdict.samples}: {score:.3f}; games {verdict.games}, score "
+          f"{verdict.score.value:.3f} [{verdict.score.low:.3f}, {verdict.score.high:.3f}], "
+          f"Elo {verdict.elo.value:+.1f}, LLR {verdict.llr:.2f}", file=sys.stderr, flush=True)
+
+
 def _head_to_head(args: argparse.Namespace) -> int:
     from bohnanza_core.headtohead import head_to_head
     from bohnanza_core.ratings import Gsprt
@@ -186,7 +196,7 @@ def _head_to_head(args: argparse.Namespace) -> int:
         raise SimulationError(f"--elo0, --elo1, --alpha, --beta: {bad}") from None
     ruleset = _ruleset(args)
     result = head_to_head(ruleset, args.players, args.a, args.b, args.seed, test=test,
-                          max_sets=args.max_sets)
+                          max_sets=args.max_sets, lone=args.lone, on_set=_progress)
     print(result.summary())
     return 0
 

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from bohnanza_core.cards import BeanKind, Card, coins_for
 from bohnanza_core.commands import (
@@ -189,10 +190,127 @@ def evolve(state: GameState | None, event: Event) -> GameState:
     return state
 
 
-def _take_from_pile(state: GameState, card: Card | None) -> Card:
+# The changes the table goes through, each a function on the state alone: ``evolve``
+# applies a recorded event through them, and bohnanza_core/playout.py calls the same
+# functions directly for a search's playouts, where building an event object per step
+# would cost more than the step (bench/engine.py, section "playouts"). One rulebook,
+# two callers.
+
+
+def deal_card(s: GameState, seat: int) -> None:
+    s.hands[seat].append(s.draw_pile.pop())
+    s.dealt += 1
+
+
+def start_turn(s: GameState, seat: int, turn: int) -> None:
+    s.active = seat
+    s.turn = turn
+    s.planted = s.turned_over = s.drawn = 0
+    s.planting_done = False
+    s.phase = Phase.PLANTING_LEFTOVERS if s.face_up else Phase.PLANTING
+
+
+def plant_bean(s: GameState, seat: int, card: Card, field: int, source: CardSource) -> None:
+    if source is CardSource.HAND:
+        s.hands[seat].pop(0)
+        s.planted += 1
+    elif source is CardSource.FACE_UP:
+        s.face_up.remove(card)
+    else:
+        s.trade_areas[seat].remove(card)
+    s.fields[seat][field].append(card)
+    if s.phase is Phase.PLANTING_LEFTOVERS and not s.face_up:
+        s.phase = Phase.PLANTING
+
+
+def end_planting(s: GameState) -> None:
+    if s.phase is Phase.PLANTING:
+        s.phase = Phase.TURNING_OVER
+    else:
+        s.planting_done = True
+
+
+def turn_over_card(s: GameState) -> None:
+    s.face_up.append(s.draw_pile.pop())
+    s.turned_over += 1
+
+
+def take_from_discard(s: GameState) -> None:
+    s.face_up.append(s.discard_pile.pop())
+
+
+def start_phase(s: GameState, phase: Phase) -> None:
+    s.phase = phase
+
+
+def end_trading(s: GameState) -> None:
+    s.offers.clear()
+    s.phase = Phase.PLANTING_RECEIVED
+
+
+def harvest_field(s: GameState, seat: int, field: int, coins: int) -> None:
+    beans = s.fields[seat][field]
+    s.fields[seat][field] = []
+    sold = len(beans) - coins
+    s.coins[seat].extend(beans[sold:])
+    s.discard_pile.extend(beans[:sold])
+
+
+def buy_third_field(s: GameState, seat: int, cost: int) -> None:
+    coins = s.coins[seat]
+    keep = len(coins) - cost
+    paid = coins[keep:]
+    del coins[keep:]
+    if s.rules.paid_coins_to is CoinDestination.OUT_OF_GAME:
+        s.out_of_game.extend(paid)
+    else:
+        s.discard_pile.extend(paid)
+    s.fields[seat].append([])
+    s.third_field_bought[seat] = True
+
+
+def discard_card(s: GameState, seat: int, card: Card, source: CardSource) -> None:
+    if source is CardSource.HAND:
+        s.hands[seat].remove(card)
+        if s.phase is Phase.PLANTING:
+            s.phase = Phase.TURNING_OVER
+    else:
+        s.face_up.remove(card)
+        if s.phase is Phase.PLANTING_LEFTOVERS and not s.face_up:
+            s.phase = Phase.PLANTING
+    s.discard_pile.append(card)
+
+
+def draw_card(s: GameState, seat: int) -> None:
+    s.hands[seat].append(s.draw_pile.pop())
+    s.drawn += 1
+
+
+def run_out(s: GameState, times: int, game_end: GameEnd) -> None:
+    s.runs_out = times
+    if game_end is GameEnd.NOT_YET:
+        s.reshuffle_due = True
+    elif game_end is GameEnd.AFTER_THIS_TURN:
+        s.ending = True
+    else:
+        s.phase = Phase.FINAL_HARVEST
+
+
+def reshuffle_discards(s: GameState, order: Sequence[Card]) -> None:
+    s.draw_pile = list(reversed(order))
+    s.discard_pile = []
+    s.reshuffles += 1
+    s.reshuffle_due = False
+
+
+def end_turn(s: GameState) -> None:
+    s.phase = Phase.BETWEEN_TURNS
+
+
+def _check_top(state: GameState, card: Card | None) -> None:
+    """A recorded card taken from the draw pile must be the pile's top."""
     if not state.draw_pile or card is None or state.draw_pile[-1] != card:
         raise ValueError(f"the record says card {card} but the draw pile disagrees")
-    return state.draw_pile.pop()
 
 
 def _ev_started(s: GameState, e: GameStarted) -> None:
@@ -206,49 +324,33 @@ def _ev_shuffled(s: GameState, e: DeckShuffled) -> None:
 
 
 def _ev_dealt(s: GameState, e: CardDealt) -> None:
-    s.hands[e.seat].append(_take_from_pile(s, e.card))
-    s.dealt += 1
+    _check_top(s, e.card)
+    deal_card(s, e.seat)
 
 
 def _ev_turn_started(s: GameState, e: TurnStarted) -> None:
-    s.active = e.seat
-    s.turn = e.turn
-    s.planted = s.turned_over = s.drawn = 0
-    s.planting_done = False
-    s.phase = Phase.PLANTING_LEFTOVERS if s.face_up else Phase.PLANTING
+    start_turn(s, e.seat, e.turn)
 
 
 def _ev_planted(s: GameState, e: BeanPlanted) -> None:
-    if e.source is CardSource.HAND:
-        s.hands[e.seat].pop(0)
-        s.planted += 1
-    elif e.source is CardSource.FACE_UP:
-        s.face_up.remove(e.card)
-    else:
-        s.trade_areas[e.seat].remove(e.card)
-    s.fields[e.seat][e.field].append(e.card)
-    if s.phase is Phase.PLANTING_LEFTOVERS and not s.face_up:
-        s.phase = Phase.PLANTING
+    plant_bean(s, e.seat, e.card, e.field, e.source)
 
 
 def _ev_planting_ended(s: GameState, e: PlantingEnded) -> None:
-    if s.phase is Phase.PLANTING:
-        s.phase = Phase.TURNING_OVER
-    else:
-        s.planting_done = True
+    end_planting(s)
 
 
 def _ev_turned_over(s: GameState, e: CardTurnedOver) -> None:
-    s.face_up.append(_take_from_pile(s, e.card))
-    s.turned_over += 1
+    _check_top(s, e.card)
+    turn_over_card(s)
 
 
 def _ev_taken_from_discard(s: GameState, e: CardTakenFromDiscard) -> None:
-    s.face_up.append(s.discard_pile.pop())
+    take_from_discard(s)
 
 
 def _ev_phase(s: GameState, e: PhaseStarted) -> None:
-    s.phase = e.phase
+    start_phase(s, e.phase)
 
 
 def _ev_offer_made(s: GameState, e: OfferMade) -> None:
@@ -284,69 +386,38 @@ def _ev_offer_closed(s: GameState, e: OfferWithdrawn | OfferVoided) -> None:
 
 
 def _ev_trading_ended(s: GameState, e: TradingEnded) -> None:
-    s.offers.clear()
-    s.phase = Phase.PLANTING_RECEIVED
+    end_trading(s)
 
 
 def _ev_harvested(s: GameState, e: FieldHarvested) -> None:
-    field = s.fields[e.seat][e.field]
-    s.fields[e.seat][e.field] = []
-    sold = len(field) - e.coins
-    s.coins[e.seat].extend(field[sold:])
-    s.discard_pile.extend(field[:sold])
+    harvest_field(s, e.seat, e.field, e.coins)
 
 
 def _ev_field_bought(s: GameState, e: ThirdFieldBought) -> None:
-    coins = s.coins[e.seat]
-    keep = len(coins) - e.cost
-    paid = coins[keep:]
-    del coins[keep:]
-    if s.rules.paid_coins_to is CoinDestination.OUT_OF_GAME:
-        s.out_of_game.extend(paid)
-    else:
-        s.discard_pile.extend(paid)
-    s.fields[e.seat].append([])
-    s.third_field_bought[e.seat] = True
+    buy_third_field(s, e.seat, e.cost)
 
 
 def _ev_discarded(s: GameState, e: CardDiscarded) -> None:
-    if e.source is CardSource.HAND:
-        s.hands[e.seat].remove(e.card)
-        if s.phase is Phase.PLANTING:
-            s.phase = Phase.TURNING_OVER
-    else:
-        s.face_up.remove(e.card)
-        if s.phase is Phase.PLANTING_LEFTOVERS and not s.face_up:
-            s.phase = Phase.PLANTING
-    s.discard_pile.append(e.card)
+    discard_card(s, e.seat, e.card, e.source)
 
 
 def _ev_drawn(s: GameState, e: CardDrawn) -> None:
-    s.hands[e.seat].append(_take_from_pile(s, e.card))
-    s.drawn += 1
+    _check_top(s, e.card)
+    draw_card(s, e.seat)
 
 
 def _ev_ran_out(s: GameState, e: DrawPileRanOut) -> None:
-    s.runs_out = e.times
-    if e.game_end is GameEnd.NOT_YET:
-        s.reshuffle_due = True
-    elif e.game_end is GameEnd.AFTER_THIS_TURN:
-        s.ending = True
-    else:
-        s.phase = Phase.FINAL_HARVEST
+    run_out(s, e.times, e.game_end)
 
 
 def _ev_reshuffled(s: GameState, e: DiscardPileReshuffled) -> None:
     if e.order is None:
         raise ValueError("cannot apply a redacted DiscardPileReshuffled")
-    s.draw_pile = list(reversed(e.order))
-    s.discard_pile = []
-    s.reshuffles += 1
-    s.reshuffle_due = False
+    reshuffle_discards(s, e.order)
 
 
 def _ev_turn_ended(s: GameState, e: TurnEnded) -> None:
-    s.phase = Phase.BETWEEN_TURNS
+    end_turn(s)
 
 
 def _ev_handed_to_bot(s: GameState, e: SeatHandedToBot) -> None:
@@ -354,8 +425,7 @@ def _ev_handed_to_bot(s: GameState, e: SeatHandedToBot) -> None:
 
 
 def _ev_game_ended(s: GameState, e: GameEnded) -> None:
-    s.phase = Phase.GAME_OVER
-    s.result = Result(e.coins, e.winners, e.ranks)
+    end_game(s, e.coins, e.winners, e.ranks)
 
 
 def _ev_game_stopped(s: GameState, e: GameStopped) -> None:
@@ -426,7 +496,7 @@ def _apply(s: GameState, e: Event) -> None:
 
 
 @cache
-def _deal_order(ruleset: Ruleset, players: int) -> tuple[int, ...]:
+def deal_order(ruleset: Ruleset, players: int) -> tuple[int, ...]:
     """Seats in dealing order: one card at a time around the table."""
     rounds = max(ruleset.cards_dealt(seat) for seat in range(players))
     return tuple(
@@ -437,59 +507,87 @@ def _deal_order(ruleset: Ruleset, players: int) -> tuple[int, ...]:
     )
 
 
-def _pile_event(s: GameState, card_needed: bool) -> Event | None:
+# What happens next by itself, as a step code: :func:`next_step` is where the rules'
+# order of automatic steps is written, once; the engine turns a step into its event
+# (:func:`_automatic`), a playout (bohnanza_core/playout.py) into the change of the table
+# the event would make, without the event. Module constants, not an enum: compiled, a
+# ``Final`` int is a C constant and a comparison with it one machine instruction.
+STEP_NONE: Final = 0
+"""Someone must decide."""
+STEP_END_PLANTING: Final = 1
+STEP_TURN_OVER: Final = 2
+STEP_TAKE_DISCARD: Final = 3
+STEP_PHASE: Final = 4
+"""The next phase starts: :func:`next_phase`."""
+STEP_RESHUFFLE: Final = 5
+STEP_RUN_OUT: Final = 6
+STEP_DRAW: Final = 7
+STEP_END_TURN: Final = 8
+STEP_NEXT_TURN: Final = 9
+STEP_DEAL: Final = 10
+STEP_FIRST_TURN: Final = 11
+STEP_FINAL_HARVEST: Final = 12
+"""A field left at the end is harvested: :func:`field_to_harvest`."""
+STEP_GAME_END: Final = 13
+FIELD_SPAN: Final = 256
+""":func:`field_to_harvest` answers ``seat * FIELD_SPAN + field`` (no tuple to build)."""
+
+
+def _pile_step(s: GameState, card_needed: bool) -> int:
     """A run-out or reshuffle that must happen before the next card is taken."""
     r = s.rules
     if s.reshuffle_due:
-        order = seeded_shuffle(s.discard_pile, s.seed, s.reshuffles + 1)
-        return DiscardPileReshuffled(cards=len(order), order=order)
+        return STEP_RESHUFFLE
     if s.draw_pile or s.ending:
-        return None
+        return STEP_NONE
     if not (card_needed or r.reshuffle_when is ReshuffleWhen.LAST_CARD_DRAWN):
-        return None
+        return STEP_NONE
+    return STEP_RUN_OUT
+
+
+def run_out_end(s: GameState) -> GameEnd:
+    """What the draw pile's running out now means for the game."""
+    r = s.rules
     times = s.runs_out + 1
     last = times >= r.ends_on_run_out or (
         not s.discard_pile and r.empty_reshuffle is EmptyReshuffle.ENDS_GAME
     )
     if not last:
-        return DrawPileRanOut(times=times, game_end=GameEnd.NOT_YET)
+        return GameEnd.NOT_YET
     timing = (
         r.run_out_while_turning_over if s.phase is Phase.TURNING_OVER else r.run_out_while_drawing
     )
-    end = GameEnd.AFTER_THIS_TURN if timing is EndTiming.FINISH_TURN else GameEnd.NOW
-    return DrawPileRanOut(times=times, game_end=end)
+    return GameEnd.AFTER_THIS_TURN if timing is EndTiming.FINISH_TURN else GameEnd.NOW
 
 
-def _final_result(s: GameState) -> GameEnded:
-    r = s.rules
-    coins = tuple(len(c) for c in s.coins)
-    hand_sizes = tuple(len(h) for h in s.hands)
-    seats = range(s.players)
-    best = max(coins)
-    tied = [seat for seat in seats if coins[seat] == best]
-    key: Callable[[int], tuple[int, ...]]
-    if r.tie_break is TieBreak.MOST_CARDS_IN_HAND:
-        key = lambda seat: (coins[seat], hand_sizes[seat])  # noqa: E731
-    elif r.tie_break is TieBreak.FURTHEST_CLOCKWISE:
-        key = lambda seat: (coins[seat], seat)  # noqa: E731
-    else:
-        key = lambda seat: (coins[seat],)  # noqa: E731
-    keys = [key(seat) for seat in seats]
-    ranks = tuple(1 + sum(1 for other in keys if other > keys[seat]) for seat in seats)
-    winners = tuple(seat for seat in seats if ranks[seat] == 1)
-    return GameEnded(
-        coins=coins,
-        winners=winners,
-        ranks=ranks,
-        hand_sizes=hand_sizes,
-        tie_break=r.tie_break if len(tied) > 1 else None,
-        seed=s.seed,
-        salt=s.salt,
-    )
+def reshuffle_order(s: GameState) -> tuple[Card, ...]:
+    """The discard pile's order once shuffled into the new draw pile (first card = bottom)."""
+    return seeded_shuffle(s.discard_pile, s.seed, s.reshuffles + 1)
 
 
-def _automatic(s: GameState) -> Event | None:
-    """The next event that happens by itself, or None when a player must decide."""
+def field_to_harvest(s: GameState) -> int:
+    """The first field still holding beans in the final harvest, as ``seat *
+    FIELD_SPAN + field``, or -1 when every field is empty."""
+    for seat in range(len(s.fields)):
+        fields = s.fields[seat]
+        for index in range(len(fields)):
+            if fields[index]:
+                return seat * FIELD_SPAN + index
+    return -1
+
+
+def next_phase(s: GameState) -> Phase:
+    """The phase a :data:`STEP_PHASE` starts."""
+    if s.phase is Phase.TURNING_OVER:
+        return Phase.TRADING if s.rules.trading else Phase.PLANTING_RECEIVED
+    if s.phase is Phase.PLANTING_RECEIVED and not s.ending:
+        return Phase.DRAWING
+    return Phase.FINAL_HARVEST
+
+
+def next_step(s: GameState) -> int:
+    """The next step that happens by itself (a ``STEP_`` code), or :data:`STEP_NONE`
+    when a player must decide."""
     r = s.rules
     phase = s.phase
     if phase is Phase.PLANTING:
@@ -497,57 +595,119 @@ def _automatic(s: GameState) -> Event | None:
         if not hand or (
             s.planted >= r.planting_from_hand and not r.discard_from_hand_after_planting
         ):
-            return PlantingEnded(seat=s.active)
-        return None
+            return STEP_END_PLANTING
+        return STEP_NONE
     if phase is Phase.TURNING_OVER:
         needed = not s.ending and s.turned_over < r.face_up_cards
-        pile = _pile_event(s, needed)
-        if pile is not None:
+        pile = _pile_step(s, needed)
+        if pile != STEP_NONE:
             return pile
         if needed:
-            return CardTurnedOver(card=s.draw_pile[-1])
+            return STEP_TURN_OVER
         if r.take_matching_discards and s.discard_pile:
-            top = s.discard_pile[-1]
             kinds = s.kinds
-            if any(kinds[c] is kinds[top] for c in s.face_up):
-                return CardTakenFromDiscard(card=top)
-        return PhaseStarted(phase=Phase.TRADING if r.trading else Phase.PLANTING_RECEIVED)
+            top = kinds[s.discard_pile[-1]]
+            for card in s.face_up:
+                if kinds[card] is top:
+                    return STEP_TAKE_DISCARD
+        return STEP_PHASE
     if phase is Phase.PLANTING_RECEIVED:
-        if any(s.trade_areas) or (s.face_up and not s.planting_done):
-            return None
-        return PhaseStarted(phase=Phase.FINAL_HARVEST if s.ending else Phase.DRAWING)
+        if (s.face_up and not s.planting_done) or any(s.trade_areas):
+            return STEP_NONE
+        return STEP_PHASE
     if phase is Phase.DRAWING:
         needed = not s.ending and s.drawn < r.draw_cards
-        pile = _pile_event(s, needed)
-        if pile is not None:
+        pile = _pile_step(s, needed)
+        if pile != STEP_NONE:
             return pile
         if needed:
-            return CardDrawn(seat=s.active, card=s.draw_pile[-1])
-        if s.ending:
-            return PhaseStarted(phase=Phase.FINAL_HARVEST)
-        return TurnEnded(seat=s.active)
+            return STEP_DRAW
+        return STEP_PHASE if s.ending else STEP_END_TURN
     if phase is Phase.BETWEEN_TURNS:
-        return TurnStarted(seat=(s.active + 1) % s.players, turn=s.turn + 1)
+        return STEP_NEXT_TURN
     if phase is Phase.DEALING:
-        order = _deal_order(s.ruleset, s.players)
-        if s.dealt < len(order):
-            return CardDealt(seat=order[s.dealt], card=s.draw_pile[-1])
-        return TurnStarted(seat=0, turn=1)
+        return STEP_DEAL if s.dealt < len(deal_order(s.ruleset, s.players)) else STEP_FIRST_TURN
     if phase is Phase.FINAL_HARVEST:
-        for seat, fields in enumerate(s.fields):
-            for index, beans in enumerate(fields):
-                if beans:
-                    kind = s.kinds[beans[0]]
-                    return FieldHarvested(
-                        seat=seat,
-                        field=index,
-                        kind=kind,
-                        beans=len(beans),
-                        coins=coins_for(kind, len(beans)),
-                        final=True,
-                    )
-        return _final_result(s)
-    return None
+        return STEP_FINAL_HARVEST if field_to_harvest(s) >= 0 else STEP_GAME_END
+    return STEP_NONE
+
+
+def standing(s: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each seat's coins and place (1 + the seats ahead) at the end, by the ruleset's
+    tie-break."""
+    r = s.rules
+    coins = tuple(len(c) for c in s.coins)
+    seats = range(s.players)
+    key: Callable[[int], tuple[int, ...]]
+    if r.tie_break is TieBreak.MOST_CARDS_IN_HAND:
+        hand_sizes = tuple(len(h) for h in s.hands)
+        key = lambda seat: (coins[seat], hand_sizes[seat])  # noqa: E731
+    elif r.tie_break is TieBreak.FURTHEST_CLOCKWISE:
+        key = lambda seat: (coins[seat], seat)  # noqa: E731
+    else:
+        key = lambda seat: (coins[seat],)  # noqa: E731
+    keys = [key(seat) for seat in seats]
+    ranks = tuple(1 + sum(1 for other in keys if other > keys[seat]) for seat in seats)
+    return coins, ranks
+
+
+def end_game(s: GameState, coins: tuple[int, ...], winners: tuple[int, ...],
+             ranks: tuple[int, ...]) -> None:
+    s.phase = Phase.GAME_OVER
+    s.result = Result(coins, winners, ranks)
+
+
+def _final_result(s: GameState) -> GameEnded:
+    coins, ranks = standing(s)
+    best = max(coins)
+    tied = sum(1 for c in coins if c == best)
+    return GameEnded(
+        coins=coins,
+        winners=tuple(seat for seat in range(s.players) if ranks[seat] == 1),
+        ranks=ranks,
+        hand_sizes=tuple(len(h) for h in s.hands),
+        tie_break=s.rules.tie_break if tied > 1 else None,
+        seed=s.seed,
+        salt=s.salt,
+    )
+
+
+def _automatic(s: GameState) -> Event | None:
+    """The next event that happens by itself, or None when a player must decide."""
+    step = next_step(s)
+    if step == STEP_NONE:
+        return None
+    if step == STEP_TURN_OVER:
+        return CardTurnedOver(card=s.draw_pile[-1])
+    if step == STEP_DRAW:
+        return CardDrawn(seat=s.active, card=s.draw_pile[-1])
+    if step == STEP_PHASE:
+        return PhaseStarted(phase=next_phase(s))
+    if step == STEP_END_PLANTING:
+        return PlantingEnded(seat=s.active)
+    if step == STEP_END_TURN:
+        return TurnEnded(seat=s.active)
+    if step == STEP_NEXT_TURN:
+        return TurnStarted(seat=(s.active + 1) % s.players, turn=s.turn + 1)
+    if step == STEP_TAKE_DISCARD:
+        return CardTakenFromDiscard(card=s.discard_pile[-1])
+    if step == STEP_RESHUFFLE:
+        order = reshuffle_order(s)
+        return DiscardPileReshuffled(cards=len(order), order=order)
+    if step == STEP_RUN_OUT:
+        return DrawPileRanOut(times=s.runs_out + 1, game_end=run_out_end(s))
+    if step == STEP_DEAL:
+        return CardDealt(seat=deal_order(s.ruleset, s.players)[s.dealt], card=s.draw_pile[-1])
+    if step == STEP_FIRST_TURN:
+        return TurnStarted(seat=0, turn=1)
+    if step == STEP_FINAL_HARVEST:
+        where = field_to_harvest(s)
+        seat, index = where // FIELD_SPAN, where % FIELD_SPAN
+        beans = s.fields[seat][index]
+        kind = s.kinds[beans[0]]
+        return FieldHarvested(seat=seat, field=index, kind=kind, beans=len(beans),
+                              coins=coins_for(kind, len(beans)), final=True)
+    return _final_result(s)
 
 
 def _advance(state: GameState, events: list[Event]) -> None:
@@ -705,15 +865,20 @@ def harvest_refusal(s: GameState, seat: int, field: int) -> str | None:
     fields = s.fields[seat]
     if not 0 <= field < len(fields):
         return f"there is no field {field}: you have {len(fields)} fields"
-    beans = fields[field]
-    if not beans:
+    if not fields[field]:
         return f"field {field} is empty"
-    if len(beans) == 1 and any(len(f) > 1 for f in fields):
+    if bean_protected(fields, field):
         return (
             "bean protection: a field with a single bean cannot be harvested "
             "while another of your fields holds more than one"
         )
     return None
+
+
+def bean_protected(fields: list[list[Card]], field: int) -> bool:
+    """Bean protection: a field of a single bean cannot be harvested while another
+    field of the same player holds more than one."""
+    return len(fields[field]) == 1 and any(len(beans) > 1 for beans in fields)
 
 
 def _d_harvest(s: GameState, c: Harvest) -> list[Event]:

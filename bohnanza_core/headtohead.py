@@ -41,10 +41,11 @@ class HeadToHead:
 
 
 def summary(a: str, b: str, test: Gsprt, v: GsprtVerdict) -> str:
-    """The verdict in one line: which hypothesis, the Elo estimate with its interval,
-    the LLR within its bounds."""
+    """The verdict in one line: which hypothesis, A's score against B and the Elo
+    difference, each with its interval, the LLR within its bounds."""
     elo = (f"Elo {a} - {b}: {v.elo.value + 0.0:+.1f} [{v.elo.low:+.1f}, {v.elo.high:+.1f}] "
-           f"(95%); LLR {v.llr:.2f} in [{v.lower:.2f}, {v.upper:.2f}]")
+           f"(95%); score {a} vs {b}: {v.score.value:.3f} [{v.score.low:.3f}, "
+           f"{v.score.high:.3f}]; LLR {v.llr:.2f} in [{v.lower:.2f}, {v.upper:.2f}]")
     after = f"after {v.games} games ({v.samples} sets)"
     if v.accepted == "H1":
         return (f"H1 accepted {after}: {a} is stronger than {b} by {test.elo1:g} Elo or "
@@ -61,22 +62,24 @@ def check_table(ruleset: Ruleset, players: int) -> None:
 
 
 def play_set(ruleset: Ruleset, players: int, a: type[Bot], b: type[Bot], seed: str,
-             i: int) -> tuple[float, int]:
+             i: int, lone: bool = False) -> tuple[float, int]:
     """Set ``i``: its deal played once per seat rotation; A's average score against B
-    over its games, and how many games it took."""
+    over its games, and how many games it took. ``lone``: A takes one seat and B all
+    the others (A against a table of Bs), instead of A and B alternating."""
     scores = []
-    for lineup in rotations(range(players)):  # place p is A's when p is even
-        record = play_game(ruleset, [b if p % 2 else a for p in lineup], f"{seed}:{i}")
-        scores.append(pairwise_score(
-            record.result.ranks, [s for s, p in enumerate(lineup) if p % 2 == 0],
-            [s for s, p in enumerate(lineup) if p % 2]))
+    for lineup in rotations(range(players)):
+        a_places = [s for s, p in enumerate(lineup) if (p == 0 if lone else p % 2 == 0)]
+        record = play_game(ruleset, [a if s in a_places else b for s in range(players)],
+                           f"{seed}:{i}")
+        scores.append(pairwise_score(record.result.ranks, a_places,
+                                     [s for s in range(players) if s not in a_places]))
     return sum(scores) / len(scores), len(scores)
 
 
 def head_to_head(
     ruleset: Ruleset, players: int, a: str, b: str, seed: str, *,
     test: Gsprt | None = None, max_sets: int = 2000,
-    on_set: Callable[[float, GsprtVerdict], None] | None = None,
+    on_set: Callable[[float, GsprtVerdict], None] | None = None, lone: bool = False,
 ) -> HeadToHead:
     """Play sets until the test accepts a hypothesis or ``max_sets`` are played."""
     check_table(ruleset, players)
@@ -88,7 +91,7 @@ def head_to_head(
     games = 0
     verdict = test.verdict_of(counts, games)
     for i in range(max_sets):
-        score, played = play_set(ruleset, players, a_class, b_class, seed, i)
+        score, played = play_set(ruleset, players, a_class, b_class, seed, i, lone)
         games += played
         test.count([score], counts)
         verdict = test.verdict_of(counts, games)

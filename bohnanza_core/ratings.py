@@ -224,8 +224,8 @@ def _shifted(atoms: Sequence[tuple[float, float]], mean: float) -> list[float]:
 class GsprtVerdict:
     """Where the test stands: the LLR and its bounds, the samples (sets) and games so
     far, which hypothesis is accepted (``"H0"``: A is no more than ``elo0`` stronger;
-    ``"H1"``: A is at least ``elo1`` stronger; None: go on), and the Elo difference of
-    A over B estimated from the samples with its 95% interval."""
+    ``"H1"``: A is at least ``elo1`` stronger; None: go on), and A's mean score against
+    B and the Elo difference it gives, each with its 95% interval."""
 
     llr: float
     lower: float
@@ -234,6 +234,7 @@ class GsprtVerdict:
     games: int
     accepted: str | None
     elo: Interval
+    score: Interval
 
     @property
     def decided(self) -> bool:
@@ -307,20 +308,26 @@ class Gsprt:
         p1 = _shifted(atoms, elo_score(self.elo1))
         return sum(w * math.log(b / a) for (_, w), a, b in zip(atoms, p0, p1, strict=True))
 
-    def elo(self, counts: dict[float, float]) -> Interval:
-        """A's Elo advantage estimated from the mean set score, with the normal 95%
-        interval of the mean (the prior's variance included) carried over to Elo."""
+    def score(self, counts: dict[float, float]) -> Interval:
+        """A's mean set score against B, with the normal 95% interval of the mean (the
+        prior's variance included)."""
         atoms = self.atoms(counts)
         total = sum(w for _, w in atoms)
         mean = sum(x * w for x, w in atoms) / total
         variance = sum(w * (x - mean) ** 2 for x, w in atoms) / total
         half = Z95 * math.sqrt(variance / max(1.0, sum(counts.values())))
+        return Interval(mean, max(0.0, mean - half), min(1.0, mean + half))
+
+    def elo(self, counts: dict[float, float]) -> Interval:
+        """A's Elo advantage estimated from the mean set score, its interval carried
+        over to Elo."""
+        score = self.score(counts)
         edge = 1e-6
 
-        def to_elo(score: float) -> float:
-            return score_elo(min(1 - edge, max(edge, score)))
+        def to_elo(value: float) -> float:
+            return score_elo(min(1 - edge, max(edge, value)))
 
-        return Interval(to_elo(mean), to_elo(mean - half), to_elo(mean + half))
+        return Interval(to_elo(score.value), to_elo(score.low), to_elo(score.high))
 
     def verdict(self, samples: Sequence[float], games: int) -> GsprtVerdict:
         """The verdict on ``samples`` (every set so far)."""
@@ -332,7 +339,8 @@ class Gsprt:
         n = int(sum(counts.values()))
         llr = self.llr_of(counts) if n >= self.min_samples else 0.0
         accepted = "H1" if llr >= upper else "H0" if llr <= lower else None
-        return GsprtVerdict(llr, lower, upper, n, games, accepted, self.elo(counts))
+        return GsprtVerdict(llr, lower, upper, n, games, accepted, self.elo(counts),
+                            self.score(counts))
 
 
 ELO_BOUND = 1000.0

@@ -99,6 +99,18 @@ class SeatView(ABC):
     def hand(self) -> tuple[Card, ...]: ...
 
     @abstractmethod
+    def hand_size(self, seat: int) -> int: ...
+
+    @abstractmethod
+    def fields(self, seat: int) -> tuple[tuple[Card, ...], ...]:
+        """Every field of ``seat``, each its cards (fields are face up)."""
+
+    @property
+    @abstractmethod
+    def out_of_game(self) -> tuple[Card, ...]:
+        """Coins paid for third fields under rules that take them out of the game."""
+
+    @abstractmethod
     def field_summary(self, seat: int) -> list[tuple[BeanKind | None, int]]: ...
 
     @abstractmethod

@@ -168,6 +168,10 @@ class GameView(SeatView):
         return tuple(self.__state.discard_pile)
 
     @property
+    def out_of_game(self) -> tuple[Card, ...]:
+        return tuple(self.__state.out_of_game)
+
+    @property
     def runs_out(self) -> int:
         """How often the draw pile has run out so far."""
         return self.__state.runs_out

@@ -334,6 +334,10 @@ class WireView(SeatView):
         return tuple(self._table["discard_pile"])
 
     @property
+    def out_of_game(self) -> tuple[Card, ...]:
+        return tuple(self._table.get("out_of_game", ()))
+
+    @property
     def runs_out(self) -> int:
         return int(self._table["runs_out"])
 

@@ -21,6 +21,7 @@ from bohnanza_core.bots.base import Bot
 from bohnanza_core.bots.heuristic import HeuristicBot
 from bohnanza_core.bots.nontrading import NonTradingBot
 from bohnanza_core.bots.random_bot import RandomBot
+from bohnanza_core.bots.search import DeepSearchBot, SearchBot
 from bohnanza_core.engine import SEAT_NAME_MAX
 from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.rulesets import MAX_PLAYERS
@@ -58,7 +59,8 @@ class RegisteredBot:
         return f"{self.name}@{self.version}"
 
 
-BUILTIN_BOTS: tuple[type[Bot], ...] = (RandomBot, NonTradingBot, HeuristicBot)
+BUILTIN_BOTS: tuple[type[Bot], ...] = (RandomBot, NonTradingBot, HeuristicBot, SearchBot,
+                                       DeepSearchBot)
 
 
 @functools.cache

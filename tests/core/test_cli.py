@@ -176,7 +176,7 @@ def test_head_to_head_says_which_bot_is_stronger(capsys):
     out = capsys.readouterr().out
     assert out.startswith("H1 accepted after ")
     assert "heuristic is stronger than random by 20 Elo or more; Elo heuristic - random: +" in out
-    assert "(95%); LLR " in out
+    assert "(95%); score heuristic vs random: " in out and "]; LLR " in out
 
 
 def test_head_to_head_refuses_bounds_the_wrong_way_round(capsys):

@@ -93,7 +93,7 @@ def test_random_games_rederive() -> None:
 
 @pytest.mark.parametrize("band", BANDS, ids=_id)
 def test_bot_games_keep_every_invariant(band: tuple[Ruleset, int]) -> None:
-    from bohnanza_core.bots import BOTS
+    from bohnanza_core.bots import QUICK_BOTS as BOTS
     from bohnanza_core.simulator import play_game
 
     ruleset, players = band

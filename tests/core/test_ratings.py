@@ -184,3 +184,15 @@ def test_an_interval_is_shown_only_when_it_says_something() -> None:
     assert wilson_interval(40, 100).tells(0.3)
     assert not mean_interval([12.0]).tells(4.0)
     assert mean_interval([10.0, 11.0, 12.0, 11.0, 10.0, 12.0]).tells(4.0)
+
+
+def test_head_to_head_gives_the_score_with_its_interval_and_plays_one_against_a_table() -> None:
+    """``lone``: A in one seat against a table of Bs, every seat in turn; the score is
+    A's pairwise score against the Bs, with its 95% interval around it."""
+    four = ruleset_for("classic", 4)
+    result = head_to_head(four, 4, "heuristic", "random", "lone", test=Gsprt(0, 20),
+                          max_sets=3, lone=True)
+    v = result.verdict
+    assert v.games == 4 * v.samples
+    assert v.score.low <= v.score.value <= v.score.high and v.score.value > 0.6
+    assert f"score heuristic vs random: {v.score.value:.3f} [" in result.summary()

@@ -66,10 +66,10 @@ def test_an_exported_game_rederives_event_for_event(band: tuple[Ruleset, int]) -
 
 @pytest.mark.parametrize("band", BANDS[::2], ids=_id)
 def test_bot_games_rederive(band: tuple[Ruleset, int]) -> None:
-    from bohnanza_core.bots import BOTS
+    from bohnanza_core.bots import QUICK_BOTS
     from bohnanza_core.simulator import play_game
 
-    for name, cls in sorted(BOTS.items()):
+    for name, cls in sorted(QUICK_BOTS.items()):
         record = play_game(band[0], [cls] * band[1], f"bots-{name}")
         verdict = rederive(read_jsonl(export_jsonl(record.events)).events)
         assert verdict.ok and verdict.finished, f"{name}: {verdict.reason}"

@@ -24,7 +24,7 @@ from uuid import uuid4
 
 import pytest
 
-from bohnanza_core.bots import BOTS
+from bohnanza_core.bots import BOTS, QUICK_BOTS
 from bohnanza_core.commands import HandSeatToBot
 from bohnanza_core.engine import awaiting
 from bohnanza_core.events import Handover
@@ -164,7 +164,7 @@ def play_one(games: Games, preset: str, players: int, number: int) -> int:
     from bohnanza_core.rulesets import ruleset_for
 
     ruleset = ruleset_for(preset, players)
-    names = sorted(BOTS)
+    names = sorted(QUICK_BOTS)
     seats = [names[(number + seat) % len(names)] for seat in range(players)]
     game = games.start(ruleset, [f"{name} {n + 1}" for n, name in enumerate(seats)],
                        players=[f"bot:{name}" for name in seats])

@@ -67,6 +67,8 @@ BOTS = {
     "heuristic": lambda: _("Heuristic bot"),
     "nontrading": lambda: _("Non-trading bot"),
     "random": lambda: _("Random bot"),
+    "search": lambda: _("Search bot (0.1 s a move)"),
+    "search-deep": lambda: _("Search bot (1 s a move)"),
 }
 
 

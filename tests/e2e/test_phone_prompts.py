@@ -68,3 +68,37 @@ class PhonePromptsTest(ChannelsLiveServerTestCase):
         # the notice just above the moves, the confirmation just below them
         assert places["notice"] <= places["moves"] + 1, places
         assert places["confirm"] >= places["moves"], places
+
+
+HIDE_MOVES = """() => {
+  document.querySelector('.live-moves').hidden = true;  // as live.js does at the end
+  return [...document.querySelectorAll('.live-moves *')]
+    .filter((e) => e.getClientRects().length).map((e) => e.textContent.slice(0, 40));
+}"""
+"""What of the moves still shows once the moves' panel is hidden (the game over, or the
+player gone from it): its panel is ``display: contents`` on a phone, which the
+``hidden`` attribute's ``display: none`` must still beat."""
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class PhoneMovesHiddenTest(ChannelsLiveServerTestCase):
+    serve_static = True
+
+    def test_hidden_moves_are_gone_on_a_phone(self) -> None:
+        _require_chromium()
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        reset_games()
+        ann = User.objects.create_user("ann", password="pw-live-123")
+        table = start(create_table(ann, "classic", 3, seats=["open", "heuristic", "heuristic"]),
+                      ann)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+            page = context.new_page()
+            sign_in(page, self.live_server_url, "ann", "pw-live-123")
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-moves .move-list button.move")
+            shown = page.evaluate(HIDE_MOVES)
+            browser.close()
+        assert shown == [], shown

@@ -29,12 +29,22 @@ PLACES = """() => {
     box.hidden = false;
     box.textContent = 'Harvesting field 1 pays nothing. Harvest it anyway?';
   }
+  const confirm = document.querySelector('.move-confirm');
+  for (const word of ['Yes', 'Cancel']) {  // as table.js's ask() makes them
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'move move-' + (word === 'Yes' ? 'yes' : 'no');
+    b.textContent = word;
+    confirm.appendChild(b);
+  }
   const rect = (selector) => document.querySelector(selector).getBoundingClientRect();
   const top = (selector) => rect(selector).top + scrollY;
   const bottom = (selector) => rect(selector).bottom + scrollY;
   return {moves: top('.live-moves .move-list'), notice: bottom('.move-notice'),
           confirm: top('.move-confirm'), log: top('.live-log-box'),
-          seat: top('.live-table .rt-seat.is-you')};
+          seat: top('.live-table .rt-seat.is-you'),
+          buttons: [...confirm.querySelectorAll('button')].map(
+            (b) => Math.round(b.getBoundingClientRect().height))};
 }"""
 """Where the notice (its bottom) and the confirmation (its top) show, shown by hand,
 against the moves (their top), one's own seat and the move log (document coordinates)."""
@@ -68,6 +78,8 @@ class PhonePromptsTest(ChannelsLiveServerTestCase):
         # the notice just above the moves, the confirmation just below them
         assert places["notice"] <= places["moves"] + 1, places
         assert places["confirm"] >= places["moves"], places
+        # its Yes and Cancel a finger tall, as the moves are (44 px)
+        assert all(height >= 44 for height in places["buttons"]), places
 
 
 HIDE_MOVES = """() => {

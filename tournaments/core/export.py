@@ -4,11 +4,11 @@ the zip's pending bytes in memory.
 
 Each stored game of the competition is one member, ``round-<r>/table-<t>.jsonl`` (from
 1, zero-padded so the names sort), its full record (the "everything" perspective) if
-it has ended, the spectator's view if a live game was scored at its deadline before it
-ended (its hidden cards stay hidden); last, ``games.jsonl``: one line per game with
-its round, table, deal, id, member name, entrants by seat, ranks and coins. Every
-game's own first event names its competition, round, table and entrants (its tags),
-so a member read alone still says who played it.
+it has ended, the spectator's view if a live game was stopped before it ended (scored
+at its deadline, or by a ruling: its hidden cards stay hidden); last, ``games.jsonl``:
+one line per game with its round, table, deal, id, member name, entrants by seat,
+ranks and coins. Every game's own first event names its competition, round, table
+and entrants (its tags), so a member read alone still says who played it.
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ past the table's limit (play/presence.py: the deadline is stored on the seat) is
 handed to the table's bot (``SeatHandedToBot``, actor ``absence``), which then plays
 it like any other bot; at a table of people only, once every one of them is gone the
 game is stopped instead (``GameStopped``, reason ``abandoned``, actor
-``abandonment``). Two processes driving one table are settled by the store, as any two
-commands are.
+``abandonment``), unless it is a competition's whose rule promises a bot for an absent
+player: its bots finish the game (:func:`_bots_finish`). Two processes driving one
+table are settled by the store, as any two commands are.
 
 A table nobody has opened yet (a league fixture's, made by a Celery worker in another
 process, which no channel layer of the embedded default reaches) is found by
@@ -319,6 +320,16 @@ def _play(table: Table, game: Game, command: Command, actor: str) -> live.Played
         return None
 
 
+def _bots_finish(table: Table, game: Game) -> bool:
+    """Whether the bots that took its people's seats play the game to its end: at a
+    competition's table (its game names the competition) with an absence limit, that is
+    a competition whose rule hands an absent player's seat to a bot, which "finishes
+    the game for them" (docs/tournaments.md, "An absent player") and the result counts
+    for the entrants. Stopping it as abandoned would score it 0-0 instead. Elsewhere
+    a table of people only that all of them left is stopped."""
+    return game.tournament is not None and table.absence_seconds > 0
+
+
 def next_step(table_id: UUID, now: datetime | None = None
               ) -> tuple[Step, list[live.Played]]:
     """Look at the table once: play what bots, the clock and an absence have to play
@@ -359,7 +370,8 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
                         refused)
             continue
         return Step("bot", handed=number), [handed]
-    if seats and all(seat.handed_over for seat in seats.values()):
+    if seats and all(seat.handed_over for seat in seats.values()) and not _bots_finish(
+            table, game):
         # A table of people only, every one of them gone (left, or away past the limit):
         # nobody is left to play for, so the platform ends the game as it stands
         # (GameStopped, reason "abandoned") instead of its bots playing it out alone.

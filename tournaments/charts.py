@@ -99,14 +99,18 @@ def llr_chart(points: list[tuple[int, float]], lower: float, upper: float
         return round(TOP + plot_h * (high - v) / (high - low), 1)
 
     path = "M" + " L".join(f"{x(s)},{y(v)}" for s, v in shown)
-    bounds = [{"y": y(upper), "label": "H1", "value": f"{upper:.2f}"},
-              {"y": y(lower), "label": "H0", "value": f"{lower:.2f}"}]
+    bounds = [{"y": y(upper), "label": "H1", "value": f"{upper:.2f}", "label_y": y(upper) + 4},
+              {"y": y(lower), "label": "H0", "value": f"{lower:.2f}", "label_y": y(lower) + 4}]
+    # The LLR's label ends at the bounds' labels' x: one near a bound would be drawn
+    # over its label, so the three are spread apart as the rating chart's are.
+    final = {"label_y": y(shown[-1][1]) + 4}
+    _spread_labels([*bounds, final], low=TOP + 8, high=HEIGHT - BOTTOM + 4)
     every = max(1, last // 5)
     x_ticks = [{"label": str(s), "x": x(s)} for s in range(0, last + 1, every)]
     y_ticks = [{"value": v, "y": y(v)} for v in range(int(low), int(high) + 1)]
     return {"width": WIDTH, "height": HEIGHT, "path": path, "bounds": bounds,
             "final": f"{shown[-1][1]:.2f}", "final_x": x(shown[-1][0]) + 6,
-            "final_y": y(shown[-1][1]) + 4, "x_ticks": x_ticks, "y_ticks": y_ticks,
+            "final_y": final["label_y"], "x_ticks": x_ticks, "y_ticks": y_ticks,
             "left": LEFT, "right": WIDTH - LABEL_ROOM, "top": TOP,
             "bottom": HEIGHT - BOTTOM, "colour": SEAT_COLOURS[0]}
 

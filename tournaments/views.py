@@ -318,8 +318,12 @@ def _bracket(c: Competition) -> list[dict[str, Any]]:
         results.append(results_so_far(c, c.open_round))
     rounds = c.bracket(results)
     last = len(rounds) - 1
+    # A table's match is games t*k to (t+1)*k of its round: the games list, the zip and
+    # each game's tags number the games, so the bracket names them too.
+    k = c.table
     return [{"number": r + 1, "final": r == last and len(c.rounds[r].games) == c.table,
              "tables": [{"number": t + 1, "played": match.played,
+                         "first": t * k + 1, "last": (t + 1) * k,
                          "rows": [{"entrant": c.entrants[row.entrant], "points": row.points,
                                    "coins": row.coins, "through": row.through}
                                   for row in match.rows]}

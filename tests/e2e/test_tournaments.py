@@ -14,8 +14,10 @@ from pytest_django.live_server_helper import LiveServer
 
 from bohnanza_core.rulesets import ruleset_for
 from tests.e2e.conftest import sign_in
+from tests.e2e.test_long_names import widest
 from tests.tournaments.conftest import competitions, worker  # noqa: F401 (fixtures)
 from tournaments import tasks
+from tournaments.core import bottests
 from tournaments.core.rounds import run_here, start_round
 from tournaments.core.store import Competitions, create
 
@@ -146,3 +148,44 @@ def test_a_person_sees_their_game_and_opens_its_table(page: Page, live_server: L
     mine.first.get_by_role("link", name="Open the table").click()
     expect(page).to_have_url(f"{live_server.url}/play/tables/{first}/")
     expect(page.locator(".live-table")).to_be_attached()  # drawn once its socket answers
+
+
+@pytest.mark.parametrize("language", ["en", "hu", "fi"])
+def test_the_competition_pages_fit_a_phone(page: Page, live_server: LiveServer,
+                                           competitions: Competitions,  # noqa: F811
+                                           language: str) -> None:
+    """At 390 px, in each language, no competition page is wider than the window: the
+    wide tables (the list, standings, statistics, games, bot tests) scroll inside their
+    own ``.table-scroll`` box, as the game list's and the profile's do."""
+    duel = ruleset_for("duel", 2)
+    swiss = run_here(create("Phone Swiss", "swiss", {"rounds": 2}, ruleset_for("classic", 4),
+                            4, ENTRANTS).id)
+    cup = run_here(create("Phone Cup", "knockout", {"advance": 1}, duel, 2, ENTRANTS[:4]).id)
+    ladder = run_here(create("Phone Ladder", "ladder", {}, duel, 2, ENTRANTS[:4], every=60).id,
+                      rounds=2)
+    league = run_here(create("Phone League", "league", {"divisions": 2, "moves": 1,
+                                                         "seasons": 1}, duel, 2,
+                             ENTRANTS[:4]).id)
+    test = bottests.create("heuristic", "random", "duel", 2, 0, 5, 0.05, 0.05, 400, "phone")
+    bottests.play_batch(test.id, sets=2)
+    pages = {"list": "/tournaments/", "swiss": f"/tournaments/{swiss.id}/",
+             "knockout": f"/tournaments/{cup.id}/", "ladder": f"/tournaments/{ladder.id}/",
+             "league": f"/tournaments/{league.id}/",
+             "entrant": "/tournaments/entrants/heuristic@builtin/",
+             "bot tests": "/tournaments/bot-tests/",
+             "bot test": f"/tournaments/bot-tests/{test.id}/"}
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
+                               "url": live_server.url}])
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    wide = {}
+    for name, path in pages.items():
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status == 200, name
+        assert page.get_attribute("html", "lang") == language
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        if width > 390:
+            wide[name] = f"{width} px: {widest(page)}"
+            page.screenshot(path=str(SCREENSHOTS / f"phone-{name}-{language}.png"),
+                            full_page=True)
+    assert not wide, f"pages wider than a 390 px phone: {wide}"

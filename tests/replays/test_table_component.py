@@ -10,6 +10,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 
 from bohnanza_core.cards import BeanKind
@@ -113,6 +114,23 @@ def test_the_summary_comes_only_at_the_end(client: Client, store: Games,
         harvests = [e for e in events if isinstance(e, FieldHarvested) and e.seat == seat]
         assert rows[seat]["tally"].harvests == len(harvests)
     assert [row["rank"] for row in summary["rows"]] == sorted(ended.ranks)
+
+
+def test_a_third_field_bought_is_no_harvest_in_the_summary(store: Games,
+                                                          finished: Game) -> None:
+    """The score's "Best harvest" names a harvest only; a third field bought (coins
+    spent) is said beside the coins."""
+    summary = game_summary([e.event for e in store.record(finished.id)],
+                           finished.state.seats, finished.players)
+    assert summary is not None
+    row = next(r for r in summary["rows"] if r["seat"] == 0)
+    row["tally"].third_field = 3
+    html = render_to_string("table/_summary.html", {"s": summary})
+    seat = re.search(r'<tr[^>]*data-seat="0">(.*?)</tr>', html, re.S)
+    assert seat is not None
+    cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", seat.group(1), re.S)
+    coins, best = cells[2], cells[5]
+    assert "3rd field for 3 coins" in coins and "3rd field" not in best
 
 
 def test_chart_numbers_are_not_localised(client: Client, store: Games, finished: Game) -> None:

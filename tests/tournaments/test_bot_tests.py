@@ -6,6 +6,7 @@ range; a batch delivered twice recorded once."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from uuid import uuid4
 
@@ -15,6 +16,8 @@ from django.test import Client
 from django.urls import reverse
 from eventsourcing.persistence import IntegrityError
 
+from replays.summary import LABEL_GAP
+from tournaments.charts import llr_chart
 from tournaments.core import bottests
 from tournaments.core.errors import CompetitionError
 from tournaments.core.store import Competitions
@@ -127,3 +130,14 @@ def test_resume_sends_an_undecided_tests_job_again(competitions: Competitions,
     call_command("tournament", "resume", stdout=out)
     assert sent == [str(waiting.id)]
     assert f"resumed bot test {waiting.id}" in out.getvalue()
+
+
+@pytest.mark.parametrize("llr", [2.9, 2.94, 3.0, -2.9, 0.0])
+def test_the_llr_label_is_never_drawn_over_a_bounds_label(llr: float) -> None:
+    """The LLR's label ends at the bounds' labels' x: near a bound (2.9 by H1 at 2.94)
+    it is moved apart from that bound's label, never over it."""
+    chart = llr_chart([(10, 1.0), (20, llr)], -2.94, 2.94)
+    ys = sorted([chart["final_y"], *(b["label_y"] for b in chart["bounds"])])
+    assert all(b - a >= LABEL_GAP - 0.05 for a, b in itertools.pairwise(ys))  # one decimal
+    assert all(chart["top"] <= y <= chart["bottom"] + 4 for y in ys)
+

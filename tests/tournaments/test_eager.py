@@ -7,12 +7,15 @@ import re
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.template import Context, Template
 
+from bohnanza_core.formats import Tally
 from bohnanza_core.rulesets import ruleset_for
-from tournaments.core.competition import CompetitionError
+from tournaments.core.competition import Competition, CompetitionError
 from tournaments.core.entrants import entrants_for
 from tournaments.core.rounds import run_here
 from tournaments.core.store import create
+from tournaments.management.commands.tournament import describe
 from tournaments.models import CompetitionGame
 
 BOTS3 = ["heuristic@builtin", "random@builtin", "nontrading@builtin"]
@@ -101,6 +104,33 @@ def test_the_command_creates_and_plays_a_competition_with_house_rules(competitio
     assert "Shell Cup" in capsys.readouterr().out
     call_command("tournament", "show", "Shell Cup")  # or its name
     assert str(tid) in capsys.readouterr().out
+
+
+def test_the_command_finds_a_name_in_any_case_but_not_an_ambiguous_one(competitions, capsys):
+    ko = create("Walk KO B", "knockout", {"advance": 1}, ruleset_for("duel", 2), 2, BOTS3[:2])
+    call_command("tournament", "show", "walk ko b")
+    assert str(ko.id) in capsys.readouterr().out
+    upper = create("Cup", "swiss", {"rounds": 1}, ruleset_for("duel", 2), 2, BOTS3[:2])
+    lower = create("cup", "swiss", {"rounds": 1}, ruleset_for("duel", 2), 2, BOTS3[:2])
+    with pytest.raises(CommandError, match="2 competitions are 'CUP'"):
+        call_command("tournament", "show", "CUP")
+    for name, meant in (("Cup", upper), ("cup", lower)):  # written exactly: that one
+        call_command("tournament", "show", name)
+        assert str(meant.id) in capsys.readouterr().out
+
+
+def test_the_command_rounds_figures_as_the_page_does(competitions, monkeypatch):
+    """An average of 85 coins over 8 games is 10.625: the page shows 10.63 (Django's
+    floatformat rounds half up), and so does the shell (Python's format gave 10.62)."""
+    t = run_here(create("Rounding", "round-robin", {"cycles": 1}, ruleset_for("duel", 2), 2,
+                        BOTS3[:2]).id)
+    tally = Tally(0, games=8, points=2.25, coins=85, wins=2.25)
+    monkeypatch.setattr(Competition, "standings", lambda self: [tally])
+    page = Template("{{ a|floatformat:2 }} {{ p|floatformat:1 }}").render(
+        Context({"a": 85 / 8, "p": 2.25}))
+    assert page == "10.63 2.3"
+    (line,) = [line for line in describe(t).splitlines() if line.startswith("  1 ")]
+    assert line.split()[4:8] == ["8", "2.3", "10.63", "2.3"]  # games, points, coins, wins
 
 
 @pytest.mark.parametrize("argv, message", [

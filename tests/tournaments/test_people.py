@@ -8,6 +8,9 @@ the bots and the clock, ``live.submit`` for the people present)."""
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from io import StringIO
@@ -24,7 +27,7 @@ from django.utils import timezone
 from bohnanza_core.bots import HeuristicBot
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
-from bohnanza_core.events import SeatHandedToBot
+from bohnanza_core.events import GameEnded, GameStopped, SeatHandedToBot
 from bohnanza_core.formats import History
 from bohnanza_core.games import Game
 from bohnanza_core.pairings import MAX_ENTRANTS
@@ -43,6 +46,7 @@ from tournaments.core.competition import (
     LivePlay,
     SignUp,
 )
+from tournaments.core.export import INDEX
 from tournaments.core.games import play_deals
 from tournaments.core.rounds import advance, start_due
 from tournaments.core.store import Competitions, create
@@ -375,6 +379,40 @@ def test_a_peoples_round_robin_hands_an_absent_players_seat_to_a_bot(
         start += timedelta(hours=1)
     robin = competitions.get(robin.id)
     assert robin.finished and [t.games for t in robin.tallies()] == [2, 2]
+
+
+def test_the_bots_finish_a_game_every_person_at_it_is_absent_from(
+        competitions: Competitions, here: Any):
+    """A duel whose two people both stay away, under a rule that gives an absent
+    player's seat to a bot: both seats are handed to it, and the bots play the game to
+    its end by the rules (as the competition promised), not stopped as abandoned 0-0; the
+    zip holds its full record, as any game that ended."""
+    for name in ("ann", "bob"):
+        User.objects.create_user(name)
+    rules = LivePlay("duel", SHORT, 5, 0, 24, True, "heuristic", 60)
+    robin = create("Nobody came", "round-robin", {"cycles": 1}, DUEL, 2, ["user:ann"],
+                   organiser="user:ann", live=rules)
+    robin.join("user:bob", timezone.now())
+    robin.start()
+    robin = stored(competitions, robin)
+    tasks.start(robin)
+    rounds = robin.rules.rounds_total(2, 2)
+    start = timezone.now()
+    for r in range(rounds):
+        (row,) = CompetitionTable.objects.filter(competition_id=robin.id, round=r)
+        game = drive(row.table_id, set(), start)
+        record = games().record(game.id)
+        handed = [e.event.seat for e in record if isinstance(e.event, SeatHandedToBot)]
+        assert sorted(handed) == [0, 1]
+        assert not any(isinstance(e.event, GameStopped) for e in record)
+        assert isinstance(record[-1].event, GameEnded) and sum(record[-1].event.coins) > 0
+        start += timedelta(hours=1)
+    robin = competitions.get(robin.id)
+    assert robin.finished and [t.games for t in robin.tallies()] == [rounds, rounds]
+    answer = Client().get(reverse("tournaments:games_zip", args=[robin.id]))
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(answer.streaming_content)))
+    lines = [json.loads(text) for text in archive.read(INDEX).decode().splitlines()]
+    assert [line["perspective"] for line in lines] == ["everything"] * rounds
 
 
 def test_a_peoples_knockout_seeds_each_live_game_of_a_match_apart(

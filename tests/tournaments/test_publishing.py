@@ -61,6 +61,23 @@ def test_the_games_download_is_a_zip_of_every_game_each_verifiable(knockout):
     assert "public" in answer["Cache-Control"]
 
 
+def test_the_bracket_and_the_zip_number_a_knockouts_games_alike(knockout):
+    """The bracket's "Table 2" of a duel's round plays games 3 and 4: its caption says
+    so, and the zip's index gives those games (``table-00003``, ``table-00004``, tagged
+    ``table`` 3 and 4) the bracket's table as ``match``."""
+    text = Client().get(reverse("tournaments:detail", args=[knockout.id])).content.decode()
+    assert "Table 2 · games 3\N{EN DASH}4" in text
+    assert "Table 1 · games 1\N{EN DASH}2" in text
+    answer = Client().get(reverse("tournaments:games_zip", args=[knockout.id]))
+    archive = _zip(b"".join(answer.streaming_content))
+    index = [json.loads(line) for line in archive.read("games.jsonl").splitlines()]
+    assert [(g["round"], g["table"], g["match"]) for g in index] == [
+        (1, 1, 1), (1, 2, 1), (1, 3, 2), (1, 4, 2), (2, 1, 1), (2, 2, 1)]
+    third = index[2]
+    assert third["file"] == "round-001/table-00003.jsonl"
+    assert read_jsonl(archive.read(third["file"]).decode()).events[0].tag("table") == "3"
+
+
 def test_the_shell_exports_the_same_zip(knockout, tmp_path, capsys):
     out = tmp_path / "cup.zip"
     call_command("tournament", "export", "Cup", "--out", str(out))

@@ -4,11 +4,13 @@ the zip's pending bytes in memory.
 
 Each stored game of the competition is one member, ``round-<r>/table-<t>.jsonl`` (from
 1, zero-padded so the names sort), its full record (the "everything" perspective) if
-it has ended, the spectator's view if a live game was scored at its deadline before it
-ended (its hidden cards stay hidden); last, ``games.jsonl``: one line per game with
-its round, table, deal, id, member name, entrants by seat, ranks and coins. Every
-game's own first event names its competition, round, table and entrants (its tags),
-so a member read alone still says who played it.
+it has ended, the spectator's view if a live game was stopped before it ended (scored
+at its deadline, or by a ruling: its hidden cards stay hidden); last, ``games.jsonl``:
+one line per game with its round, table (the game's place in the round), a knockout's
+match (the bracket's table: the page's "Table 2 · games 3 to 4"), deal, id, member
+name, entrants by seat, ranks and coins. Every game's own first event names its
+competition, round, table and entrants (its tags), so a member read alone still says
+who played it.
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ def games_zip(c: Competition) -> Iterator[bytes]:
                 member.write(export_record(entries, EVERYTHING if ended else SPECTATOR)
                              .encode())
             del entries
-            index.append({"round": r + 1, "table": i + 1,
+            match = {"match": i // c.table + 1} if c.format == "knockout" else {}
+            index.append({"round": r + 1, "table": i + 1, **match,
                           "deal": c.rounds[r].games[i].deal + 1, "game": str(game_id),
                           "file": name, "perspective": "everything" if ended else "spectator",
                           "entrants": c.entrants_at(r, i), "ranks": ranks, "coins": coins})

@@ -43,6 +43,7 @@ from typing import Any
 from uuid import UUID
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.template.defaultfilters import floatformat
 
 from bohnanza_core.errors import RulesetError
 from bohnanza_core.formats import FORMATS, MAX_TICKS
@@ -99,6 +100,13 @@ def progress_bar(competition: Competition) -> str:
             + (f", {rate}" if rate and not p.finished else ""))
 
 
+def shown(value: float, places: int) -> str:
+    """A figure rounded as the competition's page rounds it (Django's ``floatformat``:
+    half up, 10.625 is 10.63; Python's ``format`` rounds the binary value half to even,
+    10.62), never localized: the shell and the page agree."""
+    return str(floatformat(value, f"{places}u"))
+
+
 def describe(competition: Competition) -> str:
     """The competition as the shell shows it: its standings (a ladder: its ranking; a
     league: each season's divisions), its invitations, its ratings."""
@@ -124,7 +132,7 @@ def describe(competition: Competition) -> str:
                     move = competition.moved(season, e)
                     t = tallies[e]
                     lines.append(f"    {display_name(competition.entrants[e]):<28} {t.games:>3} "
-                                 f"{t.points:>6.1f} {t.coins:>5} {MOVED[move]:<5} "
+                                 f"{shown(t.points, 1):>6} {t.coins:>5} {MOVED[move]:<5} "
                                  f"{competition.entrants[e]}")
     elif not competition.continuous:
         lines.append(f"{'#':>3} {'entrant':<28} {'games':>5} {'points':>7} {'avg coins':>9} "
@@ -134,16 +142,17 @@ def describe(competition: Competition) -> str:
             rating = competition.rating(entrant)
             average = s.coins / s.games if s.games else 0.0
             lines.append(f"{place:>3} {display_name(entrant):<28} {s.games:>5} "
-                         f"{s.points:>7.1f} {average:>9.2f} {s.wins:>6.1f} "
-                         f"{rating.conservative:>7.2f}  {entrant}")
+                         f"{shown(s.points, 1):>7} {shown(average, 2):>9} "
+                         f"{shown(s.wins, 1):>6} {shown(rating.conservative, 2):>7}  {entrant}")
     if competition.continuous or competition.format == "league":
         lines += ["", f"{'#':>3} {'entrant':<28} {'games':>5} {'mu':>7} {'sigma':>6} "
                   f"{'rating':>7}  id"]
         for place, e in enumerate(competition.ranking(), 1):
             entrant = competition.entrants[e]
             mu, sigma, played = competition.ratings.get(entrant, (25.0, 25.0 / 3, 0))
-            lines.append(f"{place:>3} {display_name(entrant):<28} {played:>5} {mu:>7.2f} "
-                         f"{sigma:>6.2f} {mu - 3 * sigma:>7.2f}  {entrant}")
+            lines.append(f"{place:>3} {display_name(entrant):<28} {played:>5} "
+                         f"{shown(mu, 2):>7} {shown(sigma, 2):>6} "
+                         f"{shown(mu - 3 * sigma, 2):>7}  {entrant}")
     if competition.invitations:
         lines += ["", "invitations"]
         lines += [f"  {display_name(e):<28} {status:<9} {e}"
@@ -156,7 +165,8 @@ def describe(competition: Competition) -> str:
 
 def find(text: str) -> Competition:
     """The competition a command names: its id, a unique start of its id (at least 4
-    characters), or its exact name (if no other has it)."""
+    characters), or its name in any case ("walk ko b" for "Walk KO B"), if no other
+    has it; of names differing only in case, the one written exactly."""
     app = competitions()
     text = text.strip()[:200]
     try:
@@ -168,7 +178,11 @@ def find(text: str) -> Competition:
     found = [cid for cid in app.ids(limit=10_000)
              if len(text) >= 4 and str(cid).startswith(text.lower())]
     if not found:
-        found = [cid for cid in app.ids(limit=10_000) if app.get(cid).name == text]
+        named = [(cid, app.get(cid).name) for cid in app.ids(limit=10_000)]
+        found = [cid for cid, name in named if name.casefold() == text.casefold()]
+        exact = [cid for cid, name in named if name == text]
+        if len(found) > 1 and len(exact) == 1:
+            found = exact
     if len(found) != 1:
         raise CommandError(f"no competition {text!r}" if not found else
                            f"{len(found)} competitions are {text!r}: give more of the id")

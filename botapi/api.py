@@ -203,6 +203,15 @@ def rulesets(request: HttpRequest) -> list[dict[str, Any]]:
             for name, bands in PRESETS.items() for band in bands]
 
 
+def _encodable(text: str) -> bool:
+    """Whether ``text`` encodes as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _seats(caller: Caller, body: schemas.TableIn
            ) -> tuple[list[str], dict[int, User], int]:
     """A body's seats as ``play.tables.create_table`` takes them: each open or a
@@ -213,6 +222,9 @@ def _seats(caller: Caller, body: schemas.TableIn
     if len(mine) != 1:
         raise ApiError("invalid_seats", _("Name your own seat 'me', once."))
     names = {s[5:][:USERNAME_MAX] for s in body.seats if s.startswith("user:")}
+    # a name no account can have (a lone surrogate, from JSON's "\\ud800") never
+    # reaches the database, which cannot encode it (a 500): unknown_account
+    names = {name for name in names if _encodable(name)}
     accounts = {u.get_username(): u for u in get_user_model().objects.filter(
         username__in=names)}
     for number, choice in enumerate(body.seats):

@@ -216,6 +216,9 @@ def test_a_seek_not_full_is_cancelled_by_its_creator_only(openapi: dict) -> None
      "unknown_account"),
     ({"ruleset": "classic", "players": 3, "seats": ["me", "user:robo", "bot:random"]},
      "invalid_seat"),
+    # a lone surrogate (JSON's "\ud800") once reached the database's lookup: a 500
+    ({"ruleset": "classic", "players": 3, "seats": ["me", "user:\ud800", "bot:random"]},
+     "unknown_account"),
     ({"ruleset": "classic", "players": 3, "seats": ["me", "bot:random", "bot:random"],
       "absence_seconds": 10**9}, "invalid_request"),
     ({"ruleset": "classic", "players": 3, "seats": ["me", "bot:random", "bot:random"],

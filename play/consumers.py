@@ -88,6 +88,11 @@ MAX_PENDING_REFS = 64
 """The most refs of a connection's stored commands kept until a ``state`` frame
 reflects them (a client sends one command at a time; this bounds one that does not)."""
 
+COMMAND_FRAME_FIELDS = frozenset({"type", "ref", "version", "command"})
+"""The fields of a ``command`` frame (docs/schema/client-frame.json): any other is
+refused (``bad_frame``), never skipped, so that a client that writes ``"seat"`` beside
+the command learns that the frame names no seat."""
+
 CLOSE_NO_TABLE = refusals.HANDSHAKE[refusals.NO_TABLE]
 CLOSE_TOO_MANY = refusals.HANDSHAKE[refusals.TOO_MANY_CONNECTIONS]
 
@@ -578,7 +583,13 @@ class TableConsumer(NoHopConsumer):
             self.syncs.spend()
             await self._send_current()
         elif kind == "command":
-            await self._command(frame, ref)
+            stray = sorted(str(key)[:30] for key in frame if key not in COMMAND_FRAME_FIELDS)
+            if stray:  # a seat or anything else beside the command is not read: refused
+                await self._refuse(refusals.BAD_FRAME,
+                                   f"a command frame has no field {stray[0]!r} (it takes "
+                                   "type, ref, version and command)", ref)
+            else:
+                await self._command(frame, ref)
         elif kind == "pass":
             await self._pass(ref)
         elif kind == "leave":

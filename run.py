@@ -235,6 +235,16 @@ def serve(command: list[str], worker: "subprocess.Popen[bytes]") -> int:
         _stop(worker, "worker")
 
 
+def server_command(port: str) -> list[str]:
+    """The development server ``start`` runs: daphne's ``runserver`` (the ASGI
+    application, websockets included) with ``--nostatic``. WhiteNoise, in the
+    application, serves ``/static/`` already, debug or not (config/settings.py); the
+    debug server's own static handler in front of it answered a path that climbs out of
+    the static folder (``/static/..%2fconfig%2fsettings.py``) with a 500 where WhiteNoise
+    answers 400."""
+    return [str(PYTHON), "manage.py", "runserver", "--nostatic", f"127.0.0.1:{port}"]
+
+
 def start() -> None:
     say("database: manage.py migrate")
     run(str(PYTHON), "manage.py", "migrate", "--noinput")
@@ -248,7 +258,7 @@ def start() -> None:
         run(str(PYTHON), "manage.py", "tournament", "resume")
         port = os.environ.get("PORT", "8000")
         say(f"serving the site at http://127.0.0.1:{port}/ (Ctrl-C stops it and the worker)")
-        code = serve([str(PYTHON), "manage.py", "runserver", f"127.0.0.1:{port}"], worker)
+        code = serve(server_command(port), worker)
     finally:
         _stop(worker, "worker")
     sys.exit(code)

@@ -138,7 +138,9 @@ def command_from_json(obj: object, seat: int) -> Command:
     for note in _NOTES.get(kind, ()):
         if note in obj and not isinstance(obj[note], bool):
             raise CommandFormatError(f"{note} is true or false, not {_cut(obj[note])}")
-    if "seat" in obj and obj["seat"] != seat:
+    if "seat" in obj and (isinstance(obj["seat"], bool) or not isinstance(obj["seat"], int)
+                          or obj["seat"] != seat):
+        # true is 1 and 1.0 is 1 to Python, not to the schema: a seat is a whole number.
         raise CommandFormatError(f"this connection plays seat {seat}, not {_cut(obj['seat'])}")
     match kind:
         case "plant_from_hand":

@@ -203,6 +203,15 @@ def rulesets(request: HttpRequest) -> list[dict[str, Any]]:
             for name, bands in PRESETS.items() for band in bands]
 
 
+def _encodable(text: str) -> bool:
+    """Whether ``text`` encodes as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _seats(caller: Caller, body: schemas.TableIn
            ) -> tuple[list[str], dict[int, User], int]:
     """A body's seats as ``play.tables.create_table`` takes them: each open or a
@@ -213,6 +222,9 @@ def _seats(caller: Caller, body: schemas.TableIn
     if len(mine) != 1:
         raise ApiError("invalid_seats", _("Name your own seat 'me', once."))
     names = {s[5:][:USERNAME_MAX] for s in body.seats if s.startswith("user:")}
+    # a name no account can have (a lone surrogate, from JSON's "\\ud800") never
+    # reaches the database, which cannot encode it (a 500): unknown_account
+    names = {name for name in names if _encodable(name)}
     accounts = {u.get_username(): u for u in get_user_model().objects.filter(
         username__in=names)}
     for number, choice in enumerate(body.seats):
@@ -374,7 +386,7 @@ def leave_table(request: HttpRequest, table_id: str) -> Status[Any]:
         if table.status == Table.Status.RUNNING:
             seat = authority.seat_of(list(table.seats.all()), caller.user)
             if seat is None:
-                raise TableError(_("you do not play a seat at this game"), "not_seated")
+                raise _no_seat(table, caller.user)
             played = tables.hand_to_bot(table.id, seat, Handover.LEFT, user=caller.user)
             layer = get_channel_layer()
             if layer is not None:
@@ -402,6 +414,16 @@ def start_table(request: HttpRequest, table_id: str) -> dict[str, Any]:
     return _fresh(table.id, caller.user)
 
 
+def _no_seat(table: Table, user: Any) -> ApiError:
+    """Why the caller plays no seat of the running game: ``seat_handed`` for one whose
+    seat a bot plays now (they left it, or stayed away past the limit), so that a
+    program that left is not told it never sat there; ``not_seated`` for anyone else."""
+    if any(s.user_id == user.pk and s.handed_over for s in table.seats.all()):
+        return ApiError("seat_handed", _("A bot plays your seat now."))
+    return ApiError("not_seated", _("You play no seat at this game: its socket shows "
+                                    "what a spectator sees."))
+
+
 @v1.get("/tables/{table_id}/view", response={200: dict[str, Any], **ERRORS})
 def seat_view(request: HttpRequest, table_id: str) -> dict[str, Any]:
     """The caller's seat's view now: the same ``state`` frame its socket is sent
@@ -413,8 +435,7 @@ def seat_view(request: HttpRequest, table_id: str) -> dict[str, Any]:
         raise ApiError("not_running", _("The game has not started yet."))
     seat = authority.seat_of(list(table.seats.all()), caller.user)
     if seat is None:
-        raise ApiError("not_seated", _("You play no seat at this game: its socket shows "
-                                       "what a spectator sees."))
+        raise _no_seat(table, caller.user)
     update = live.current(table, seat)
     if update["holder"] != authority.player_name(caller.user):
         raise ApiError("seat_handed", _("A bot plays your seat now."))

@@ -14,7 +14,10 @@ plays, ``gameStart``), then each notice as it happens: ``challenge``,
 
 Bounded: one stream per credential (a token, or a browser session) at a time, across
 every server process sharing the channel layer: opening a second ends the first with
-a last line ``{"type": "replaced"}``. A stream lives as long as its client keeps it.
+a last line ``{"type": "replaced"}``. A stream lives as long as its client keeps it,
+and its token stands: a token rotated or revoked ends the streams opened with it (told
+through the account's group, as its table sockets are), and opening one again is
+refused (401 ``invalid_token``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Q
@@ -33,7 +36,7 @@ from django.utils.translation import gettext as _
 from botapi.auth import Caller, require
 from botapi.errors import ApiError
 from play import authority, live, notices
-from play.models import Table
+from play.models import ApiToken, Table
 
 KEEPALIVE_SECONDS = 7.0
 """Seconds between keepalive lines (``BOHNANZA_STREAM_KEEPALIVE`` in settings)."""
@@ -72,14 +75,24 @@ def waiting(user: Any) -> list[dict[str, Any]]:
     return found
 
 
+def stands(credential: str) -> bool:
+    """Whether a stream's credential still stands: a token not revoked (or replaced).
+    A session's stream is kept (its credential holds only the start of its key)."""
+    kind, _colon, token_id = credential.partition(":")
+    if kind != "token":
+        return True
+    return ApiToken.objects.filter(pk=int(token_id), revoked_at__isnull=True).exists()
+
+
 def _line(event: dict[str, Any]) -> bytes:
     return (live.json_text(event) + "\n").encode()
 
 
 async def lines(layer: Any, channel: str, credential: str, group: str,
-                first: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+                first: list[dict[str, Any]], account: str) -> AsyncIterator[bytes]:
     """The stream's lines, until its client goes or another stream replaces it (the
-    channel already in its groups: :func:`event_stream`)."""
+    channel already in its groups: :func:`event_stream`), or its token stops standing
+    (``account``: the account's group, told when its credentials change)."""
     own = stream_group(credential)
     try:
         for event in first:
@@ -93,16 +106,21 @@ async def lines(layer: Any, channel: str, credential: str, group: str,
                 # Renewed now and then: a channel layer's groups expire (a day).
                 await layer.group_add(own, channel)
                 await layer.group_add(group, channel)
+                await layer.group_add(account, channel)
                 continue
             if message.get("type") == "stream.replaced":
                 if message.get("by") != channel:
                     yield _line({"type": REPLACED})
                     return
+            elif message.get("type") == "account.changed":
+                if not await sync_to_async(stands)(credential):
+                    return  # its token revoked or replaced: a client opening it again is told
             elif message.get("type") == "account.event":
                 yield _line(message["event"])
     finally:
         await layer.group_discard(own, channel)
         await layer.group_discard(group, channel)
+        await layer.group_discard(account, channel)
 
 
 def event_stream(request: HttpRequest) -> StreamingHttpResponse:
@@ -117,8 +135,10 @@ def event_stream(request: HttpRequest) -> StreamingHttpResponse:
     async_to_sync(layer.group_send)(own, {"type": "stream.replaced", "by": channel})
     async_to_sync(layer.group_add)(own, channel)
     async_to_sync(layer.group_add)(group, channel)
+    account = live.account_group(caller.user.pk)
+    async_to_sync(layer.group_add)(account, channel)
     response = StreamingHttpResponse(
-        lines(layer, channel, caller.credential, group, waiting(caller.user)),
+        lines(layer, channel, caller.credential, group, waiting(caller.user), account),
         content_type="application/x-ndjson")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front passes each line at once

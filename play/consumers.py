@@ -55,7 +55,8 @@ REFUSED_PER_SECOND = 1.0
 SYNC_BURST = 5
 """How many ``sync`` frames (the whole view asked for again) a connection may send in a
 row: each reads the game from the store and draws the table. A client needs one after
-a gap or a silence (static/js/live.js), not a stream of them."""
+a gap or a silence (static/js/live.js), not a stream of them. The whole view sent after
+a ``stale`` or ``busy`` refusal spends the same allowance."""
 
 SYNC_PER_SECOND = 0.5
 """How fast that allowance comes back."""
@@ -86,6 +87,11 @@ LOBBY_REFUSED_BEFORE_CLOSING = 20
 MAX_PENDING_REFS = 64
 """The most refs of a connection's stored commands kept until a ``state`` frame
 reflects them (a client sends one command at a time; this bounds one that does not)."""
+
+COMMAND_FRAME_FIELDS = frozenset({"type", "ref", "version", "command"})
+"""The fields of a ``command`` frame (docs/schema/client-frame.json): any other is
+refused (``bad_frame``), never skipped, so that a client that writes ``"seat"`` beside
+the command learns that the frame names no seat."""
 
 CLOSE_NO_TABLE = refusals.HANDSHAKE[refusals.NO_TABLE]
 CLOSE_TOO_MANY = refusals.HANDSHAKE[refusals.TOO_MANY_CONNECTIONS]
@@ -577,7 +583,13 @@ class TableConsumer(NoHopConsumer):
             self.syncs.spend()
             await self._send_current()
         elif kind == "command":
-            await self._command(frame, ref)
+            stray = sorted(str(key)[:30] for key in frame if key not in COMMAND_FRAME_FIELDS)
+            if stray:  # a seat or anything else beside the command is not read: refused
+                await self._refuse(refusals.BAD_FRAME,
+                                   f"a command frame has no field {stray[0]!r} (it takes "
+                                   "type, ref, version and command)", ref)
+            else:
+                await self._command(frame, ref)
         elif kind == "pass":
             await self._pass(ref)
         elif kind == "leave":
@@ -630,11 +642,29 @@ class TableConsumer(NoHopConsumer):
         elif isinstance(refused, IllegalMove):
             self.allowance.spend()
             await self._refuse(refusals.ILLEGAL, refused.reason, ref)
-        elif isinstance(refused, live.StaleFrame):  # a fast table's everyday case: free
-            await self._refuse(refused.code, str(refused), ref)
-            await self._send_current()
+        elif isinstance(refused, live.StaleFrame):
+            await self._refuse_stale(refused, ref)
         elif driver.has_work(self.table, played.game):
             driver.kick(self.table_id, self.channel_layer)
+
+    async def _refuse_stale(self, refused: live.StaleFrame, ref: object) -> None:
+        """A stale or busy command: refused, and the whole view sent after it while the
+        ``sync`` allowance lasts. The refusal itself is free (a fast table's everyday
+        case), but the whole view costs what a ``sync`` does (a store read and a
+        drawing): without the allowance, a stream of commands with an old ``version``
+        got every one of them drawn. Past it the refusal says when a ``sync`` is allowed
+        again (``retry_after``), and sends no view: the table's next moves come as
+        they are stored."""
+        if self.syncs.available():
+            self.syncs.spend()
+            await self._refuse(refused.code, str(refused), ref)
+            await self._send_current()
+            return
+        wait = self.syncs.wait()
+        await self._refuse(refused.code,
+                           f"{refused} (no whole view now: too many asked for; send sync "
+                           f"in {wait:.1f} s, or act on the next state frame)",
+                           ref, retry_after=wait)
 
     def _submit(self, command: Any, version: int | None) -> live.Played:
         """The command stored, if this connection's account is still signed in and

@@ -360,8 +360,14 @@ def json_text(value: Any) -> str:
     """Compact JSON text, ``json.dumps(value, separators=(",", ":"))`` to the byte, by
     orjson where that gives the same (ASCII text: the frames stay ASCII, a string
     Python copies and encodes to UTF-8 without converting it). The standard encoder
-    took 47 µs on a frame's head (the table's data, the legal moves), orjson 4 µs."""
-    text = orjson.dumps(value)
+    took 47 µs on a frame's head (the table's data, the legal moves), orjson 4 µs.
+    A string orjson refuses (a lone surrogate, which JSON's ``\\ud800`` reads as: a
+    client's ``ref`` echoed) goes to the standard encoder, which escapes it; it once
+    closed the client's socket with 1011."""
+    try:
+        text = orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return _ascii_json(value)
     return text.decode() if text.isascii() else _ascii_json(value)
 
 

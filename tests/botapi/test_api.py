@@ -184,8 +184,14 @@ def test_a_seek_is_joined_by_anyone_and_starts_when_full(openapi: dict) -> None:
     refused(openapi, post(bobo, f"/api/v1/tables/{seek['id']}/join"), "table_started")
     # leaving a running game hands the seat to the table's bot
     assert post(bobo, f"/api/v1/tables/{seek['id']}/leave").status_code == 204
-    refused(openapi, bobo.get(f"/api/v1/tables/{seek['id']}/view"), "not_seated")
-    refused(openapi, post(bobo, f"/api/v1/tables/{seek['id']}/leave"), "not_seated")
+    # who left is told a bot plays the seat now; who never sat there, that they play none
+    refused(openapi, bobo.get(f"/api/v1/tables/{seek['id']}/view"), "seat_handed")
+    refused(openapi, post(bobo, f"/api/v1/tables/{seek['id']}/leave"), "seat_handed")
+    _cleo, cleo_token = _bot(name="cleo")
+    refused(openapi, _client(cleo_token).get(f"/api/v1/tables/{seek['id']}/view"),
+            "not_seated")
+    refused(openapi, post(_client(cleo_token), f"/api/v1/tables/{seek['id']}/leave"),
+            "not_seated")
 
 
 def test_a_seek_not_full_is_cancelled_by_its_creator_only(openapi: dict) -> None:
@@ -216,6 +222,9 @@ def test_a_seek_not_full_is_cancelled_by_its_creator_only(openapi: dict) -> None
      "unknown_account"),
     ({"ruleset": "classic", "players": 3, "seats": ["me", "user:robo", "bot:random"]},
      "invalid_seat"),
+    # a lone surrogate (JSON's "\ud800") once reached the database's lookup: a 500
+    ({"ruleset": "classic", "players": 3, "seats": ["me", "user:\ud800", "bot:random"]},
+     "unknown_account"),
     ({"ruleset": "classic", "players": 3, "seats": ["me", "bot:random", "bot:random"],
       "absence_seconds": 10**9}, "invalid_request"),
     ({"ruleset": "classic", "players": 3, "seats": ["me", "bot:random", "bot:random"],

@@ -155,3 +155,32 @@ def test_the_lobby_socket_honours_a_token_looked_up_again_each_time() -> None:
         await lobby.disconnect()
 
     async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
+
+
+def test_a_stream_ends_once_its_token_is_revoked() -> None:
+    """A stream opened with a token went on telling the account's challenges after the
+    token was revoked (or rotated): it now ends, and opening it again is refused."""
+    async def body() -> None:
+        robo_token, bobo_token, bobo = await sync_to_async(_bots)()
+        client = AsyncClient(AUTHORIZATION=f"Bearer {bobo_token}")
+        response = await client.get("/api/v1/stream/event")
+        assert response.status_code == 200
+        lines = _lines(response)
+        assert await asyncio.wait_for(anext(lines), TIMEOUT) is None  # keepalive
+        account = await sync_to_async(lambda: bobo.bot_account)()
+        await sync_to_async(lambda: [tokens.revoke(account, t.pk)
+                                     for t in account.tokens.all()])()
+        robo = AsyncClient(AUTHORIZATION=f"Bearer {robo_token}")
+        made = await robo.post("/api/v1/challenges", {
+            "ruleset": "classic", "players": 3, "seats": ["me", "user:bobo", "bot:random"]},
+            content_type="application/json")
+        assert made.status_code == 201
+
+        async def told() -> list[dict[str, Any]]:
+            return [line async for line in lines if line is not None]
+
+        assert await asyncio.wait_for(told(), TIMEOUT) == []  # ended, the challenge untold
+        again = await client.get("/api/v1/stream/event")
+        assert (again.status_code, again.json()["code"]) == (401, "invalid_token")
+
+    async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)

@@ -115,6 +115,18 @@ def test_play_answers_awaited_frames_once_and_again_after_a_lost_command() -> No
     assert client._paused_until > 0  # sending waits out retry_after
 
 
+def test_a_stale_refusals_retry_after_does_not_pause_the_commands() -> None:
+    """A stale refusal past the sync allowance carries retry_after (when a sync is
+    allowed again); commands spend no allowance, so sending does not wait for it."""
+    socket = FakeSocket([state(5, 5), {"type": "error", "code": "stale", "reason": "moved on",
+                                       "ref": 1, "retry_after": 30.0},
+                         state(6, 5, finished=True)])
+    client = client_with(socket)
+    asyncio.run(client.play(lambda s: None))
+    assert [r.code for r in client.refusals] == ["stale"]
+    assert client._paused_until == 0.0
+
+
 def test_fallback_lets_the_game_go_on() -> None:
     assert fallback(State(state(5, 5))) == {"kind": "end_planting"}
     assert fallback(State(state(5, 5, awaiting=(1,)))) is None

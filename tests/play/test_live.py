@@ -860,6 +860,51 @@ def test_a_flood_of_syncs_is_refused_without_reading_the_store_each_time(
     flood()
 
 
+def test_a_flood_of_stale_commands_spends_the_syncs_allowance_for_its_whole_views(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stale command is refused for free, but the whole view sent after it costs what
+    a ``sync`` does: past the allowance the refusal comes alone, saying when a ``sync``
+    is allowed again, and the store is not read for it."""
+    from play import consumers
+
+    monkeypatch.setattr(consumers, "SYNC_PER_SECOND", 0.01)  # no refill in the test
+    reads = _count_loads(monkeypatch)
+
+    @in_loop
+    async def flood() -> None:
+        people = await sync_to_async(_people)(2)
+        table = await sync_to_async(_table)(people, ["open"] * 2, preset="duel")
+        ann = await _client(table, people[0], "?html=0")
+        first = await _frame(ann)
+        reads.clear()
+        stale = {"type": "command", "version": first["version"] - 1,
+                 "command": {"kind": "end_trading"}}
+        for n in range(consumers.SYNC_BURST):
+            await ann.send_to(text_data=json.dumps({**stale, "ref": n}))
+            refused = await _frame(ann)
+            assert refused["code"] == "stale" and "retry_after" not in refused
+            whole = await _frame(ann)
+            assert whole["type"] == "state" and whole["since"] == whole["version"]
+        for n in range(3):
+            await ann.send_to(text_data=json.dumps({**stale, "ref": 100 + n}))
+            refused = await _frame(ann)
+            assert refused["code"] == "stale" and refused["ref"] == 100 + n
+            assert refused["retry_after"] > 0
+            assert "send sync in " in refused["reason"]
+        assert await ann.receive_nothing(timeout=0.2)  # no whole view after them
+        assert reads.count(True) == consumers.SYNC_BURST
+        await ann.send_to(text_data=json.dumps({"type": "sync"}))  # one allowance
+        assert (await _frame(ann))["code"] == "too_many_syncs"
+        # Legal commands stay free.
+        await ann.send_to(text_data=json.dumps(
+            {"type": "command", "version": first["version"],
+             "command": {"kind": "plant_from_hand", "field": 0}}))
+        assert (await _latest(ann, first["version"] + 1))["type"] == "state"
+        await ann.disconnect()
+
+    flood()
+
+
 def test_reconnecting_too_often_is_refused_with_a_reason_and_a_close_code(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from play import consumers

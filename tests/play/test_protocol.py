@@ -23,7 +23,7 @@ from play import consumers, live, refusals
 from play.models import Table
 from play.origin import OriginCheck
 from play.tables import create_table, issue_bot_token, join
-from tests.frames import check_client, schema
+from tests.frames import check_client, problems, schema
 from tests.play.test_live import (
     APP,
     TIMEOUT,
@@ -139,6 +139,36 @@ async def _bad_frame(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     assert (leave["code"], leave["ref"]) == (refusals.BAD_FRAME, 4)
     await ann.disconnect()
     return error
+
+
+@in_loop
+async def test_a_command_frame_with_a_stray_field_is_refused_and_nothing_is_stored() -> None:
+    """The schema's command frame takes type, ref, version and command alone: a seat or
+    anything else beside the command is a bad_frame (it was read past, and the command
+    played), and a command whose seat is not a whole number a bad_command."""
+    table, ann, first = await _seated()
+    for ref, stray in ((30, {"seat": 0}), (31, {"foo": 1}), (32, {"seat": True})):
+        frame = {"type": "command", "ref": ref, "version": first["version"],
+                 "command": _move(first), **stray}
+        assert problems("client-frame.json", frame)  # the schema refuses it too
+        await _send(ann, frame)
+        error = await _frame(ann)
+        assert (error["code"], error["ref"]) == (refusals.BAD_FRAME, ref), error
+        assert repr(next(iter(stray))) in error["reason"]
+    for ref, seat in ((33, True), (34, "0"), (35, [0])):
+        await _send(ann, {"type": "command", "ref": ref, "version": first["version"],
+                          "command": {**_move(first), "seat": seat}})
+        error = await _frame(ann)
+        assert (error["code"], error["ref"]) == (refusals.BAD_COMMAND, ref), error
+    assert await ann.receive_nothing(timeout=0.2)
+    stored = await database_sync_to_async(lambda: live.games().game(table.game_id).version)()
+    assert stored == first["version"]
+    # The same command without the stray field, and with its own seat written, is played.
+    await _send(ann, check_client({"type": "command", "ref": 36, "version": first["version"],
+                                   "command": {**_move(first), "seat": 0}}))
+    played = await _until(ann, "state")
+    assert (played["version"], played["ref"]) == (first["version"] + 1, 36)
+    await ann.disconnect()
 
 
 @scenario(refusals.NOT_STARTED)

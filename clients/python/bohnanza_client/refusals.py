@@ -25,7 +25,9 @@ FINAL = frozenset(HANDSHAKE) - {"too_many_connections"}
 """Handshake refusals that connecting again does not mend."""
 
 STATE_FOLLOWS = frozenset({"stale", "busy"})
-"""Refusals after which the server sends the whole view by itself."""
+"""Refusals after which the server sends the whole view by itself, while the
+connection's ``sync`` allowance lasts (without ``retry_after``; with it, no view
+follows: the table's next moves come as they are stored)."""
 
 SEAT_LOST = frozenset({"not_your_seat", "signed_out"})
 """Refusals after which the connection plays no seat (a ``left`` frame follows)."""

@@ -249,7 +249,9 @@ class TableClient:
         if kind == "error":
             refusal = Refused(frame)
             self.refusals.append(refusal)
-            if refusal.retry_after:
+            if refusal.retry_after and refusal.code.startswith("too_many_"):
+                # A stale or busy refusal's retry_after says when a sync is allowed
+                # again: commands stay free, so nothing else waits for it.
                 self._paused_until = time.monotonic() + refusal.retry_after
             if refusal.code == "too_many_syncs":
                 self._syncing = False

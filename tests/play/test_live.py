@@ -1118,3 +1118,27 @@ async def test_a_waiting_room_is_told_when_its_seats_change_and_when_it_closes()
         assert await c.receive_output(timeout=TIMEOUT) == {"type": "websocket.close",
                                                            "code": 4404}
     assert not await sync_to_async(Table.objects.filter(pk=table.pk).exists)()
+
+
+@in_loop
+async def test_a_search_bot_plays_its_seat_at_a_live_table() -> None:
+    """The search bot is a bot people can seat at a table like the others: it plays
+    its seat through the driver to the game's end."""
+    people = await sync_to_async(_people)(1)
+    table = await sync_to_async(_table)(people, ["open", "search", "heuristic"],
+                                        overrides=SHORT)
+    ann = await _client(table, people[0])
+    frame = await _frame(ann)
+    for _ in range(2000):
+        if frame["finished"]:
+            break
+        moves = [m for m in frame["legal"] if m["kind"] != "offer_shape"]
+        if moves and 0 in frame["answer"]["table"]["awaiting"][:1]:
+            await ann.send_to(text_data=json.dumps(
+                {"type": "command", "version": frame["version"], "command": moves[0]}))
+        frame = await _frame(ann)
+        while frame["type"] != "state":
+            frame = await _frame(ann)
+    assert frame["finished"]
+    assert frame["answer"]["table"]["seats"][1]["name"].startswith("search")
+    await ann.disconnect()

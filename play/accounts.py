@@ -18,7 +18,7 @@ from play.lobby import tables_of
 from play.models import BotAccount, Seat
 from replays.models import GameSummary
 from replays.names import USERNAME_MAX
-from replays.table import person_name
+from replays.table import bot_accounts, person_name
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -55,13 +55,15 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     left = dict(Seat.objects.filter(user=person, table__game_id__in=[g.game_id for g in played])
                 .exclude(handover="").values_list("table__game_id", "bot"))
     who = f"user:{person.get_username()}"
+    # Bot accounts among the opponents marked as bots: one lookup for the whole page.
+    bots = bot_accounts(s.player for game in played for s in game.seats.all())
     opponents: Counter[str] = Counter()
     finished = wins = coins = 0
     for game in played:
         game.left_to = left.get(game.game_id)  # type: ignore[attr-defined]
         seats = list(game.seats.all())
         own = next((s for s in seats if s.player == who), None)
-        others = [person_name(s.player) for s in seats if s is not own]
+        others = [person_name(s.player, bots) for s in seats if s is not own]
         game.own = own  # type: ignore[attr-defined]
         game.opponents = others  # type: ignore[attr-defined]
         opponents.update(set(others))

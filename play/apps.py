@@ -11,12 +11,16 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
+        from play.models import bot_account_names
         from play.notices import finished
         from play.signals import table_finished
+        from replays.table import set_bot_accounts_lookup
 
         user_logged_out.connect(_signed_out, dispatch_uid="play.signed_out")
         # Each account that played a finished table is told (its event stream).
         table_finished.connect(finished, dispatch_uid="play.notices.finished")
+        # The replays' pages mark bot accounts as bots; only this app knows them.
+        set_bot_accounts_lookup(bot_account_names)
 
 
 def _signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Collection
 from typing import Any
 
 from django.conf import settings
@@ -229,6 +230,15 @@ def bot_account_ids(user_ids: Any) -> set[int]:
     if not ids:
         return set()
     return set(BotAccount.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
+
+
+def bot_account_names(usernames: Collection[str]) -> set[str]:
+    """Which of these account names are bot accounts (one query): the lookup the
+    replays' pages mark them by (``replays.table.set_bot_accounts_lookup``)."""
+    if not usernames:
+        return set()
+    return set(BotAccount.objects.filter(user__username__in=list(usernames))
+               .values_list("user__username", flat=True))
 
 
 def describe(table: Table) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from bohnanza_core.narrate import tie_break_text
 from bohnanza_core.rulesets import PRESETS, Ruleset
 from play.presets import explained
 from replays.models import GameSummary
-from replays.table import bean, beanometer, initials
+from replays.table import bean, beanometer, bot_accounts, initials
 
 logger = logging.getLogger(__name__)
 
@@ -159,7 +159,9 @@ def home(request: HttpRequest) -> HttpResponse:
     except DatabaseError:
         # The ways in still work without the list (a database not migrated yet, or down).
         logger.warning("home page: the recent games could not be read", exc_info=True)
-    return render(request, "home.html", {"recent": recent})
+    # Bot accounts marked as bots: one lookup for every seat listed.
+    bots = bot_accounts(seat.player for game in recent for seat in game.seats.all())
+    return render(request, "home.html", {"recent": recent, "bots": bots})
 
 
 @require_safe

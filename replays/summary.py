@@ -11,7 +11,7 @@ it would spoil the game.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,8 +162,9 @@ def _chart(series: list[list[int]], names: Sequence[str], turns: int) -> dict[st
 
 
 def game_summary(events: Sequence[Event], names: Sequence[str],
-                 players: Sequence[str]) -> dict[str, Any] | None:
-    """The summary of a finished game from its (redacted) events; None before its end."""
+                 players: Sequence[str], bots: Collection[str] = ()) -> dict[str, Any] | None:
+    """The summary of a finished game from its (redacted) events; None before its end.
+    ``bots``: which of ``players`` are bot accounts (``replays.table.bot_accounts``)."""
     ended = next((e for e in reversed(events) if isinstance(e, GAME_OVER_TYPES)), None)
     if ended is None:
         return None
@@ -173,7 +174,7 @@ def game_summary(events: Sequence[Event], names: Sequence[str],
     rows = []
     for seat, tally in enumerate(tallies):
         rows.append({
-            "seat": seat, "name": names[seat], "player": display_player(players[seat])
+            "seat": seat, "name": names[seat], "player": display_player(players[seat], bots)
             if seat < len(players) else "",
             "coins": ended.coins[seat], "rank": ended.ranks[seat],
             "winner": seat in ended.winners,

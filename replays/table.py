@@ -14,7 +14,7 @@ redacted events of the step), names players as people read them
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,15 +72,46 @@ BOTS = {
 }
 
 
-def display_player(player: str) -> str:
+BotAccountsLookup = Callable[[Collection[str]], Collection[str]]
+"""Given account names, which of them are bot accounts (one query for them all)."""
+
+_bot_accounts_lookup: BotAccountsLookup | None = None
+
+
+def set_bot_accounts_lookup(lookup: BotAccountsLookup | None) -> None:
+    """Install who tells bot accounts apart from people. The accounts are ``play``'s,
+    and this app may not import it (the layers): ``play`` installs its lookup when it
+    starts (``PlayConfig.ready``). Without one, no account is a bot account."""
+    global _bot_accounts_lookup
+    _bot_accounts_lookup = lookup
+
+
+def bot_accounts(players: Iterable[str]) -> frozenset[str]:
+    """Which of these players (``user:robo``...) are bot accounts, in one lookup for a
+    whole page: a page gathers its players first and passes the answer to
+    :func:`display_player`, so its queries do not grow with its seats."""
+    names = {rest for kind, sep, rest in (p.partition(":") for p in players)
+             if kind == "user" and sep and rest}
+    if not names or _bot_accounts_lookup is None:
+        return frozenset()
+    return frozenset(f"user:{name}" for name in _bot_accounts_lookup(names))
+
+
+def bot_account_mark(name: str) -> str:
+    """A bot account's name marked as a bot's, where a person's name would stand."""
+    return _("%(name)s (bot account)") % {"name": name}
+
+
+def display_player(player: str, bots: Collection[str] = ()) -> str:
     """Who sits in a seat, as people read it: ``user:ann`` is "ann", ``bot:heuristic``
-    "Heuristic bot", ``imported:ann`` "ann (imported)"; the store's ids are for
+    "Heuristic bot", ``imported:ann`` "ann (imported)", and a bot account (one of
+    ``bots``, from :func:`bot_accounts`) "robo (bot account)"; the store's ids are for
     machines (the audit details still show them)."""
     kind, _sep, rest = player.partition(":")
     if not _sep:
         return short_name(player)
     if kind == "user":
-        return short_name(rest)
+        return bot_account_mark(short_name(rest)) if player in bots else short_name(rest)
     if kind == "bot":
         known = BOTS.get(rest)
         return known() if known else _("%(name)s (bot)") % {"name": short_name(rest)}
@@ -90,7 +121,7 @@ def display_player(player: str) -> str:
     return short_name(player)
 
 
-def person_name(player: str) -> str:
+def person_name(player: str, bots: Collection[str] = ()) -> str:
     """A player by the name people know, where the seat's own name is not shown: as
     :func:`display_player`, and a competition's entrant of a built-in bot
     (``bot:nontrading@builtin #2``, its id in the competition) by the bot's name."""
@@ -99,7 +130,7 @@ def person_name(player: str) -> str:
         name = rest.split("@", 1)[0]
         if name in BOTS:
             return BOTS[name]()
-    return display_player(player)
+    return display_player(player, bots)
 
 
 def initials(kind: BeanKind) -> str:
@@ -304,11 +335,13 @@ def _mark(flag: bool, now: bool) -> str:
 
 def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset, *, step: int,
                   head_hash: str, changed: Changes | None = None, now: Changes | None = None,
-                  summary: dict[str, Any] | None = None) -> dict[str, Any]:
+                  summary: dict[str, Any] | None = None,
+                  bots: Collection[str] = ()) -> dict[str, Any]:
     """The template's context for the table ``data`` (a ``GameView.as_dict()``) after
     ``step``, with ``changed`` (the step's events) and ``now`` (its last event) marked.
     ``players``: who sits in each seat (account or bot ids, as the record has them);
-    ``ruleset``: the table's (public) rules, for the third field and the game's end."""
+    ``ruleset``: the table's (public) rules, for the third field and the game's end;
+    ``bots``: which of ``players`` are bot accounts (:func:`bot_accounts`), marked so."""
     changed = changed or Changes()
     now = now or Changes()
     perspective: Perspective = data["perspective"]
@@ -330,7 +363,7 @@ def table_context(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset
                                  _mark(key in changed.fields, key in now.fields)))
         hand = seat.get("hand")
         player = players[index] if index < len(players) else ""
-        shown_player = display_player(player) if player else ""
+        shown_player = display_player(player, bots) if player else ""
         seats.append({
             "index": index,
             "name": seat["name"],
@@ -415,25 +448,27 @@ def render_table(context: dict[str, Any], request: Any = None) -> str:
 def table_answer(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset, *,
                  step: int, steps: int,
                  head_hash: str, changed: Changes | None = None, now: Changes | None = None,
-                 summary: dict[str, Any] | None = None, request: Any = None) -> dict[str, Any]:
+                 summary: dict[str, Any] | None = None, request: Any = None,
+                 bots: Collection[str] = ()) -> dict[str, Any]:
     """What ``static/js/table.js`` is fed: the table as data (``data``, the view's
     dict as it is) and drawn as HTML, with where the game stands. The replay's
     ``steps/<n>.json`` is one; a live table sends the same after every event."""
     answer, _regions = table_answer_regions(data, players, ruleset, step=step, steps=steps,
                                             head_hash=head_hash, changed=changed, now=now,
-                                            summary=summary, request=request)
+                                            summary=summary, request=request, bots=bots)
     return answer
 
 
 def table_answer_regions(data: dict[str, Any], players: Sequence[str], ruleset: Ruleset, *,
                          step: int, steps: int, head_hash: str,
                          changed: Changes | None = None, now: Changes | None = None,
-                         summary: dict[str, Any] | None = None, request: Any = None
+                         summary: dict[str, Any] | None = None, request: Any = None,
+                         bots: Collection[str] = ()
                          ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """:func:`table_answer` and the drawing's regions (``replays.drawing.draw_regions``),
     which a live table sends one by one as they change."""
     context = table_context(data, players, ruleset, step=step, head_hash=head_hash, changed=changed,
-                            now=now, summary=summary)
+                            now=now, summary=summary, bots=bots)
     regions = draw_regions(context, request)
     answer = table_answer_undrawn(data, step=step, steps=steps, head_hash=head_hash)
     answer["html"] = join_regions(context, regions)

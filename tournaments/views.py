@@ -46,6 +46,7 @@ from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.ratings import entrant_statistics, seat_results
 from bohnanza_core.rulesets import rule_overrides
 from replays.caching import ANSWER_MAX_AGE, NOT_CACHED, PAGE_MAX_AGE, Policy, answer, release
+from replays.table import bot_accounts
 from tournaments import tasks
 from tournaments.charts import rating_chart
 from tournaments.core import consent, quotas, rounds
@@ -406,10 +407,17 @@ def _moved_on(competition: Competition) -> Competition:
     return competition
 
 
+def _bot_accounts(c: Competition) -> frozenset[str]:
+    """The competition's people (entered, waiting or invited) that are bot accounts, in
+    one lookup for the page (``replays.table.bot_accounts``): the page marks them as
+    bots (``{{ id|entrant:bots }}``) wherever they appear."""
+    return bot_accounts([*c.entrants, *c.waiting_list, *c.invitations])
+
+
 def _live_part(request: HttpRequest, c: Competition) -> dict[str, Any]:
     """What the part of the page that changes as games are played shows."""
     me = _me(request)
-    context: dict[str, Any] = {"c": summary(c), "mine": _mine(c, me)}
+    context: dict[str, Any] = {"c": summary(c), "mine": _mine(c, me), "bots": _bot_accounts(c)}
     context["pace"] = pace_text(context["c"])
     kind = kind_of(c)
     if kind == "league":

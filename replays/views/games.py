@@ -25,6 +25,7 @@ from bohnanza_core.games import GameNotFound
 from bohnanza_core.rulesets import PRESETS
 from replays.models import GameSummary, GameSummaryQuerySet, SeatSummary
 from replays.store import games
+from replays.table import bot_accounts
 
 PER_PAGE = 25
 MAX_TEXT = 100
@@ -204,7 +205,7 @@ def _games_page(request: HttpRequest, visible: GameSummaryQuerySet, *,
     context: dict[str, Any] = {"filters": filters, "page": None, "problems": [], "mine": mine,
                                "page_url": reverse(page_name), "tokens": {},
                                "show_results": request.GET.get("results") == "1",
-                               "seen": set()}
+                               "seen": set(), "bots": frozenset()}
     number = request.GET.get("page", "1")
     problems: list[str] = []
     if filters.is_bound and not filters.is_valid():
@@ -223,6 +224,9 @@ def _games_page(request: HttpRequest, visible: GameSummaryQuerySet, *,
             me = f"user:{request.user.get_username()}"
             context["tokens"] = _share_tokens(list(context["page"].object_list), me)
         context["seen"] = _played(request, list(context["page"].object_list))
+        # Bot accounts marked as bots: one lookup for every seat on the page.
+        context["bots"] = bot_accounts(seat.player for row in context["page"].object_list
+                                       for seat in row.seats.all())
     except (EmptyPage, PageNotAnInteger):
         pages = paginator.num_pages
         context["problems"] = [

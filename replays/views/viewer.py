@@ -84,7 +84,14 @@ from replays.store import (
     token_matches,
 )
 from replays.summary import game_summary
-from replays.table import changes_of, display_player, short_name, table_answer
+from replays.table import (
+    bot_account_mark,
+    bot_accounts,
+    changes_of,
+    display_player,
+    short_name,
+    table_answer,
+)
 
 SPEEDS = (0.5, 1, 2, 4, 8)
 """Playback speeds offered; at 1x the viewer shows about one event a second."""
@@ -155,10 +162,18 @@ class Opened:
     perspective: Perspective
     token: str | None
     head: Head
+    bots: frozenset[str] = frozenset()
+    """The game's players that are bot accounts (``replays.table.bot_accounts``): marked
+    as bots on the seats, in the log and in the summary."""
 
     @property
     def game_id(self) -> UUID:
         return self.game.id
+
+    @property
+    def marks(self) -> str:
+        """:attr:`bots` as one part of a cache key: who is marked changes what is drawn."""
+        return ",".join(sorted(self.bots))
 
     @property
     def steps(self) -> int:
@@ -217,7 +232,7 @@ def open_game(request: HttpRequest, game_id: str) -> Opened:
     # Links carry the token only when it is the game's: any other is of no use there,
     # and a long one, repeated in every link of the log, made pages of megabytes.
     carried = token if token is not None and token_matches(token, game.share_token) else None
-    return Opened(game, allowed, perspective, carried, head)
+    return Opened(game, allowed, perspective, carried, head, bot_accounts(game.players))
 
 
 def rule_for(request: HttpRequest, opened: Opened, *, page: bool = False) -> Policy:
@@ -232,7 +247,7 @@ def kept(opened: Opened, rule: Policy, what: str, build: Callable[[], Any]) -> A
     if not rule.cacheable:
         return build()
     key = "part:" + tag(opened.game, opened.head, what, perspective_name(opened.perspective),
-                        rule.basis)
+                        rule.basis, opened.marks)
     return remember(key, build)
 
 
@@ -349,9 +364,13 @@ def log_lines(opened: Opened) -> list[LogLine]:
     first = entries[0].event
     assert isinstance(first, GameStarted)  # every record begins so (Games.start)
     # Names cut to 40 characters: a log line tells what happened, and a 1000-character
-    # seat name made every line of it a paragraph (the seats show names whole).
-    narrator = Narrator(first.ruleset, tuple(short_name(seat) for seat in first.seats),
-                        translation)
+    # seat name made every line of it a paragraph (the seats show names whole). A bot
+    # account's seat is marked on every line, as a seat's player is.
+    players = opened.game.players
+    narrator = Narrator(first.ruleset, tuple(
+        bot_account_mark(short_name(seat))
+        if index < len(players) and players[index] in opened.bots else short_name(seat)
+        for index, seat in enumerate(first.seats)), translation)
     groups = timeline_of(opened).groups
     events = [redact(entry.event, opened.perspective) for entry in entries]
     # The deal in one line per seat: a seat's other dealt cards are folded, hidden in
@@ -399,11 +418,12 @@ def step_answer(request: HttpRequest | None, opened: Opened, step: int) -> dict[
         first = entries[0].event
         assert isinstance(first, GameStarted)
         summary = game_summary([redact(e.event, opened.perspective) for e in entries],
-                               first.seats, opened.game.players)
+                               first.seats, opened.game.players, opened.bots)
     answer = table_answer(view(at.state, opened.perspective).as_dict(), opened.game.players,
                           at.state.ruleset, step=step, steps=opened.steps,
                           head_hash=at.head_hash, changed=changes_of(seen),
-                          now=changes_of(seen[-1:]), summary=summary, request=request)
+                          now=changes_of(seen[-1:]), summary=summary, request=request,
+                          bots=opened.bots)
     answer.update({
         "game": str(opened.game_id),
         "perspective": perspective_name(opened.perspective),
@@ -529,7 +549,7 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int
         "perspectives": perspectives,
         "perspective": perspective_name(opened.perspective),
         "token": opened.token,
-        "players": [{"name": seats[i], "player": display_player(p), "id": p,
+        "players": [{"name": seats[i], "player": display_player(p, opened.bots), "id": p,
                      "entrant": tags.get(f"seat_{i}_entrant")}
                     for i, p in enumerate(opened.game.players)],
         "tags": [(key, value) for key, value in tags.items() if not key.startswith("seat_")],
@@ -584,7 +604,8 @@ def viewer_page(request: HttpRequest, game_id: str, *, embed: bool) -> HttpRespo
         carried = hashlib.sha256(opened.token.encode()).hexdigest()[:16] if opened.token else ""
         etag = tag(opened.game, opened.head, template, step,
                    perspective_name(opened.perspective), rule.basis, carried,
-                   request.get_host(), request.scheme, rulings_of(opened.game_id))
+                   request.get_host(), request.scheme, rulings_of(opened.game_id),
+                   opened.marks)
     return answer(request, rule, etag, lambda: render(
         request, template, _viewer_context(request, opened, embed, step, rule)))
 
@@ -614,7 +635,7 @@ def replay_step(request: HttpRequest, game_id: str, step: str) -> HttpResponse:
     step_number = parse_step(step, opened.steps, opened.game.finished)
     rule = rule_for(request, opened)
     etag = (tag(opened.game, opened.head, "step", step_number,
-                perspective_name(opened.perspective), rule.basis)
+                perspective_name(opened.perspective), rule.basis, opened.marks)
             if rule.cacheable else None)
     return answer(request, rule, etag,
                   lambda: JsonResponse(kept_step(opened, rule, step_number)))
@@ -629,7 +650,7 @@ def replay_log(request: HttpRequest, game_id: str) -> HttpResponse:
     first = parse_step(request.GET.get("from") or "1", opened.steps, opened.game.finished)
     rule = rule_for(request, opened)
     etag = (tag(opened.game, opened.head, "log", first, perspective_name(opened.perspective),
-                rule.basis)
+                rule.basis, opened.marks)
             if rule.cacheable else None)
 
     def build() -> HttpResponse:

@@ -1,6 +1,6 @@
-"""``{{ entrant_id|entrant }}``: an entrant by name (a bot's name with its version in
-small type, a person's username, a bot account's marked as a bot), its id in the title
-for authors."""
+"""``{{ entrant_id|entrant:bots }}``: an entrant by name (a bot's name with its version
+in small type, a person's username, a bot account's marked as a bot: ``bots``, the page's
+bot accounts, looked up once), its id in the title for authors."""
 
 from __future__ import annotations
 
@@ -13,15 +13,26 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from play.models import BotAccount
-from tournaments.core.entrants import entrant_name
+from tournaments.core.entrants import EntrantName, entrant_name
 
 register = template.Library()
 
 
+def _bot_account(named: EntrantName, bots: Any) -> bool:
+    """Whether a person's entrant is a bot account: one of the page's ``bots`` (looked up
+    once for all its entrants: ``tournaments.views``), or, on a page that passes none,
+    asked of the database for this one."""
+    if not named.person:
+        return False
+    if isinstance(bots, (set, frozenset)):
+        return named.id in bots
+    return BotAccount.objects.filter(user__username=named.name).exists()
+
+
 @register.filter(name="entrant")
-def entrant(entrant_id: str) -> SafeString:
+def entrant(entrant_id: str, bots: Any = None) -> SafeString:
     named = entrant_name(str(entrant_id))
-    if named.person and BotAccount.objects.filter(user__username=named.name).exists():
+    if _bot_account(named, bots):
         # an outside bot's account: a person's entrant id, marked as the bot it is
         return format_html('<span class="entrant person bot-account" translate="no" '
                            'title="{}">{} <small class="bot-mark">{}</small></span>',

@@ -22,10 +22,14 @@ plays them with the rules the games are judged by.
 
 Trading: whether another player accepts an offer is a person's choice that a
 playout cannot tell, so offers are made as the ``heuristic`` bot makes them (it is
-asked first during trading, and a proposal of its is played as it is). Everything
-whose outcome the rules decide is searched: planting, harvesting, buying a field,
+asked at every decision, and a proposal of its is played as it is). Everything whose
+outcome the rules decide is searched: planting, harvesting, buying a field,
 discarding, ending trading, and accepting or declining an offer (what the accepted
-cards do to its fields is played out).
+cards do to its fields is played out). The heuristic bot's move stands unless the
+search finds one clearly better (:data:`SearchBot.TRUST`): the playouts' players never
+trade, and at a table of traders a small preference of theirs is as often the
+no-trade world's as the real game's (measured: without that rule the search scored
+0.50 against three heuristic bots in 4-player classic, and 0.83 in the duel).
 
 Levels: ``search`` plays :data:`SearchBot.PLAYOUTS` playouts a decision (about 0.1 s
 on one core), ``search-deep`` ten times as many (about 1 s). A budget in playouts,
@@ -136,6 +140,9 @@ class SearchBot(Bot):
     name: ClassVar[str] = "search"
     PLAYOUTS: ClassVar[int] = 600
     """Playouts a decision: about 0.1 s on one core in a 4-player classic game."""
+    TRUST: ClassVar[float] = 0.5
+    """How much better, in the margin's coins on average, the best move must look than
+    the heuristic bot's for the search to play it instead."""
 
     def __init__(self, seat: int, seed: str) -> None:
         super().__init__(seat, seed)
@@ -145,21 +152,27 @@ class SearchBot(Bot):
     def act(self, view: SeatView) -> Command | None:
         seat = self.seat
         awaited = seat in view.awaiting
-        if view.phase is Phase.TRADING or not awaited:
-            proposal = self._trader.act(view)
-            if not awaited or isinstance(proposal, MakeOffer | WithdrawOffer):
-                return proposal
+        # The heuristic bot is asked every time, as it would be at this seat: it makes
+        # the offers, and its move is the one the search must beat.
+        advice = self._trader.act(view)
+        if not awaited or isinstance(advice, MakeOffer | WithdrawOffer):
+            return advice
         moves = candidates(view)
         if len(moves) == 1:
             return moves[0]
         if not moves:
             return None
         self._decisions += 1
-        return self.best(view, moves, random.Random(f"{self.seed}:{self._decisions}"))
+        return self.best(view, moves, random.Random(f"{self.seed}:{self._decisions}"),
+                         advice if advice in moves else None)
 
-    def best(self, view: SeatView, moves: list[Command], rng: random.Random) -> Command:
-        """The move whose playouts ended best for this seat, on average; the first
-        listed among equals. Every move is played on the same samples."""
+    def best(self, view: SeatView, moves: list[Command], rng: random.Random,
+             advice: Command | None = None) -> Command:
+        """The move whose playouts ended best for this seat, on average (the first
+        listed among equals), every move played on the same samples; but ``advice``
+        unless the best looks :data:`TRUST` coins better. The playouts' players never
+        trade, so their games are not quite the real one: a move the search prefers
+        by a hair over a sound one is noise more often than insight."""
         totals = [0] * len(moves)
         samples = max(1, self.PLAYOUTS // len(moves))
         for _ in range(samples):
@@ -169,6 +182,9 @@ class SearchBot(Bot):
                 play(played, move)
                 totals[index] += margin(play_out(played), self.seat)
         best = max(range(len(moves)), key=lambda index: totals[index])
+        if advice is not None and totals[best] - totals[moves.index(advice)] < \
+                self.TRUST * samples:
+            return advice
         return moves[best]
 
 

@@ -111,7 +111,8 @@ def result(request: HttpRequest, game_id: str) -> HttpResponse:
     if row is None or row.status != Analysis.Status.DONE or row.result is None:
         raise Refused(404, _("This game has no finished analysis yet."))
     done = row.result
-    key = f"analysis:{release()}:{row.pk}:{row.finished_at}:{get_language()}"
+    finished = row.finished_at.timestamp() if row.finished_at else 0
+    key = f"analysis:{release()}:{row.pk}:{finished}:{get_language()}"
     drawn = remember(key, lambda: panel.build(
         core.Analysis.from_dict(done),
         [entry.event for entry in games().record(opened.game_id)]))

@@ -113,7 +113,7 @@ def test_another_job_waits_while_a_live_one_holds_the_lease(store: Games) -> Non
 def test_the_quota_refuses_with_a_clear_message_and_staff_are_exempt(
         store: Games, settings: Any, django_capture_on_commit_callbacks: Any) -> None:
     settings.ANALYSIS_QUOTAS = {"per_day": 2, "running": 1}
-    ann, user = signed_in("ann")
+    ann, _ = signed_in("ann")
     first, second, third = (short_game(f"quota-{n}") for n in range(3))
     with django_capture_on_commit_callbacks(execute=False):  # no worker: they stay queued
         assert ask(ann, first.id).status_code == 202

@@ -113,6 +113,7 @@ INSTALLED_APPS = [
     "replays",
     "play",
     "tournaments",
+    "analyses",
     # The bot API, and django-ninja (its docs page's static files).
     "botapi",
     "ninja",
@@ -372,6 +373,15 @@ TOURNAMENT_QUOTAS = {
     "running_ladders": env_int("BOHNANZA_QUOTA_LADDERS", default=2),
     "running_leagues": env_int("BOHNANZA_QUOTA_LEAGUES", default=3),
     "shortest_tick_seconds": env_int("BOHNANZA_QUOTA_SHORTEST_TICK", default=60, minimum=10),
+}
+
+# Game analysis (analyses/, docs/analysis.md): playouts a decision of the analyses asked
+# for on the site, and what one account may ask for (staff exempt): analyses in any 24
+# hours, and under way at once.
+ANALYSIS_PLAYOUTS = env_int("BOHNANZA_ANALYSIS_PLAYOUTS", default=1000, minimum=1)
+ANALYSIS_QUOTAS = {
+    "per_day": env_int("BOHNANZA_QUOTA_ANALYSES_PER_DAY", default=10),
+    "running": env_int("BOHNANZA_QUOTA_ANALYSES_RUNNING", default=1, minimum=1),
 }
 
 CELERY_TASK_ACKS_LATE = True

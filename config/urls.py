@@ -23,6 +23,8 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("replays/", include("replays.urls")),
     path("tournaments/", include("tournaments.urls")),
+    # Game analysis (analyses/): asked for and shown from the replay viewer.
+    path("analyses/", include("analyses.views")),
     # The bot API (botapi/): /api/v1/..., its OpenAPI document and docs (docs/bots.md).
     path("", include("botapi.urls")),
     path("", include("play.urls")),

@@ -58,8 +58,8 @@ SHARED_MAX_AGE = 24 * 3600
 # -- the release ------------------------------------------------------------------------
 
 _release: str | None = None
-RELEASE_FOLDERS = ("bohnanza_core", "replays", "play", "tournaments", "config", "templates",
-                   "static", "locale")
+RELEASE_FOLDERS = ("bohnanza_core", "replays", "play", "tournaments", "analyses", "config",
+                   "templates", "static", "locale")
 
 
 def release() -> str:

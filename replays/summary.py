@@ -129,30 +129,38 @@ def _spread_labels(lines: list[dict[str, Any]], low: float, high: float) -> None
         limit = line["label_y"] - LABEL_GAP
 
 
-def _chart(series: list[list[int]], names: Sequence[str], turns: int) -> dict[str, Any]:
-    """Coins at the end of every turn, one stepped line a seat, as SVG geometry."""
-    top = max([1, *(max(line) for line in series)])
+def line_chart(series: Sequence[Sequence[float]], names: Sequence[str], turns: int, *,
+               stepped: bool = True, top: float | None = None,
+               suffix: str = "") -> dict[str, Any]:
+    """Values over the game, one line a seat, as SVG geometry (the summary's coins
+    chart, and the analysis's evaluation charts, ``analyses.panel``): stepped lines for
+    what changes at a moment (coins), straight ones for estimates between points.
+    ``top``: the y axis's end (the largest value by default); ``suffix``: said after
+    each line's last value ("%")."""
+    high = max(1, round(top) if top is not None
+               else max(round(max(line)) for line in series))
     points = max(1, max(len(line) for line in series) - 1)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(i: int) -> float:
         return round(LEFT + plot_w * i / points, 1)
 
-    def y(v: int) -> float:
-        return round(TOP + plot_h * (1 - v / top), 1)
+    def y(v: float) -> float:
+        return round(TOP + plot_h * (1 - min(v, high) / high), 1)
 
     lines = []
     for seat, line in enumerate(series):
         path = f"M{x(0)},{y(line[0])}"
         for i in range(1, len(line)):
-            path += f" H{x(i)} V{y(line[i])}"
+            path += f" H{x(i)} V{y(line[i])}" if stepped else f" L{x(i)},{y(line[i])}"
+        final = line[-1]
         lines.append({"path": path, "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                       "dash": SEAT_DASHES[seat % len(SEAT_DASHES)], "name": names[seat],
-                      "final": line[-1], "label_x": x(len(line) - 1) + 6,
-                      "label_y": y(line[-1]) + 4})
+                      "final": f"{round(final)}{suffix}" if suffix else round(final),
+                      "label_x": x(len(line) - 1) + 6, "label_y": y(final) + 4})
     _spread_labels(lines, low=TOP + 8, high=HEIGHT - BOTTOM + 4)
-    step = max(1, top // 5 + (1 if top % 5 else 0))
-    y_ticks = [{"value": v, "y": y(v)} for v in range(0, top + 1, step)]
+    step = max(1, high // 5 + (1 if high % 5 else 0))
+    y_ticks = [{"value": v, "y": y(v)} for v in range(0, high + 1, step)]
     every = max(1, points // 10 + (1 if points % 10 else 0))
     x_ticks = [{"label": str(i) if i < points else _("end"), "x": x(i)}
                for i in range(0, points + 1) if i % every == 0 or i == points]
@@ -203,5 +211,5 @@ def game_summary(events: Sequence[Event], names: Sequence[str],
                else None)
     return {
         "rows": rows, "tie": tie, "winners": winners, "turns": turns, "stopped": stopped,
-        "chart": _chart([t.coins_by_turn for t in tallies], names, turns),
+        "chart": line_chart([t.coins_by_turn for t in tallies], names, turns),
     }

@@ -1,0 +1,73 @@
+"""The viewer's analysis in a real browser, in English, Hungarian and Finnish: a
+signed-in player asks for the analysis of a finished game (the job runs eagerly in the
+live server), and the panel shows its evaluation charts, its tables and the flagged
+decisions in the log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from celery import current_app
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+from playwright.sync_api import Browser, expect
+from pytest_django.live_server_helper import LiveServer
+
+from bohnanza_core.games import Game
+from replays.store import reset_games
+from tests.analyses.conftest import PLAYOUTS, short_game
+
+pytestmark = pytest.mark.e2e
+
+SCREENSHOTS = settings.BASE_DIR / "var" / "screenshots"
+WORDS = {"en": ("Analyse this game", "better: "), "hu": ("Elemezd ezt a játszmát", "jobb: "),
+         "fi": ("Analysoi tämä peli", "parempi: ")}
+
+
+@pytest.fixture
+def game(transactional_db: None, settings: object) -> Iterator[Game]:
+    settings.ANALYSIS_PLAYOUTS = PLAYOUTS  # type: ignore[attr-defined]
+    current_app.conf.task_always_eager = True
+    reset_games()
+    User.objects.create_user("ann", password="pw-ann-123")
+    yield short_game("e2e-analysis", players=("user:ann", "bot:random", "bot:heuristic"))
+    reset_games()
+    current_app.conf.task_always_eager = False
+
+
+def test_the_analysis_panel_in_three_languages(browser: Browser, live_server: LiveServer,
+                                               game: Game) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for language in ("en", "hu", "fi"):
+        ask, better = WORDS[language]
+        context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                      locale=language)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        client = Client()
+        client.force_login(User.objects.get(username="ann"))
+        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                              "url": live_server.url}])
+        page.goto(f"{live_server.url}/replays/games/{game.id}/")
+        if language == "en":  # not analysed yet: ask (the job runs in the request)
+            button = page.locator("#analysis-ask")
+            expect(button).to_have_text(ask)
+            button.click()
+        else:  # analysed: shown as the page opens
+            expect(page.locator("#analysis-ask")).to_be_hidden()
+        details = page.locator("#analysis-details")
+        expect(details).to_be_visible()
+        expect(details).to_have_attribute("open", "")  # at the last step: shown
+        expect(page.locator(".an-chart")).to_have_count(2)
+        expect(page.locator(".an-chart path.series")).to_have_count(6)
+        expect(page.locator(".an-luck tbody tr")).to_have_count(3)
+        expect(page.locator(".an-accuracy tbody tr")).to_have_count(3)
+        flagged = page.locator("#replay-log-lines li .log-judged")
+        assert flagged.count() > 0
+        assert better in (flagged.first.text_content() or "")
+        assert page.locator("#replay-log-lines li.is-judged").count() >= flagged.count()
+        page.locator("#analysis").scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"analysis-{language}.png"), full_page=True)
+        context.close()

@@ -180,11 +180,14 @@ def run(pk: int, job: str | None = None) -> str:
     if row is None:
         return Analysis.Status.DONE
     saved: list[dict[str, Any]] = list(row.judgments)
+    before = len(saved)
     try:
         events = [entry.event for entry in games().record(row.game_id)]
         row.total = len(core.decision_points(events))
-        row.made = len(saved)
+        row.made = before
         row.save(update_fields=["total", "made"])
+        log.info("analysis %s: %d of %d decisions judged before, judging the rest", pk,
+                 before, row.total)
         last_save = [time.monotonic(), len(saved)]
 
         def save_progress(judgment: core.Judgment, made: int, total: int) -> None:
@@ -210,4 +213,8 @@ def run(pk: int, job: str | None = None) -> str:
         status=Analysis.Status.DONE, result=result.as_dict(), judgments=[],
         made=len(result.judgments), total=len(result.judgments), heartbeat=timezone.now(),
         finished_at=timezone.now())
+    # What this job judged itself: a job delivered again after its worker died judges
+    # only those not saved (tests/services/test_analysis_worker.py reads this line).
+    log.info("analysis %s done: %d judgments made by this job, %d saved before", pk,
+             len(saved) - before, before)
     return Analysis.Status.DONE

@@ -540,7 +540,7 @@ LOGGING = {
         # sees them too. Naming "django" drops Django's debug-only console handler.
         **{name: {"handlers": [], "level": LOG_LEVEL}
            for name in ("django", "daphne", "axes", "config", "bohnanza_core", "replays",
-                        "play", "tournaments")},
+                        "play", "tournaments", "analyses")},
         "django.db.backends": {"handlers": [], "level": _SQL_LOG_LEVEL},
     },
 }

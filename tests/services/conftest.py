@@ -7,8 +7,11 @@ is not reachable the test skips with the reason, unless BOHNANZA_REQUIRE_SERVICE
 
 import os
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
@@ -103,3 +106,71 @@ def postgres_default(prefix: str, django_db_blocker: Any) -> Iterator[str]:
     finally:
         admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         admin.close()
+
+
+# --- A platform run by Celery worker processes ----------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKERS = {
+    "redis": ("Redis", "127.0.0.1", 6379, "redis://127.0.0.1:6379/0"),
+    "rabbitmq": ("RabbitMQ", "127.0.0.1", 5672, "amqp://guest:guest@127.0.0.1:5672//"),
+}
+
+
+@pytest.fixture(params=list(BROKERS))
+def celery_platform(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The environment of a platform on a fresh PostgreSQL database and a broker queue
+    of its own, migrated: for ``manage.py`` commands and :func:`start_worker`. A dead
+    worker's tasks come back within seconds (Redis: a visibility timeout of 5 s)."""
+    import psycopg
+
+    service, host, port, url = BROKERS[request.param]
+    require_service("PostgreSQL", POSTGRES["host"], POSTGRES["port"])
+    require_service(service, host, port)
+    name = f"bohnanza_cup_{uuid4().hex[:10]}"
+    with psycopg.connect(**POSTGRES, autocommit=True) as db:  # type: ignore[arg-type]
+        db.execute(f'CREATE DATABASE "{name}"')
+    env = {**os.environ, "PYTHONUNBUFFERED": "1",
+           "DATABASE_URL": f"postgres://{POSTGRES['user']}@{POSTGRES['host']}:"
+                           f"{POSTGRES['port']}/{name}",
+           "CELERY_BROKER_URL": url, "CELERY_QUEUE": f"test-{name}",
+           "CELERY_VISIBILITY_TIMEOUT": "5", "DJANGO_LOG_LEVEL": "WARNING"}
+    try:
+        migrated = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                                  cwd=ROOT, env=env, capture_output=True, text=True,
+                                  timeout=300)
+        assert migrated.returncode == 0, migrated.stderr
+        yield env | {"DATABASE_NAME": name, "LOGS": str(tmp_path)}
+    finally:
+        if request.param == "rabbitmq":  # the queue goes with the test
+            subprocess.run([sys.executable, "-m", "celery", "-A", "config", "purge", "-f",
+                            "-Q", env["CELERY_QUEUE"]], cwd=ROOT, env=env,
+                           capture_output=True, timeout=60, check=False)
+        with psycopg.connect(**POSTGRES, autocommit=True) as db:  # type: ignore[arg-type]
+            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def start_worker(env: dict[str, str], n: int) -> subprocess.Popen[str]:
+    """A ``celery -A config worker`` process as production runs one (a solo pool), in a
+    process group of its own (``os.killpg(worker.pid, ...)`` reaches all of it), its
+    output in ``worker-<n>.log`` under ``env["LOGS"]``."""
+    log = open(Path(env["LOGS"]) / f"worker-{n}.log", "w")  # noqa: SIM115 (the process's)
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
+         "--loglevel", "INFO", "--without-mingle", "--without-gossip", "-n", f"w{n}@%h"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True)
+
+
+def query(env: dict[str, str], sql: str) -> Any:
+    """The first column of the first row ``sql`` finds in the platform's database."""
+    import psycopg
+
+    with psycopg.connect(**{**POSTGRES, "dbname": env["DATABASE_NAME"]}) as db:  # type: ignore[arg-type]
+        row = db.execute(sql).fetchone()
+        return row[0] if row else None
+
+
+def logs(env: dict[str, str]) -> str:
+    """Every worker's log so far."""
+    return "\n".join(p.read_text() for p in sorted(Path(env["LOGS"]).glob("*.log")))

@@ -9,77 +9,16 @@ production runs them, the competition is created by ``manage.py tournament creat
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-from uuid import uuid4
 
-import psycopg
-import pytest
+from tests.services.conftest import ROOT, logs, query, start_worker
 
-from tests.services.conftest import POSTGRES, require_service
-
-ROOT = Path(__file__).resolve().parents[2]
-BROKERS = {
-    "redis": ("Redis", "127.0.0.1", 6379, "redis://127.0.0.1:6379/0"),
-    "rabbitmq": ("RabbitMQ", "127.0.0.1", 5672, "amqp://guest:guest@127.0.0.1:5672//"),
-}
 BOTS = "heuristic,nontrading,random,heuristic,nontrading,random"
 GAMES = 60  # round robin of 6 at tables of 3: C(6, 3) x 3
-
-
-def admin() -> psycopg.Connection[Any]:
-    return psycopg.connect(**POSTGRES, autocommit=True)  # type: ignore[arg-type]
-
-
-@pytest.fixture(params=list(BROKERS))
-def platform(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
-    """The environment of a platform on a fresh PostgreSQL database and a broker queue
-    of its own, migrated."""
-    service, host, port, url = BROKERS[request.param]
-    require_service("PostgreSQL", POSTGRES["host"], POSTGRES["port"])
-    require_service(service, host, port)
-    name = f"bohnanza_cup_{uuid4().hex[:10]}"
-    with admin() as db:
-        db.execute(f'CREATE DATABASE "{name}"')
-    env = {**os.environ, "PYTHONUNBUFFERED": "1",
-           "DATABASE_URL": f"postgres://{POSTGRES['user']}@{POSTGRES['host']}:"
-                           f"{POSTGRES['port']}/{name}",
-           "CELERY_BROKER_URL": url, "CELERY_QUEUE": f"test-{name}",
-           "CELERY_VISIBILITY_TIMEOUT": "5", "DJANGO_LOG_LEVEL": "WARNING"}
-    try:
-        migrated = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-                                  cwd=ROOT, env=env, capture_output=True, text=True,
-                                  timeout=300)
-        assert migrated.returncode == 0, migrated.stderr
-        yield env | {"DATABASE_NAME": name, "LOGS": str(tmp_path)}
-    finally:
-        if request.param == "rabbitmq":  # the queue goes with the test
-            subprocess.run([sys.executable, "-m", "celery", "-A", "config", "purge", "-f",
-                            "-Q", env["CELERY_QUEUE"]], cwd=ROOT, env=env,
-                           capture_output=True, timeout=60, check=False)
-        with admin() as db:
-            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def start_worker(env: dict[str, str], n: int) -> subprocess.Popen[str]:
-    log = open(Path(env["LOGS"]) / f"worker-{n}.log", "w")  # noqa: SIM115 (the process's)
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
-         "--loglevel", "INFO", "--without-mingle", "--without-gossip", "-n", f"w{n}@%h"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-
-
-def query(env: dict[str, str], sql: str) -> Any:
-    with psycopg.connect(**{**POSTGRES, "dbname": env["DATABASE_NAME"]}) as db:  # type: ignore[arg-type]
-        row = db.execute(sql).fetchone()
-        return row[0] if row else None
 
 
 def stored(env: dict[str, str]) -> int:
@@ -91,11 +30,8 @@ def finished(env: dict[str, str]) -> bool:
                            "WHERE topic LIKE '%Competition.Finished'"))
 
 
-def logs(env: dict[str, str]) -> str:
-    return "\n".join(p.read_text() for p in sorted(Path(env["LOGS"]).glob("*.log")))
-
-
-def test_workers_complete_a_competition_though_one_is_killed_mid_way(platform):
+def test_workers_complete_a_competition_though_one_is_killed_mid_way(celery_platform):
+    platform = celery_platform
     workers = [start_worker(platform, 1), start_worker(platform, 2)]
     try:
         created = subprocess.run(

@@ -1,20 +1,25 @@
 """The viewer's analysis in a real browser, in English, Hungarian and Finnish: a
 signed-in player asks for the analysis of a finished game (the job runs eagerly in the
 live server), and the panel shows its evaluation charts, its tables and the flagged
-decisions in the log."""
+decisions in the log; and, the job run off the request as a worker runs it, the progress
+bar shows the decisions judged while it runs."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
 from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
+from analyses import jobs, tasks
 from bohnanza_core.games import Game
 from replays.store import reset_games
 from tests.analyses.conftest import PLAYOUTS, short_game
@@ -71,3 +76,60 @@ def test_the_analysis_panel_in_three_languages(browser: Browser, live_server: Li
         page.locator("#analysis").scroll_into_view_if_needed()
         page.screenshot(path=str(SCREENSHOTS / f"analysis-{language}.png"), full_page=True)
         context.close()
+
+
+@pytest.fixture
+def background(transactional_db: None, settings: object, monkeypatch: Any
+               ) -> Iterator[list[threading.Thread]]:
+    """Jobs sent to a thread of the live server's process, which runs them as a worker
+    would (``jobs.run``, saving its progress as it goes), not in the request; the
+    threads, joined after the test. A budget that makes a short game's analysis last
+    a few seconds: several of the viewer's polls."""
+    settings.ANALYSIS_PLAYOUTS = 50  # type: ignore[attr-defined]
+    threads: list[threading.Thread] = []
+
+    def work(pk: int) -> None:
+        try:
+            jobs.run(pk)
+        finally:
+            connection.close()
+
+    def send(pk: int) -> None:
+        threads.append(threading.Thread(target=work, args=(pk,), daemon=True))
+        threads[-1].start()
+
+    monkeypatch.setattr(tasks, "send", send)
+    reset_games()
+    User.objects.create_user("ann", password="pw-ann-123")
+    yield threads
+    for thread in threads:
+        thread.join(timeout=120)
+    reset_games()
+
+
+def test_the_progress_bar_shows_the_decisions_judged_while_the_job_runs(
+        browser: Browser, live_server: LiveServer, background: list[threading.Thread]) -> None:
+    game = short_game("e2e-progress", players=("user:ann", "bot:random", "bot:heuristic"))
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en")
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    client = Client()
+    client.force_login(User.objects.get(username="ann"))
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                          "url": live_server.url}])
+    page.goto(f"{live_server.url}/replays/games/{game.id}/")
+    page.locator("#analysis-ask").click()
+    bar = page.locator("#analysis-progress")
+    # part of the way: some decisions judged, not all, and the sentence says how many
+    page.wait_for_function("""() => {
+        const bar = document.getElementById("analysis-progress");
+        return !bar.hidden && bar.value > 0 && bar.value < bar.max;
+    }""")
+    assert len(background) == 1  # one job, off the request
+    made, total = bar.evaluate("bar => [bar.value, bar.max]")
+    assert 0 < made < total
+    expect(page.locator("#analysis-state")).to_contain_text(" of ")
+    # and once done, the bar goes and the panel comes
+    expect(page.locator("#analysis-details")).to_be_visible(timeout=120_000)
+    expect(bar).to_be_hidden()
+    context.close()

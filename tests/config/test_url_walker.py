@@ -269,6 +269,10 @@ SPECS: dict[str, Spec] = {
                                  extra_form={"complaint": "the draw looks wrong"},
                                  signed_in=True),
     "replays:dispute_list": Spec(signed_in=True),
+    # analyses/views.py
+    "analyses:ask": Spec(form=("next",), signed_in=True),
+    "analyses:status": Spec(),
+    "analyses:result": Spec(),
     # tournaments/views.py (one set of pages for every format)
     "tournaments:list": Spec(query=("format",)),
     "tournaments:new": Spec(signed_in=True),

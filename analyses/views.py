@@ -93,8 +93,12 @@ def ask(request: HttpRequest, game_id: str) -> HttpResponse:
     return _back(request, game_id)
 
 
+NEXT_MAX = 2000
+"""The longest address sent back to (a longer one is cut, then refused as not ours)."""
+
+
 def _back(request: HttpRequest, game_id: str) -> HttpResponse:
-    target = request.POST.get("next", "")
+    target = request.POST.get("next", "")[:NEXT_MAX]
     if not url_has_allowed_host_and_scheme(target, {request.get_host()},
                                            require_https=request.is_secure()):
         target = reverse("replays:replay", kwargs={"game_id": game_id})

@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
 from analyses import jobs, tasks
+from bohnanza_core import analysis as core
 from bohnanza_core.games import Game
 from replays.store import reset_games
 from tests.analyses.conftest import PLAYOUTS, short_game
@@ -78,15 +79,40 @@ def test_the_analysis_panel_in_three_languages(browser: Browser, live_server: Li
         context.close()
 
 
+HELD_AT = 3 * jobs.SAVE_EVERY + 1
+"""The judgment the job waits at until the test has seen the bar part of the way: by
+then it has saved some judgments and not all (a short game has some 170)."""
+
+
 @pytest.fixture
-def background(transactional_db: None, settings: object, monkeypatch: Any
-               ) -> Iterator[list[threading.Thread]]:
+def gate() -> Iterator[threading.Event]:
+    """Opened by the test once it has seen the progress bar part of the way; the job
+    waits at judgment :data:`HELD_AT` until then (a compiled engine on an idle machine
+    judges a short game in a second, faster than the viewer polls)."""
+    opened = threading.Event()
+    yield opened
+    opened.set()
+
+
+@pytest.fixture
+def background(transactional_db: None, settings: object, monkeypatch: Any,
+               gate: threading.Event) -> Iterator[list[threading.Thread]]:
     """Jobs sent to a thread of the live server's process, which runs them as a worker
     would (``jobs.run``, saving its progress as it goes), not in the request; the
-    threads, joined after the test. A budget that makes a short game's analysis last
-    a few seconds: several of the viewer's polls."""
+    threads, joined after the test. The job holds at judgment :data:`HELD_AT` until
+    the test opens the gate."""
     settings.ANALYSIS_PLAYOUTS = 50  # type: ignore[attr-defined]
     threads: list[threading.Thread] = []
+    judged = [0]
+    judge = core.judge
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        judged[0] += 1
+        if judged[0] == HELD_AT:
+            gate.wait(timeout=120)
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(core, "judge", held)
 
     def work(pk: int) -> None:
         try:
@@ -108,7 +134,8 @@ def background(transactional_db: None, settings: object, monkeypatch: Any
 
 
 def test_the_progress_bar_shows_the_decisions_judged_while_the_job_runs(
-        browser: Browser, live_server: LiveServer, background: list[threading.Thread]) -> None:
+        browser: Browser, live_server: LiveServer, background: list[threading.Thread],
+        gate: threading.Event) -> None:
     game = short_game("e2e-progress", players=("user:ann", "bot:random", "bot:heuristic"))
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en")
     page = context.new_page()
@@ -129,6 +156,7 @@ def test_the_progress_bar_shows_the_decisions_judged_while_the_job_runs(
     made, total = bar.evaluate("bar => [bar.value, bar.max]")
     assert 0 < made < total
     expect(page.locator("#analysis-state")).to_contain_text(" of ")
+    gate.set()
     # and once done, the bar goes and the panel comes
     expect(page.locator("#analysis-details")).to_be_visible(timeout=120_000)
     expect(bar).to_be_hidden()

@@ -394,12 +394,18 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # kombu looks for such tasks only every interval x throttle seconds (10 x 10 by default:
 # a dead worker's tasks came back up to 100 s after their timeout); here every fifth of
 # the timeout, at most every 10 s, each look one scan of the unacknowledged index.
+# A look holds a lock in Redis (one for every queue of the database) that outlives a
+# worker killed while holding it by its expiry, 300 s by default: no dead worker's task
+# came back meanwhile, anyone's. A look takes milliseconds; the lock expires as soon as
+# the next look is due (a second look finding a task already moved back moves nothing).
 _VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", default=300, minimum=1)
+_LOOK_EVERY = max(1, min(10, _VISIBILITY_TIMEOUT // 5))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     **globals().get("CELERY_BROKER_TRANSPORT_OPTIONS", {}),
     "visibility_timeout": _VISIBILITY_TIMEOUT,
-    "unacked_restore_interval": max(1, min(10, _VISIBILITY_TIMEOUT // 5)),
+    "unacked_restore_interval": _LOOK_EVERY,
     "unacked_restore_throttle": 1,
+    "unacked_mutex_expire": _LOOK_EVERY,
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Ladders' ticks are periodic tasks in the database (django-celery-beat), one a ladder,

@@ -179,6 +179,9 @@ def test_a_dead_workers_redis_tasks_are_looked_for_within_a_fifth_of_their_timeo
     # kombu looks every interval x throttle seconds
     assert options["unacked_restore_interval"] * options["unacked_restore_throttle"] == \
         look_every
+    # the lock a look holds outlives a worker killed holding it no longer than a look's
+    # interval (kombu's default, 300 s, held every dead worker's tasks back that long)
+    assert options["unacked_mutex_expire"] == look_every
 
 
 def test_compression_sees_every_answer_last(monkeypatch: pytest.MonkeyPatch) -> None:

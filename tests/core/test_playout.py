@@ -43,6 +43,7 @@ def replay(state: GameState, log: list[Command]) -> GameState:
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", TABLES + HOUSE_RULES, ids=_label)
 def test_whole_playouts_end_as_the_engine_ends_them(table: tuple[Ruleset, int]) -> None:
     ruleset, players = table
@@ -60,6 +61,7 @@ def test_whole_playouts_end_as_the_engine_ends_them(table: tuple[Ruleset, int]) 
         assert_same_table(state, engine)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", TABLES + HOUSE_RULES, ids=_label)
 def test_playouts_from_the_middle_of_trading_games_end_as_the_engine_ends_them(
         table: tuple[Ruleset, int]) -> None:

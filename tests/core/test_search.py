@@ -63,6 +63,7 @@ def behind_the_view(state: GameState, seat: int, rng: random.Random) -> GameStat
     return other
 
 
+@pytest.mark.slow
 def test_the_search_never_peeks() -> None:
     """The same view with other cards behind it: the same samples and the same move."""
     tried = 0
@@ -100,6 +101,7 @@ def _cards(s: GameState) -> list[int]:
             *(c for coins in s.coins for c in coins), *(c for area in s.trade_areas for c in area)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", ruleset_bands() + house_rules(), ids=_label)
 def test_the_search_always_plays_by_the_rules(table: tuple[Ruleset, int]) -> None:
     """Whole games with the search in every other seat: no move refused, every event

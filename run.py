@@ -138,7 +138,7 @@ def test(pytest_args: list[str]) -> None:
     if code == 0 and not any(not arg.startswith("-") for arg in pytest_args):
         say("tests: the core tests again on the pure modules (BOHNANZA_PURE_PYTHON=1)")
         # Not the slow games nor the property search: compiled and pure play the same games
-        # byte for byte (tests/core/test_build.py), and CI stays well under 15 minutes.
+        # byte for byte (tests/core/test_build.py); this pass takes about a minute.
         command = [str(PYTHON), "-m", "pytest", "-q", "-m", "not slow", "tests/core",
                    "--ignore", "tests/core/test_properties.py"]
         print("$ BOHNANZA_PURE_PYTHON=1 " + " ".join(command), flush=True)

@@ -311,19 +311,9 @@ async def test_a_gap_is_healed_by_asking_again() -> None:
     await ann.disconnect()
 
 
-@pytest.fixture
-def short_log(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(live, "LOG_LINES", 40)
-
-
-@pytest.mark.usefixtures("short_log")
-@in_loop
-async def test_bots_play_their_seats_and_the_game_ends() -> None:
-    people = await sync_to_async(_people)(1)
-    table = await sync_to_async(_table)(people, ["open", "heuristic", "random"],
-                                        overrides=SHORT)
-    ann = await _client(table, people[0])
-    frame = await _frame(ann)
+async def _play_seat_0_to_the_end(ann: Any, frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """Seat 0 plays its first legal move (offers aside) whenever it is awaited, until the
+    game ends; every state frame it was sent, the first one included."""
     frames = [frame]
     for _ in range(2000):
         if frame["finished"]:
@@ -336,6 +326,23 @@ async def test_bots_play_their_seats_and_the_game_ends() -> None:
         while frame["type"] != "state":
             frame = await _frame(ann)
         frames.append(frame)
+    return frames
+
+
+@pytest.fixture
+def short_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "LOG_LINES", 40)
+
+
+@pytest.mark.usefixtures("short_log")
+@in_loop
+async def test_bots_play_their_seats_and_the_game_ends() -> None:
+    people = await sync_to_async(_people)(1)
+    table = await sync_to_async(_table)(people, ["open", "heuristic", "random"],
+                                        overrides=SHORT)
+    ann = await _client(table, people[0])
+    frames = await _play_seat_0_to_the_end(ann, await _frame(ann))
+    frame = frames[-1]
     assert frame["finished"]
     # ann was told every event once, in a line each: no move was sent again to her
     # connection once it held the version the move led to (a page would log it twice).
@@ -1128,17 +1135,7 @@ async def test_a_search_bot_plays_its_seat_at_a_live_table() -> None:
     table = await sync_to_async(_table)(people, ["open", "search", "heuristic"],
                                         overrides=SHORT)
     ann = await _client(table, people[0])
-    frame = await _frame(ann)
-    for _ in range(2000):
-        if frame["finished"]:
-            break
-        moves = [m for m in frame["legal"] if m["kind"] != "offer_shape"]
-        if moves and 0 in frame["answer"]["table"]["awaiting"][:1]:
-            await ann.send_to(text_data=json.dumps(
-                {"type": "command", "version": frame["version"], "command": moves[0]}))
-        frame = await _frame(ann)
-        while frame["type"] != "state":
-            frame = await _frame(ann)
+    frame = (await _play_seat_0_to_the_end(ann, await _frame(ann)))[-1]
     assert frame["finished"]
     assert frame["answer"]["table"]["seats"][1]["name"].startswith("search")
     await ann.disconnect()

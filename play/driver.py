@@ -43,7 +43,9 @@ from bohnanza_core import narrate
 from bohnanza_core.bots import BOTS, Bot
 from bohnanza_core.commands import (
     Command,
+    DeclineOffer,
     EndTrading,
+    MakeOffer,
     StopGame,
     WithdrawOffer,
     as_command,
@@ -55,7 +57,7 @@ from bohnanza_core.events import Handover, StopReason
 from bohnanza_core.games import Game
 from bohnanza_core.simulator import bot_answers, fallback, voluntary_chances
 from bohnanza_core.state import Phase
-from bohnanza_core.views import view
+from bohnanza_core.views import GameView, view
 from play import clock, live, notices, presence, tables
 from play.models import Seat, Table
 from play.signals import table_finished
@@ -448,8 +450,10 @@ def _trading(table: Table, game: Game, seats: dict[int, Seat], now: datetime,
         seat = seats[number]
         if not seat.is_bot:
             continue
+        bot, seen = _bot(table, seat), view(state, number)
 
-        def attempt(answer: object, number: int = number, seat: Seat = seat) -> bool:
+        def attempt(answer: object, number: int = number, seat: Seat = seat,
+                    bot: Bot = bot, seen: GameView = seen) -> bool:
             nonlocal held
             command = _own_command(answer, number)
             if command is None:
@@ -457,12 +461,14 @@ def _trading(table: Table, game: Game, seats: dict[int, Seat], now: datetime,
             if window.open and isinstance(command, EndTrading):
                 held = True  # played once the window closes
                 return True
+            if isinstance(command, DeclineOffer):
+                command = _counter(bot, seen, seats, command) or command
             done = _play(table, game, command, seat.player())
             if done is not None:
                 played.append(done)
             return done is not None
 
-        if not bot_answers(_bot(table, seat), view(state, number), attempt):
+        if not bot_answers(bot, seen, attempt):
             attempt(fallback(state, number))
         if played:
             return Step("bot", told=told), played
@@ -477,6 +483,19 @@ def _trading(table: Table, game: Game, seats: dict[int, Seat], now: datetime,
             step.at is None or window.deadline < step.at):
         step = Step("wait", window.deadline, told=step.told)
     return step, []
+
+
+def _counter(bot: Bot, seen: GameView, seats: dict[int, Seat], decline: DeclineOffer
+             ) -> Command | None:
+    """The bot's counter-offer to the person whose offer it declines (:meth:`Bot.counter`),
+    made first: the next look declines the offer (the bot counters an offer once). None
+    for a bot's offer (bots among themselves never counter, as in the simulator) and when
+    the bot has no terms to offer back."""
+    offer = next((o for o in seen.offers if o.number == decline.offer), None)
+    if offer is None or seats[offer.proposer].is_bot:
+        return None
+    command = _own_command(bot.counter(seen, offer), bot.seat)
+    return command if isinstance(command, MakeOffer) else None
 
 
 def _own_command(answer: object, number: int) -> Command | None:

@@ -21,6 +21,7 @@ from bohnanza_core.commands import Command
 from bohnanza_core.engine import OfferShape
 from bohnanza_core.events import Event
 from bohnanza_core.seatview import SeatView
+from bohnanza_core.state import Offer
 
 
 def legal_moves(view: SeatView) -> list[Command | OfferShape]:
@@ -67,6 +68,13 @@ class Bot(ABC):
         answer junk, which the simulator counts as refused; compiled, a ``Command |
         None`` here would check an interpreted subclass's answer and raise TypeError
         instead. The built-in bots declare ``Command | None``."""
+
+    def counter(self, view: SeatView, offer: Offer) -> object:
+        """Terms to offer back instead of ``offer``, which this bot declines: a
+        :class:`~bohnanza_core.commands.MakeOffer` to the offer's proposer, or None (the
+        default: no counter-offer). A live table asks it when a bot declines a person's
+        offer (play/driver.py); bots playing among themselves never counter."""
+        return None
 
     @classmethod
     def observes(cls) -> bool:

@@ -160,16 +160,13 @@ class HeuristicBot(Bot):
         self._tried: set[_Terms] = set()
         self._proposed = False
         self._holdings: _Holdings | None = None
+        self._countered: set[int] = set()  # the offers countered this turn, by number
 
     # -- dispatch ------------------------------------------------------------------
 
     def act(self, view: SeatView) -> Command | None:
         seat = self.seat
-        if view.turn != self._turn:
-            self._turn = view.turn
-            self._tried = set()
-            self._proposed = False
-            self._holdings = None
+        self._new_turn(view)
         fields = farm(view, seat)
         for index, (kind, beans) in enumerate(fields):
             if kind is not None and at_top(kind, beans) and view.may_harvest(seat, index):
@@ -191,6 +188,48 @@ class HeuristicBot(Bot):
             return None
         if phase is Phase.PLANTING_LEFTOVERS:
             return self._plant_leftovers(view, fields)
+        return None
+
+    def _new_turn(self, view: SeatView) -> None:
+        """Forget the last turn's offers, proposal, counter-offers and holdings."""
+        if view.turn != self._turn:
+            self._turn = view.turn
+            self._tried = set()
+            self._proposed = False
+            self._holdings = None
+            self._countered = set()
+
+    def counter(self, view: SeatView, offer: Offer) -> MakeOffer | None:
+        """Terms this player would trade on instead of ``offer``, one it declines,
+        offered back to its proposer: the beans offered for fewer of the beans wanted
+        (the cheapest cut that leaves it better off), else for all of them with one more
+        bean of the kind it most wants. Once per offer; None when no such terms leave it
+        better off, or the offer is not one for it to answer."""
+        self._new_turn(view)
+        seat = self.seat
+        if (view.phase is not Phase.TRADING or offer.number in self._countered
+                or not self._may_answer(view, offer) or view.trade_area(seat)):
+            return None
+        self._countered.add(offer.number)
+        fields = farm(view, seat)
+        mine = self._holdings_now(view, fields)
+        get = [view.kind(card) for card in offer.gives]
+        best: tuple[float, tuple[Card, ...]] | None = None
+        for fewer in _fewer(offer.wants):
+            cards = mine.payment(fewer)
+            if cards is None or not (cards or get):
+                continue
+            gain = mine.gain(cards, get)
+            if gain > ACCEPT_MARGIN and (best is None or gain > best[0]):
+                best = (gain, cards)
+        if best is not None:
+            return MakeOffer(seat=seat, gives=best[1], wants=_counted(get), to=offer.proposer)
+        wanted = _best_wanted(fields)
+        cards = mine.payment(offer.wants)
+        if wanted is not None and cards is not None and mine.gain(
+                cards, [*get, wanted]) > ACCEPT_MARGIN:
+            return MakeOffer(seat=seat, gives=cards, wants=_counted([*get, wanted]),
+                             to=offer.proposer)
         return None
 
     # -- fields and harvests -------------------------------------------------------
@@ -472,6 +511,28 @@ class HeuristicBot(Bot):
         if gives and mine.gain(gives, []) > ACCEPT_MARGIN:
             return MakeOffer(seat=seat, gives=gives, wants=(), to=active)
         return None
+
+
+def _fewer(wants: Sequence[tuple[BeanKind, int]]
+           ) -> Iterator[tuple[tuple[BeanKind, int], ...]]:
+    """``wants`` with one bean fewer of one kind, then without one kind, each once."""
+    seen: set[tuple[tuple[BeanKind, int], ...]] = set()
+    for cut in (1, 0):
+        for position, (kind, count) in enumerate(wants):
+            left = count - 1 if cut else 0
+            fewer = tuple(wants[:position]) + (((kind, left),) if left > 0 else ()) + tuple(
+                wants[position + 1:])
+            if fewer not in seen:
+                seen.add(fewer)
+                yield fewer
+
+
+def _counted(kinds: list[BeanKind]) -> tuple[tuple[BeanKind, int], ...]:
+    """``kinds`` as wants: each kind once with its count, in order of first mention."""
+    counts: dict[BeanKind, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    return tuple(counts.items())
 
 
 def _most_common(cards: Sequence[Card], kinds: list[BeanKind]) -> Card:

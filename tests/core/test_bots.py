@@ -189,3 +189,49 @@ def test_bean_sense():
     assert field_for(fields, red) == 2 and field_for(fields, BeanKind.SOY) == 1
     assert field_for([(blue, 3), (red, 1)], BeanKind.SOY) is None
     assert misfits(fields, [BeanKind.SOY, BeanKind.SOY, BeanKind.GREEN, blue]) == 1
+
+
+@pytest.mark.parametrize("name, players", [("classic", 4), ("rio-grande", 5), ("classic", 3)])
+def test_the_heuristic_bot_counters_an_offer_it_declines_once_with_legal_terms(name, players):
+    """:meth:`HeuristicBot.counter`, asked at every offer a heuristic bot declines in
+    games of heuristic bots: terms offered back to the proposer, legal there and then,
+    asking for the beans offered (and at most one more) for fewer of the beans wanted,
+    or for all of them; asked again about the same offer, nothing."""
+    from bohnanza_core.commands import DeclineOffer, MakeOffer
+    from bohnanza_core.engine import awaiting, decide, play
+    from bohnanza_core.simulator import voluntary_chances
+
+    countered = declined = 0
+    for game in range(3):
+        state, _ = new_game(ruleset_for(name, players),
+                            tuple(f"h{s}" for s in range(players)), f"counter:{game}")
+        bots = [HeuristicBot(s, f"counter:{game}:{s}") for s in range(players)]
+        chances = -1
+        while not state.finished:
+            if state.phase.name == "TRADING" and chances != state.turn:
+                chances = state.turn
+                for seat in voluntary_chances(state):
+                    proposal = bots[seat].act(view(state, seat))
+                    if proposal is not None:
+                        play(state, proposal)
+                continue
+            seat = awaiting(state)[0]
+            seen = view(state, seat)
+            command = bots[seat].act(seen)
+            if isinstance(command, DeclineOffer):
+                declined += 1
+                offer = state.offers[command.offer]
+                made = bots[seat].counter(seen, offer)
+                assert bots[seat].counter(seen, offer) is None
+                if made is not None:
+                    countered += 1
+                    assert isinstance(made, MakeOffer) and made.seat == seat
+                    assert made.to == offer.proposer
+                    decide(state, made)  # legal now (raises IllegalMove if not)
+                    given = Counter(state.kinds[card] for card in offer.gives)
+                    asked = Counter(dict(made.wants))
+                    assert given <= asked and sum(asked.values()) <= sum(given.values()) + 1
+                    if asked == given:
+                        assert len(made.gives) < sum(count for _, count in offer.wants)
+            play(state, command)
+    assert declined and countered, (declined, countered)

@@ -284,3 +284,58 @@ def test_a_competitions_table_takes_the_sites_trading_window(
                        players=["user:ann", "heuristic@builtin", "random@builtin"],
                        tournament="t", actor="system", move_seconds=60, game_seconds=0)
     assert Table.objects.get(pk=table.pk).trade_seconds == site_seconds
+
+
+def test_a_bot_counters_a_persons_offer_it_declines_then_declines_it() -> None:
+    """Ann offers the bot on turn terms it declines but would trade on otherwise: it
+    offers its own terms back to her (its move, inside the window), then declines hers."""
+    from bohnanza_core.bots import HeuristicBot
+    from bohnanza_core.bots.fields import farm
+    from bohnanza_core.commands import DeclineOffer
+    from bohnanza_core.events import OfferMade
+    from bohnanza_core.state import Offer
+
+    table = _table(15)
+    t0 = timezone.now()
+    for attempt in range(40):
+        state = _to_a_bots_trading(table, t0 + timedelta(seconds=30 * attempt))
+        bot = state.active
+        # Terms the bot declines and counters, found by asking a fresh copy of it.
+        probe = HeuristicBot(bot, "probe")
+        seen = driver.view(state, bot)
+        terms = None
+        for card in state.hands[0][:2]:
+            for face in state.face_up:
+                wants = ((state.kinds[face], 1),)
+                offer = Offer(state.next_offer, 0, bot, (card,), wants)
+                if probe._answer(probe._holdings_now(seen, farm(seen, bot)),
+                                 [offer]).__class__ is DeclineOffer and HeuristicBot(
+                        bot, "probe").counter(seen, offer) is not None:
+                    terms = (card, wants)
+        if terms is not None:
+            break
+        for _ in range(40):  # past this phase: the window closes, the bot ends trading
+            if _state(table).phase is not Phase.TRADING:
+                break
+            driver.next_step(table.id, now=t0 + timedelta(seconds=30 * attempt + 20))
+    assert terms is not None, "no offer to counter came up"
+    now = t0 + timedelta(seconds=30 * attempt)
+    live.submit(table.id, table.game_id,
+                MakeOffer(seat=0, gives=(terms[0],), wants=terms[1], to=bot), "user:ann",
+                person=True)
+    number = max(_state(table).offers)
+    for _ in range(10):
+        driver.next_step(table.id, now=now + timedelta(seconds=1))
+        if number not in _state(table).offers:
+            break
+    after = [e for e in _record(table)
+             if isinstance(e.event, OfferMade | OfferDeclined)
+             and getattr(e.event, "offer", 0) > number - 1]
+    made = [e for e in after if isinstance(e.event, OfferMade) and e.event.offer > number]
+    assert made and made[0].event.proposer == bot and made[0].event.counterparty == 0
+    assert made[0].actor == "bot:heuristic"
+    declined = [e for e in after if isinstance(e.event, OfferDeclined)
+                and e.event.offer == number]
+    assert declined and declined[0].actor == "bot:heuristic"
+    assert after.index(made[0]) < after.index(declined[0])
+    assert _state(table).phase is Phase.TRADING  # inside the window

@@ -101,16 +101,39 @@ def _cards(s: GameState) -> list[int]:
             *(c for coins in s.coins for c in coins), *(c for area in s.trade_areas for c in area)]
 
 
+class LegalSearch(SearchBot):
+    """The search with the least budget, a playout a move: legality does not depend on
+    how many games judge a move, only on which moves it judges (the engine's own) and
+    plays (the heuristic bot's move or one of those)."""
+
+    name: ClassVar[str] = "legal-search"
+    PLAYOUTS: ClassVar[int] = 1
+
+
+GAMES_PER_RULESET = 200
+"""Games of every preset ruleset (split among its player counts) for the legality test."""
+GAMES_PER_HOUSE_RULES = 25
+
+
+def _games(table: tuple[Ruleset, int]) -> int:
+    tables = ruleset_bands() + house_rules()
+    if table not in ruleset_bands():
+        return GAMES_PER_HOUSE_RULES
+    sizes = sum(1 for other, _ in tables if other.name == table[0].name)
+    return -(-GAMES_PER_RULESET // sizes)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("table", ruleset_bands() + house_rules(), ids=_label)
 def test_the_search_always_plays_by_the_rules(table: tuple[Ruleset, int]) -> None:
-    """Whole games with the search in every other seat: no move refused, every event
-    keeps the table's invariants."""
+    """Whole games with the search in every other seat, 200 of every preset ruleset (its
+    player counts together) and 25 of each house-rules table: no move refused, no
+    default move played for it, every event keeps the table's invariants."""
     ruleset, players = table
-    lineup = [QuickSearch if seat % 2 == 0 else HeuristicBot for seat in range(players)]
-    for game in range(3):
+    lineup = [LegalSearch if seat % 2 == 0 else HeuristicBot for seat in range(players)]
+    for game in range(_games(table)):
         record = play_game(ruleset, lineup, f"legal:{game}")
-        assert record.illegal == (0,) * players and record.fallbacks == (0,) * players
+        assert record.illegal == (0,) * players and record.fallbacks == (0,) * players, game
         apply_checked(evolve(None, record.events[0]), record.events[1:])
 
 

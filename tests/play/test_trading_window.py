@@ -331,8 +331,9 @@ def test_a_bot_counters_a_persons_offer_it_declines_then_declines_it() -> None:
     after = [e for e in _record(table)
              if isinstance(e.event, OfferMade | OfferDeclined)
              and getattr(e.event, "offer", 0) > number - 1]
-    made = [e for e in after if isinstance(e.event, OfferMade) and e.event.offer > number]
-    assert made and made[0].event.proposer == bot and made[0].event.counterparty == 0
+    made = [e for e in after if isinstance(e.event, OfferMade) and e.event.offer > number
+            and e.event.proposer == bot]
+    assert made and made[0].event.counterparty == 0
     assert made[0].actor == "bot:heuristic"
     declined = [e for e in after if isinstance(e.event, OfferDeclined)
                 and e.event.offer == number]

@@ -298,7 +298,12 @@ def test_a_bot_counters_a_persons_offer_it_declines_then_declines_it() -> None:
     table = _table(15)
     t0 = timezone.now()
     for attempt in range(40):
-        state = _to_a_bots_trading(table, t0 + timedelta(seconds=30 * attempt))
+        now = t0 + timedelta(seconds=30 * attempt)
+        state = _to_a_bots_trading(table, now)
+        for _ in range(30):  # the bots trade among themselves first, then wait
+            if driver.next_step(table.id, now=now)[0].kind == "wait":
+                break
+        state = _state(table)
         bot = state.active
         # Terms the bot declines and counters, found by asking a fresh copy of it.
         probe = HeuristicBot(bot, "probe")
@@ -319,7 +324,6 @@ def test_a_bot_counters_a_persons_offer_it_declines_then_declines_it() -> None:
                 break
             driver.next_step(table.id, now=t0 + timedelta(seconds=30 * attempt + 20))
     assert terms is not None, "no offer to counter came up"
-    now = t0 + timedelta(seconds=30 * attempt)
     live.submit(table.id, table.game_id,
                 MakeOffer(seat=0, gives=(terms[0],), wants=terms[1], to=bot), "user:ann",
                 person=True)

@@ -259,7 +259,8 @@
       const fresh = offers.filter((o) => !was.offers.split(",").includes(String(o.offer)));
       if (fresh.length) {
         const o = fresh[fresh.length - 1];
-        const text = fill(words.offer_for_you, { offer: o.offer, name: table.seats[o.proposer].name });
+        const name = window.BohnanzaTable.seatName(table, frame.facts, o.proposer, words);
+        const text = fill(words.offer_for_you, { offer: o.offer, name });
         announce(text);
         notify(text);
         beep(true);
@@ -288,6 +289,7 @@
     const passButton = root.querySelector(".live-pass");
     let frame = null;  // the last clock frame, with the offset of the server's time
     let answer = null;
+    let facts = null;  // the state frame's: which seats are bot accounts
     let version = null;
     let warned = "";
     if (passButton) {
@@ -344,7 +346,7 @@
         }
         const name = document.createElement("span");
         name.className = "live-clock-name";
-        name.textContent = seat.name;
+        name.textContent = window.BohnanzaTable.seatName(table, facts, n, words);
         item.appendChild(name);
         if (move !== null) {
           const m = document.createElement("span");
@@ -382,6 +384,7 @@
 
     function state(stateFrame) {
       answer = stateFrame.answer;
+      facts = stateFrame.facts;
       version = stateFrame.version;
       render();
     }

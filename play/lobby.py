@@ -27,7 +27,7 @@ from bohnanza_core.bots import BOTS
 from bohnanza_core.cards import BeanKind
 from bohnanza_core.events import Handover
 from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
-from play import driver, live
+from play import driver, live, refusals
 from play.forms import TableForm, default_seat
 from play.models import Table, bot_account_ids, describe
 from play.presets import OPTION_WORDS, PARAMETERS, explained
@@ -377,6 +377,8 @@ def move_words() -> dict[str, Any]:
         "clock_warning": _("%(n)s seconds left on your clock."),
         "trade_window": _("Trading open for %(time)s"),
         "beans": {kind.value: bean(kind) for kind in BeanKind},
+        # A refusal (an error frame) by its code, in the reader's words.
+        "refusals": refusals.words(),
     }
 
 

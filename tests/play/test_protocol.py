@@ -499,6 +499,30 @@ def test_the_schema_lists_the_refusal_codes_and_is_served() -> None:
     assert web.get("/protocol/schema/..%2Fprotocol.md").status_code == 404
 
 
+def test_the_table_page_says_every_refusal_code_in_the_readers_words() -> None:
+    """Every code has the page's words (a new code without them fails here), in each
+    language its own; the live page carries them in the reader's language, so the
+    socket's reason (the server's English) is shown only for a code it does not know."""
+    from django.utils import translation
+
+    assert set(refusals.words()) == set(refusals.CODES)
+    english = refusals.words()
+    for language in ("hu", "fi"):
+        with translation.override(language):
+            told = refusals.words()
+        assert all(told[code] != english[code] for code in refusals.CODES), language
+    people = _people(2)
+    table = _table(people, ["open", "open"], preset="duel")
+    web = Client()
+    web.force_login(people[0])
+    web.cookies["django_language"] = "fi"
+    page = web.get(f"/play/tables/{table.id}/").content.decode()
+    carried = json.loads(page.split('id="live-words" type="application/json">', 1)[1]
+                         .split("</script>", 1)[0])
+    with translation.override("fi"):
+        assert carried["refusals"] == refusals.words()
+
+
 # -- ref, left, the bot's handshake -------------------------------------------------------
 
 

@@ -105,7 +105,7 @@ def words() -> dict[str, str]:
         UNKNOWN_TYPE: reload,
         BAD_FRAME: reload,
         NOT_STARTED: _("The game has not started yet."),
-        SPECTATOR: _("You are watching this game: spectators do not play."),
+        SPECTATOR: _("Only the table's players make moves: you are a spectator here."),
         BAD_COMMAND: reload,
         # The rules' own reason follows it, as the engine words it (English).
         ILLEGAL: _("The rules do not allow that move now."),

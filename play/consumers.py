@@ -93,6 +93,26 @@ COMMAND_FRAME_FIELDS = frozenset({"type", "ref", "version", "command"})
 refused (``bad_frame``), never skipped, so that a client that writes ``"seat"`` beside
 the command learns that the frame names no seat."""
 
+PLAIN_FRAME_FIELDS = frozenset({"type", "ref"})
+"""The fields of every other frame a client sends (``sync``, ``ping``, ``pass``,
+``leave``; the lobby's ``sync`` and ``ping``): any other is refused (``bad_frame``) as
+the command frame's are, so that a client that writes ``"seat"`` in a ``pass`` or a
+``leave`` learns that it names none, rather than having it read past."""
+
+
+def stray_field(frame: dict[str, Any]) -> str | None:
+    """The first field (by name, cut to 30 characters) that ``frame`` does not take,
+    or None when it has none: the message of the ``bad_frame`` refusal of the others."""
+    takes = COMMAND_FRAME_FIELDS if frame.get("type") == "command" else PLAIN_FRAME_FIELDS
+    stray = sorted(str(key)[:30] for key in frame if key not in takes)
+    return stray[0] if stray else None
+
+
+def stray_reason(kind: str, field: str) -> str:
+    """Why a frame with ``field`` beside its own is refused, in the frame's words."""
+    takes = ("type, ref, version and command" if kind == "command" else "type and ref")
+    return f"a {kind} frame has no field {field!r} (it takes {takes})"
+
 CLOSE_NO_TABLE = refusals.HANDSHAKE[refusals.NO_TABLE]
 CLOSE_TOO_MANY = refusals.HANDSHAKE[refusals.TOO_MANY_CONNECTIONS]
 
@@ -566,6 +586,10 @@ class TableConsumer(NoHopConsumer):
             await self._refuse(refusals.UNKNOWN_TYPE,
                                f"unknown frame type {str(kind)[:30]!r}: a table's socket "
                                "takes command, sync, ping, pass and leave", ref)
+        elif (stray := stray_field(frame)) is not None:
+            # Nothing beside a frame's own fields is read past (a ping's, a sync's, a
+            # pass's as a command's), before anything else is asked of the frame.
+            await self._refuse(refusals.BAD_FRAME, stray_reason(kind, stray), ref)
         elif kind == "ping":
             await self.send_json({"type": "pong", "protocol": live.PROTOCOL,
                                   "ref": live.ref_of(ref)})
@@ -583,22 +607,11 @@ class TableConsumer(NoHopConsumer):
             self.syncs.spend()
             await self._send_current()
         elif kind == "command":
-            stray = sorted(str(key)[:30] for key in frame if key not in COMMAND_FRAME_FIELDS)
-            if stray:  # a seat or anything else beside the command is not read: refused
-                await self._refuse(refusals.BAD_FRAME,
-                                   f"a command frame has no field {stray[0]!r} (it takes "
-                                   "type, ref, version and command)", ref)
-            else:
-                await self._command(frame, ref)
+            await self._command(frame, ref)
         elif kind == "pass":
             await self._pass(ref)
         elif kind == "leave":
-            stray = sorted(str(key)[:30] for key in frame if key not in ("type", "ref"))
-            if stray:  # nobody leaves for another seat: a leave names none
-                await self._refuse(refusals.BAD_FRAME,
-                                   f"a leave frame has no field {stray[0]!r}", ref)
-            else:
-                await self._leave(ref)
+            await self._leave(ref)
 
     async def _command(self, frame: dict[str, Any], ref: object) -> None:
         if self.perspective == SPECTATOR:
@@ -866,7 +879,10 @@ class LobbyConsumer(NoHopConsumer):
             await self.send_json(live.error_frame(error.code, str(error), ref=error.ref))
             return
         kind, ref = frame["type"], frame.get("ref")
-        if kind == "ping":
+        if kind in ("ping", "sync") and (stray := stray_field(frame)) is not None:
+            await self.send_json(live.error_frame(
+                refusals.BAD_FRAME, stray_reason(kind, stray), ref=ref))
+        elif kind == "ping":
             await self.send_json({"type": "pong", "protocol": live.PROTOCOL,
                                   "ref": live.ref_of(ref)})
         elif kind == "sync":

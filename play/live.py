@@ -49,6 +49,8 @@ from replays.drawing import words
 from replays.store import caught_up, game_lock, games, load
 from replays.table import (
     Changes,
+    bot_account_mark,
+    bot_accounts,
     changes_of,
     short_name,
     table_answer_regions,
@@ -204,11 +206,21 @@ def rules_text(ruleset: Ruleset) -> str:
     return found[1]
 
 
+def bot_account_seats(game: Game) -> list[int]:
+    """The seats whose players are bot accounts, looked up now (one query, none for a
+    table of built-in bots): every frame built says it as it is when it is built, never
+    as it was when a connection opened."""
+    marked = bot_accounts(game.players)
+    return [seat for seat, player in enumerate(game.players) if player in marked]
+
+
 def seat_update(game: Game, perspective: Perspective, events: list[Event],
-                since: int, actors: list[str | None] | None = None) -> dict[str, Any]:
+                since: int, actors: list[str | None] | None = None,
+                bot_seats: list[int] | None = None) -> dict[str, Any]:
     """What ``perspective`` may know after ``events`` (the game moved from version
     ``since`` to ``game.version``): its view, the events redacted for it, and (a seat)
-    its legal moves. Plain JSON, for the channel layer; the rules (a frame's
+    its legal moves. ``bot_seats``: :func:`bot_account_seats`, when the caller looked
+    them up once for every perspective. Plain JSON, for the channel layer; the rules (a frame's
     ``facts.rules``, :func:`rules_text`) and the view (``table_json``, a frame's
     ``answer.table``) as JSON text: the view is most of an update, dozens of lists and
     dictionaries and the kind of each of the game's cards, and packing and unpacking
@@ -251,6 +263,8 @@ def seat_update(game: Game, perspective: Perspective, events: list[Event],
             # The step before the final harvest (a finished game): the fields as they
             # were harvested, which the end of the live table shows.
             "harvested_at": _before_final_harvest(events, since) if state.finished else None,
+            # The seats a bot account plays: the pages mark them as bots.
+            "bot_accounts": bot_account_seats(game) if bot_seats is None else bot_seats,
         },
     }
 
@@ -267,10 +281,14 @@ def _before_final_harvest(events: list[Event], since: int) -> int | None:
 
 def updates(table_id: UUID, game: Game, events: list[Event], since: int,
             actors: list[str | None] | None = None) -> dict[str, dict[str, Any]]:
-    """Every group's update after a command: one per seat and the spectators'."""
-    out = {seat_group(table_id, seat): seat_update(game, seat, events, since, actors)
+    """Every group's update after a command: one per seat and the spectators' (the bot
+    accounts among the players looked up once for them all)."""
+    bot_seats = bot_account_seats(game)
+    out = {seat_group(table_id, seat): seat_update(game, seat, events, since, actors,
+                                                   bot_seats)
            for seat in range(game.state.players)}
-    out[spectator_group(table_id)] = seat_update(game, SPECTATOR, events, since, actors)
+    out[spectator_group(table_id)] = seat_update(game, SPECTATOR, events, since, actors,
+                                                 bot_seats)
     return out
 
 
@@ -413,7 +431,8 @@ def answer_for(update: dict[str, Any], table: Table, *, html: bool = True) -> Dr
     it serves who is sent the same (:func:`_draw_answer`). ``html``: with the table's
     drawing (a program playing a seat asks for frames without it: ``?html=0``)."""
     key = (table.id, update["since"], update["version"], update["head_hash"], update["seat"],
-           tuple(update["players"]), translation.get_language(), html)
+           tuple(update["players"]), tuple(update["facts"].get("bot_accounts") or ()),
+           translation.get_language(), html)
     with _frames_lock:
         found = _frames.get(key)
         if found is not None:
@@ -434,17 +453,23 @@ def _draw_answer(update: dict[str, Any], table: Table, *, html: bool = True) -> 
     events = [event_from_json(e) for e in update["events"]]
     data = orjson.loads(update["table_json"])
     regions: list[tuple[str, str]] = []
+    # The seats a bot account plays, as the update says (looked up when it was built):
+    # marked on the seats drawn and on the log's lines, as the replay viewer marks them.
+    marked = set(update["facts"].get("bot_accounts") or ())
+    players = update["players"]
     if html:
         changed = changes_of(events) if events else Changes()
         now = changes_of(events[-1:]) if events else Changes()
         answer, regions = table_answer_regions(
-            data, update["players"], ruleset, step=update["version"], steps=update["version"],
-            head_hash=update["head_hash"], changed=changed, now=now)
+            data, players, ruleset, step=update["version"], steps=update["version"],
+            head_hash=update["head_hash"], changed=changed, now=now,
+            bots=frozenset(players[n] for n in marked if n < len(players)))
     else:
         answer = table_answer_undrawn(data, step=update["version"], steps=update["version"],
                                       head_hash=update["head_hash"])
-    narrator = Narrator(ruleset, tuple(short_name(s["name"]) for s in data["seats"]),
-                        words())
+    narrator = Narrator(ruleset, tuple(
+        bot_account_mark(short_name(s["name"])) if n in marked else short_name(s["name"])
+        for n, s in enumerate(data["seats"])), words())
     told = ([event_from_json(e) for e in update["history"]] if "history" in update
             else events)
     actors = update.get("history_actors" if "history" in update else "actors") or []
@@ -617,6 +642,7 @@ __all__ = [
     "account_changed",
     "account_group",
     "answer_for",
+    "bot_account_seats",
     "current",
     "error_frame",
     "frame_text",

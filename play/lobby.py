@@ -27,9 +27,9 @@ from bohnanza_core.bots import BOTS
 from bohnanza_core.cards import BeanKind
 from bohnanza_core.events import Handover
 from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
-from play import driver, live
+from play import driver, live, refusals
 from play.forms import TableForm, default_seat
-from play.models import Table, describe
+from play.models import Table, bot_account_ids, describe
 from play.presets import OPTION_WORDS, PARAMETERS, explained
 from play.tables import (
     TableError,
@@ -41,7 +41,7 @@ from play.tables import (
     start,
 )
 from replays.store import games, token_matches
-from replays.table import bean, display_player
+from replays.table import bean, bot_account_mark, display_player
 
 LIST_LIMIT = 50
 """Tables and games each lobby list shows."""
@@ -160,6 +160,8 @@ def lobby_words() -> dict[str, Any]:
         "players": _("%(n)s players"),
         "host": _("hosted by %(host)s"),
         "open": _("open seat"),
+        # A seat a bot account plays (the entry's ``bot_accounts``), as every page marks it.
+        "bot_account": _("%(name)s (bot account)"),
         "clock_none": _("no clock"),
         "clock_move": _("%(n)s s a move"),
         "clock_game": _("%(move)s, %(n)s s a game beyond"),
@@ -173,12 +175,16 @@ def lobby_words() -> dict[str, Any]:
 def entry_words(t: dict[str, Any], words: dict[str, Any]) -> dict[str, str]:
     """A lobby entry in words (the same as static/js/lobby.js writes): its ruleset and
     size, its host, who sits where, its clock and its house rules."""
-    def name(player: str | None) -> str:
+    marked = set(t.get("bot_accounts") or ())
+
+    def name(seat: int, player: str | None) -> str:
         if player is None:
             return str(words["open"])
         kind, _sep, rest = player.partition(":")
         if kind == "bot":
             return str(words["bots"].get(rest, rest))
+        if seat in marked:
+            return str(words["bot_account"] % {"name": rest or player})
         return rest or player
 
     move, game = t["clock"]
@@ -189,7 +195,7 @@ def entry_words(t: dict[str, Any], words: dict[str, Any]) -> dict[str, str]:
     return {
         "size": words["players"] % {"n": t["players"]},
         "host": words["host"] % {"host": t["host"]},
-        "seats": ", ".join(name(p) for p in t["seats"]),
+        "seats": ", ".join(name(n, p) for n, p in enumerate(t["seats"])),
         "clock": clock,
         "house_rules": words["house_rules"] % {"rules": rules} if rules else "",
         "explained": words["explained"].get(t["preset"], ""),
@@ -263,13 +269,22 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
     table, seated = _table(table_id, request)
     seats = list(table.seats.all())
     me = request.user.pk if request.user.is_authenticated else None
+    # Who is a bot account, looked up as the page is drawn (one query): marked as bots.
+    programs = bot_account_ids(s.user_id for s in seats if s.person)
+    marked = [s.person and s.user_id in programs for s in seats]
+    players = [s.player() if s.taken else None for s in seats]
+    bots = {p for p, bot in zip(players, marked, strict=True) if bot and p}
     context = {
         "table": table, "seats": seats, "seated": seated,
         "left": next((s for s in seats if s.handed_over and s.user_id == me), None),
         "handed": [s for s in seats if s.handed_over],
         "running": table.status == Table.Status.RUNNING,
         "mine": request.user.is_authenticated and table.created_by_id == request.user.pk,
-        "players": [display_player(s.player()) if s.taken else None for s in seats],
+        "players": [display_player(p, bots) if p else None for p in players],
+        # The waiting room's seats by name, a bot account's marked.
+        "seat_names": [(s, bot_account_mark(s.seat_name()) if bot else
+                        s.seat_name() if s.taken else None)
+                       for s, bot in zip(seats, marked, strict=True)],
         "invite_url": request.build_absolute_uri(
             reverse("play:table", kwargs={"table_id": table.id})
             + f"?invite={table.invite_token}") if seated else None,
@@ -317,6 +332,9 @@ def move_words() -> dict[str, Any]:
         "want": _("Want:"),
         "to": _("To:"),
         "everyone": _("everyone"),
+        # A seat a bot account plays, where the page names seats itself (the offer's
+        # "to", the clocks, an offer announced): ``facts.bot_accounts`` says which.
+        "bot_account": _("%(name)s (bot account)"),
         "make_offer": _("Make the offer"),
         "nothing": _("nothing"),
         "wait": _("Nothing to do: waiting for the others."),
@@ -359,6 +377,8 @@ def move_words() -> dict[str, Any]:
         "clock_warning": _("%(n)s seconds left on your clock."),
         "trade_window": _("Trading open for %(time)s"),
         "beans": {kind.value: bean(kind) for kind in BeanKind},
+        # A refusal (an error frame) by its code, in the reader's words.
+        "refusals": refusals.words(),
     }
 
 

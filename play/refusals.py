@@ -2,15 +2,21 @@
 ``error`` frame's ``code`` says, and the close code and reason of a connection refused
 at the handshake.
 
-A program reads the code, never the reason (prose, in the reader's language, which may
-change). The list is stable: a code is never renamed or given another meaning; a new
-one is added here, in docs/protocol.md and in the frames' schema
-(docs/schema/server-frame.json), which a test keeps equal to :data:`CODES`.
+A program reads the code, never the reason (the server's prose, which may change). The
+list is stable: a code is never renamed or given another meaning; a new one is added
+here, in docs/protocol.md, in the frames' schema (docs/schema/server-frame.json), which
+a test keeps equal to :data:`CODES`, and in :func:`words`.
+
+A person reads the code too, in words: the table page carries :func:`words` in the
+reader's language and shows the one for a refusal's code (static/js/live.js), so the
+socket stays the same for every reader and a program's log keeps the server's prose.
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from django.utils.translation import gettext as _
 
 MALFORMED: Final = "malformed"
 TOO_LARGE: Final = "too_large"
@@ -84,3 +90,41 @@ HANDSHAKE: Final[dict[str, int]] = {
 the ``error`` frame sent before the close (it closed first) still tells them apart.
 The close frame's reason is the refusal's code where the ASGI server passes it on
 (daphne does not: read the close code)."""
+
+
+def words() -> dict[str, str]:
+    """What the table page tells a person for each code, in the active language (the
+    page shows the frame's ``reason`` only for a code it does not know: a newer
+    server's). ``%(n)s``: the refusal's ``retry_after`` in whole seconds. A test keeps
+    its codes equal to :data:`CODES`."""
+    reload = _("The page sent something the table does not take: reload the page.")
+    token = _("The table refused this connection's token.")
+    return {
+        MALFORMED: reload,
+        TOO_LARGE: reload,
+        UNKNOWN_TYPE: reload,
+        BAD_FRAME: reload,
+        NOT_STARTED: _("The game has not started yet."),
+        SPECTATOR: _("Only the table's players make moves: you are a spectator here."),
+        BAD_COMMAND: reload,
+        # The rules' own reason follows it, as the engine words it (English).
+        ILLEGAL: _("The rules do not allow that move now."),
+        STALE: _("The table changed before your move arrived: nothing was played. "
+                 "Choose again."),
+        BUSY: _("The table was busy: nothing was played. Choose again."),
+        NOT_YOUR_SEAT: _("Someone else plays this seat now. You are watching."),
+        SIGNED_OUT: _("You are signed out here: sign in again to play. You are watching."),
+        CANNOT_LEAVE: _("You cannot leave this game now."),
+        NOT_TRADING: _("No trading phase is running now."),
+        TOO_MANY_REFUSED: _("Too many moves were refused: wait %(n)s s."),
+        TOO_MANY_SYNCS: _("The table was asked for too often: wait %(n)s s."),
+        TOO_MANY_FRAMES: _("Too many requests: wait %(n)s s."),
+        TOO_MANY_CONNECTIONS: _("This table is open in too many tabs: close some, wait a "
+                                "moment and reload the page."),
+        BAD_TABLE_ID: _("No such table"),
+        NO_TABLE: _("No such table"),
+        PRIVATE_TABLE: _("This table is private: open it with its invitation link."),
+        BAD_ORIGIN: _("The table does not take connections from this address."),
+        BAD_AUTHORIZATION: token,
+        BAD_TOKEN: token,
+    }

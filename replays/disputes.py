@@ -29,6 +29,7 @@ The Django-facing functions (:func:`open_dispute`, :func:`rule_dispute`,
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -260,16 +261,18 @@ def account(user: Any) -> str | None:
     return f"user:{user.get_username()}"
 
 
-def person(who: str | None) -> str:
+def person(who: str | None, bots: Collection[str] = ()) -> str:
     """A store name as people read it, in the reader's language: ``ann``, "Heuristic
-    bot", "the table" (:func:`replays.table.display_player`)."""
+    bot", "the table", and a bot account (one of ``bots``, the page's
+    :func:`replays.table.bot_accounts`) "robo (bot account)"
+    (:func:`replays.table.display_player`)."""
     from django.utils.translation import gettext
 
     from replays.table import display_player
 
     if who is None:
         return gettext("the table")
-    return display_player(who)
+    return display_player(who, bots)
 
 
 def is_arbiter(user: Any) -> bool:

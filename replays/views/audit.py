@@ -31,6 +31,7 @@ from bohnanza_core.rulesets import display_name
 from bohnanza_core.verify import Verdict, read_and_verify, verify_record
 from replays.disputes import person
 from replays.store import access, games, parse_game_id, token_matches
+from replays.table import bot_accounts
 from replays.views.viewer import shown
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
@@ -218,6 +219,7 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
     except Refusal as refusal:
         return refused(request, refusal)
     token = carried_token(request, game)
+    bots = bot_accounts(game.players)
     verdict = verify_record(games().record(game.id), game.head_hash)
     first_bad_link = (replay_url(game, verdict.first_bad, token)
                       if verdict.first_bad is not None else None)
@@ -232,7 +234,8 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
                                    game_id=str(game.id)),
         "dispute_link": url_or_none("replays:open_dispute",
                                     {"seq": verdict.first_bad}, game_id=str(game.id)),
-        "players": ", ".join(person(p) for p in game.players),
+        # A bot account marked as a bot, looked up as the page is drawn.
+        "players": ", ".join(person(p, bots) for p in game.players),
         "ruleset": display_name(game.state.ruleset),
         "upload": upload,
         "max_upload_mb": MAX_UPLOAD_BYTES // 1024 // 1024,

@@ -16,6 +16,7 @@ saying why, with 400, 403 or 404, and nothing is stored.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -52,6 +53,7 @@ from replays.disputes import (
     standing,
 )
 from replays.store import games, parse_game_id
+from replays.table import bot_account_mark, bot_accounts
 from replays.views.audit import Refusal, refused, replay_url, url_or_none, verdict_rows
 from replays.views.viewer import shown
 
@@ -144,8 +146,9 @@ class TableSnap:
     changed: set[str] = field(default_factory=set)
 
 
-def snapshot(game: Game, step: int) -> TableSnap:
-    """The table after event ``step``, from the everything view."""
+def snapshot(game: Game, step: int, bots: Collection[str] = ()) -> TableSnap:
+    """The table after event ``step``, from the everything view; a seat whose player is
+    one of ``bots`` (bot accounts) marked as a bot's."""
     table: GameView = view(games().game(game.id, step).state, EVERYTHING)
     kind = table.kind
     names = table.seats
@@ -157,7 +160,7 @@ def snapshot(game: Game, step: int) -> TableSnap:
     for seat, name in enumerate(names):
         seats.append(SeatSnap(
             name=name,
-            player=person(game.players[seat]) if seat < len(game.players) else "",
+            player=person(game.players[seat], bots) if seat < len(game.players) else "",
             active=seat == table.active and not table.finished,
             hand=cards(table.hand_of(seat) or ()),
             fields=[None if k is None else chip(k, n) for k, n in table.field_summary(seat)],
@@ -209,10 +212,19 @@ class Row:
     link: str | None
 
 
-def record_rows(game: Game, disputed: int) -> list[Row]:
-    """Every stored entry: when it was stored, who issued it, what it says."""
-    table = game.state
-    narrator = Narrator(table.ruleset, table.seats, translation)
+def narrator(game: Game, bots: Collection[str] = ()) -> Narrator:
+    """The record told in the reader's language, a bot account's seat (its player one of
+    ``bots``) marked on every line, as the replay's log marks it."""
+    players = game.players
+    return Narrator(game.state.ruleset, tuple(
+        bot_account_mark(seat) if index < len(players) and players[index] in bots else seat
+        for index, seat in enumerate(game.state.seats)), translation)
+
+
+def record_rows(game: Game, disputed: int, bots: Collection[str] = ()) -> list[Row]:
+    """Every stored entry: when it was stored, who issued it, what it says (a bot
+    account, one of ``bots``, marked as a bot)."""
+    told = narrator(game, bots)
     rows = []
     for entry in games().record(game.id):
         try:
@@ -220,8 +232,8 @@ def record_rows(game: Game, disputed: int) -> list[Row]:
         except ValueError:
             at = None
         rows.append(Row(
-            seq=entry.seq, at=at, at_text=entry.at or "", actor=person(entry.actor),
-            is_command=entry.actor is not None, text=narrator.describe(entry.event, entry.actor),
+            seq=entry.seq, at=at, at_text=entry.at or "", actor=person(entry.actor, bots),
+            is_command=entry.actor is not None, text=told.describe(entry.event, entry.actor),
             disputed=entry.seq == disputed, link=replay_url(game, entry.seq),
         ))
     return rows
@@ -237,12 +249,11 @@ def _game(game_id: str) -> Game:
         raise Refusal(404, "No such game", f"There is no game {shown(game_id)}.") from None
 
 
-def _event_text(game: Game, seq: int | None) -> str | None:
+def _event_text(game: Game, seq: int | None, bots: Collection[str] = ()) -> str | None:
     if seq is None or not 1 <= seq <= game.version:
         return None
     entry = games().record(game.id)[seq - 1]
-    return Narrator(game.state.ruleset, game.state.seats, translation).describe(entry.event,
-                                                                           entry.actor)
+    return narrator(game, bots).describe(entry.event, entry.actor)
 
 
 def _initial_seq(request: HttpRequest, game: Game) -> int | None:
@@ -288,13 +299,14 @@ def open_dispute(request: HttpRequest, game_id: str) -> HttpResponse:
     else:
         seq = _initial_seq(request, game)
         form = OpenDisputeForm(initial={"event_seq": seq}, events=game.version)
+    bots = bot_accounts(game.players)  # marked as bots, looked up as the page is drawn
     return render(request, "replays/dispute_open.html", {
         "game": game,
         "form": form,
         "seq": seq,
-        "event_text": _event_text(game, seq),
+        "event_text": _event_text(game, seq, bots),
         "events": game.version,
-        "players": ", ".join(person(p) for p in game.players),
+        "players": ", ".join(person(p, bots) for p in game.players),
         "ruleset": display_name(game.state.ruleset),
         "replay_link": replay_url(game, seq),
         "audit_link": url_or_none("replays:audit", game_id=str(game.id)),
@@ -307,8 +319,10 @@ def dispute_list(request: HttpRequest) -> HttpResponse:
     """Every dispute for an arbiter, open ones first; a player's own otherwise."""
     arbiter = is_arbiter(request.user)
     found = disputes_for(request.user)
-    rows = [{"dispute": d, "game": g, "opened_by": person(d.opened_by),
-             "players": ", ".join(person(p) for p in g.players)} for d, g in found]
+    # The bot accounts among every row's players, looked up once for the page.
+    bots = bot_accounts(p for _d, g in found for p in g.players)
+    rows = [{"dispute": d, "game": g, "opened_by": person(d.opened_by, bots),
+             "players": ", ".join(person(p, bots) for p in g.players)} for d, g in found]
     return render(request, "replays/dispute_list.html", {
         "rows": rows, "arbiter": arbiter,
         "open_count": sum(1 for d, _ in found if not d.ruled),
@@ -349,15 +363,17 @@ def dispute_detail(request: HttpRequest, dispute_id: UUID) -> HttpResponse:
             else:
                 return redirect("replays:dispute_detail", dispute_id=dispute.id)
         status = 400
+    # Bot accounts marked as bots, looked up as the page is drawn (one query).
+    bots = bot_accounts([*game.players, dispute.opened_by, dispute.arbiter or ""])
     context: dict[str, Any] = {
         "dispute": dispute,
         "game": game,
         "you": you,
-        "opened_by": person(dispute.opened_by),
-        "arbiter_name": person(dispute.arbiter) if dispute.arbiter else "",
-        "players": ", ".join(person(p) for p in game.players),
+        "opened_by": person(dispute.opened_by, bots),
+        "arbiter_name": person(dispute.arbiter, bots) if dispute.arbiter else "",
+        "players": ", ".join(person(p, bots) for p in game.players),
         "ruleset": display_name(game.state.ruleset),
-        "event_text": _event_text(game, dispute.event_seq),
+        "event_text": _event_text(game, dispute.event_seq, bots),
         "replay_link": replay_url(game, dispute.event_seq),
         "audit_link": url_or_none("replays:audit", game_id=str(game.id)),
         "list_link": url_or_none("replays:dispute_list"),
@@ -365,11 +381,11 @@ def dispute_detail(request: HttpRequest, dispute_id: UUID) -> HttpResponse:
     if you.arbiter:
         verdict = verify_record(games().record(game.id), game.head_hash)
         seq = dispute.event_seq
-        after = snapshot(game, seq)
-        before = snapshot(game, seq - 1) if seq > 1 else None
+        after = snapshot(game, seq, bots)
+        before = snapshot(game, seq - 1, bots) if seq > 1 else None
         if before is not None:
             mark_changes(before, after)
-        rows = record_rows(game, seq)
+        rows = record_rows(game, seq, bots)
         context.update({
             "verdict": verdict,
             "rows": verdict_rows(verdict, game),

@@ -7,8 +7,9 @@
  * this page has (`since` is not it) means one was missed: the page asks for its view
  * again (`sync`), and so it does when nothing came back for QUIET_MS after it sent a
  * command (a frame lost on the way, or a server that restarted between). A dropped
- * connection is opened again, and the server rebuilds the view from the store. An `error` frame (a move refused, with the engine's reason) is
- * shown to this player only. The waiting room (data-room) reloads when the game starts,
+ * connection is opened again, and the server rebuilds the view from the store. An `error` frame (a move refused) is
+ * shown to this player only, in the page's words for its `code` (a code the page does
+ * not know: the server's `reason`); a move the rules refused with the rules' reason. The waiting room (data-room) reloads when the game starts,
  * when its seats change (a `room` frame, or a `waiting` frame whose `seats` digest is not
  * the one the page was drawn with: a change made before the socket connected), and
  * shows its closed notice, connecting no more, on a `closed` frame (the table is gone).
@@ -120,6 +121,14 @@
       root.dataset.version = String(version);
     }
 
+    // A refusal in the reader's words: the page's own for its code (play.refusals.
+    // words), the server's prose only for a code this page does not know.
+    function refusal(frame) {
+      const known = words.refusals && words.refusals[frame.code];
+      if (!known) return frame.reason || "";
+      return fill(known, { n: Math.max(1, Math.ceil(frame.retry_after || 0)) });
+    }
+
     function connect() {
       socket = new WebSocket(url);
       socket.addEventListener("open", () => { retry = 500; if (status) status.textContent = words.connected || ""; });
@@ -145,9 +154,18 @@
         } else if (frame.type === "clock" && clocks) {
           clocks.clock(frame);
         } else if (frame.type === "error" && error) {
-          error.textContent = frame.reason;
+          const text = refusal(frame);
+          error.replaceChildren(text);
+          if (frame.code === "illegal" && frame.reason && text !== frame.reason) {
+            // The rules' own reason beside it, as the engine words it (in English).
+            const why = document.createElement("span");
+            why.className = "live-error-detail";
+            why.lang = "en";
+            why.textContent = " (" + frame.reason + ")";
+            error.appendChild(why);
+          }
           error.hidden = false;
-          if (alerts) alerts.announce(frame.reason);
+          if (alerts) alerts.announce(text);
         }
       });
       socket.addEventListener("close", (event) => {
@@ -259,7 +277,8 @@
       const fresh = offers.filter((o) => !was.offers.split(",").includes(String(o.offer)));
       if (fresh.length) {
         const o = fresh[fresh.length - 1];
-        const text = fill(words.offer_for_you, { offer: o.offer, name: table.seats[o.proposer].name });
+        const name = window.BohnanzaTable.seatName(table, frame.facts, o.proposer, words);
+        const text = fill(words.offer_for_you, { offer: o.offer, name });
         announce(text);
         notify(text);
         beep(true);
@@ -288,6 +307,7 @@
     const passButton = root.querySelector(".live-pass");
     let frame = null;  // the last clock frame, with the offset of the server's time
     let answer = null;
+    let facts = null;  // the state frame's: which seats are bot accounts
     let version = null;
     let warned = "";
     if (passButton) {
@@ -344,7 +364,7 @@
         }
         const name = document.createElement("span");
         name.className = "live-clock-name";
-        name.textContent = seat.name;
+        name.textContent = window.BohnanzaTable.seatName(table, facts, n, words);
         item.appendChild(name);
         if (move !== null) {
           const m = document.createElement("span");
@@ -382,6 +402,7 @@
 
     function state(stateFrame) {
       answer = stateFrame.answer;
+      facts = stateFrame.facts;
       version = stateFrame.version;
       render();
     }

@@ -26,11 +26,14 @@
     preset.setAttribute("translate", "no");
     preset.textContent = t.preset;
     a.append(preset, " · " + fillIn(words.players, { n: t.players }));
-    const name = (p) => {
+    // A seat a bot account plays (the entry's bot_accounts) is marked as a bot's.
+    const marked = t.bot_accounts || [];
+    const name = (p, n) => {
       if (p === null) return words.open;
       const at = p.indexOf(":");
       const kind = p.slice(0, at), rest = p.slice(at + 1);
-      return kind === "bot" ? (words.bots[rest] || rest) : rest;
+      if (kind === "bot") return words.bots[rest] || rest;
+      return marked.includes(n) && words.bot_account ? fillIn(words.bot_account, { name: rest }) : rest;
     };
     const [move, game] = t.clock;
     const clock = !move ? words.clock_none : !game ? fillIn(words.clock_move, { n: move })

@@ -41,6 +41,16 @@
     }
   }
 
+  // A seat's name as people read it where the drawing does not say it (the offer
+  // form, the clocks, what is announced): a bot account's marked as a bot's, as the
+  // frame's facts say (`facts.bot_accounts`, looked up when the frame was built).
+  function seatName(table, facts, seat, words) {
+    const name = table.seats[seat].name;
+    const marked = (facts && facts.bot_accounts) || [];
+    return marked.includes(seat) && words && words.bot_account
+      ? words.bot_account.replace("%(name)s", name) : name;
+  }
+
   function copyText(button, text, words) {
     const label = button.textContent;
     const done = () => {
@@ -204,7 +214,7 @@
       for (const seat of shape.to) {
         const o = document.createElement("option");
         o.value = seat === null ? "" : String(seat);
-        o.textContent = seat === null ? w.everyone : table.seats[seat].name;
+        o.textContent = seat === null ? w.everyone : seatName(table, interactive.facts, seat, w);
         to.appendChild(o);
       }
       form.appendChild(document.createTextNode(w.to + " "));
@@ -643,5 +653,5 @@
     };
   }
 
-  window.BohnanzaTable = { mount };
+  window.BohnanzaTable = { mount, seatName };
 })();

@@ -1,8 +1,11 @@
 """A bot account is marked as a bot wherever its games are shown (issue 29): the game
 list, My games, the replay viewer's seats, log and summary, a profile's opponents, the
-home page and a competition's entrants; a person's name stays as it is. The pages look
-the bot accounts up once for all their seats (``replays.table.bot_accounts``, installed
-by ``play``), so their queries do not grow with the seats."""
+home page, a competition's entrants, the lobby's entries, a table's waiting room, the
+live table's frames (seats drawn, log, ``facts.bot_accounts`` for what the page names
+itself), the audit page and the dispute pages; a person's name stays as it is. The
+pages look the bot accounts up once for all their seats (``replays.table.bot_accounts``,
+installed by ``play``), so their queries do not grow with the seats; a page or frame
+looks them up as it is built, never remembering them from a connection's start."""
 
 from __future__ import annotations
 
@@ -17,8 +20,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from bohnanza_core.games import Game
-from play.models import BotAccount
-from replays.store import reset_games
+from play import live
+from play.lobby import forget_snapshot
+from play.models import BotAccount, Table
+from play.tables import create_table, join, start
+from replays.disputes import disputes, open_dispute, reset_disputes
+from replays.store import loaded, reset_games
 from replays.table import bot_accounts, display_player
 from tests.factories import bot_game
 
@@ -142,3 +149,117 @@ def test_the_viewer_looks_bot_accounts_up_once(robo: User) -> None:
     client.get(f"/replays/games/{many_game.id}/")
     many = _queries(client, f"/replays/games/{many_game.id}/")
     assert many <= few
+
+
+# -- the lobby, a table's room, the live table -------------------------------------------
+
+
+def _robo_table(robo: User) -> Table:
+    """A public table ann opened, robo (a bot account) seated beside her and a built-in
+    bot: waiting for its start."""
+    table = create_table(User.objects.get(username="ann"), "classic", 3,
+                         seats=["open", "open", "random"])
+    join(table, robo)
+    forget_snapshot()
+    return table
+
+
+@pytest.fixture
+def unloaded(robo: User) -> Iterator[None]:
+    loaded.clear()
+    yield
+    loaded.clear()
+    forget_snapshot()
+
+
+def test_the_lobby_and_a_tables_room_mark_a_bot_account(robo: User, unloaded: None) -> None:
+    table = create_table(User.objects.get(username="ann"), "classic", 4,
+                         seats=["open", "open", "open", "random"])
+    join(table, robo)  # a seat left open: the table is among the open ones
+    forget_snapshot()
+    lobby = Client().get("/play/").content.decode()
+    # the entry as the page draws it, and the words static/js/lobby.js marks it with
+    assert MARK in lobby and "ann (bot account)" not in lobby
+    assert '"bot_account": "%(name)s (bot account)"' in lobby
+    room = Client().get(f"/play/tables/{table.id}/").content.decode()
+    assert MARK in room and "ann (bot account)" not in room
+    with translation.override("fi"):
+        assert "robo (bottitili)" in Client(headers={"accept-language": "fi"}).get(
+            f"/play/tables/{table.id}/").content.decode()
+
+
+def _frame(table: Table, seat: int) -> dict[str, object]:
+    """The whole state frame ``seat``'s connection is sent now (on connecting, on sync)."""
+    return live.answer_for(live.current(table, seat), table).frame
+
+
+def test_the_live_table_marks_a_bot_account_in_every_frame(robo: User, unloaded: None) -> None:
+    """The seats drawn, the log's lines and ``facts.bot_accounts`` (which the page reads
+    for the names it writes itself: the offer's "to", the clocks, an offer announced);
+    the live page's words carry the mark. Looked up as each frame is built: ann made a
+    bot account after the game began is marked from the next frame on."""
+    table = start(_robo_table(robo), User.objects.get(username="ann"))
+    table = live.running_table(table.id)
+    robo_seat = next(s.number for s in table.seats.all() if s.user_id == robo.pk)
+    ann_seat = next(s.number for s in table.seats.all() if s.user and s.user.username == "ann")
+    frame = _frame(table, ann_seat)
+    assert frame["facts"]["bot_accounts"] == [robo_seat]  # type: ignore[index]
+    html = frame["answer"]["html"]  # type: ignore[index]
+    assert MARK in html and "ann (bot account)" not in html
+    assert any("robo (bot account)" in line for line in frame["log"])  # type: ignore[attr-defined]
+    ann = Client()
+    ann.force_login(User.objects.get(username="ann"))
+    page = ann.get(f"/play/tables/{table.id}/").content.decode()
+    assert '"bot_account": "%(name)s (bot account)"' in page
+    # ann's account becomes a bot account: the next frame says so (nothing remembered)
+    BotAccount.objects.create(user=User.objects.get(username="ann"))
+    again = _frame(table, robo_seat)
+    assert again["facts"]["bot_accounts"] == sorted([robo_seat, ann_seat])  # type: ignore[index]
+    assert "ann (bot account)" in again["answer"]["html"]  # type: ignore[index]
+    with translation.override("hu"):
+        told = _frame(table, robo_seat)
+    assert "robo (botfiók)" in told["answer"]["html"]  # type: ignore[index]
+
+
+def test_a_table_of_people_is_not_marked(robo: User, unloaded: None) -> None:
+    ann = User.objects.get(username="ann")
+    table = create_table(ann, "classic", 3, seats=["open", "open", "random"])
+    join(table, User.objects.get(username="olga"))
+    table = live.running_table(start(table, ann).id)
+    frame = _frame(table, 0)
+    assert frame["facts"]["bot_accounts"] == []  # type: ignore[index]
+    assert "(bot account)" not in frame["answer"]["html"]  # type: ignore[index]
+
+
+# -- the audit and the disputes ---------------------------------------------------------
+
+
+@pytest.fixture
+def dispute_app(robo: User) -> Iterator[None]:
+    reset_disputes()
+    yield
+    reset_disputes()
+
+
+def test_the_audit_and_the_dispute_pages_mark_a_bot_account(robo: User,
+                                                             dispute_app: None) -> None:
+    """The audit's players; the dispute's opening, list and page (its players, the
+    record's actors and lines, the table before and after the disputed event, as the
+    arbiter sees it)."""
+    game = _robo_game("marks-dispute")
+    ann = Client()
+    ann.force_login(User.objects.get(username="ann"))
+    audit = ann.get(f"/replays/games/{game.id}/audit/").content.decode()
+    assert MARK in audit and "ann (bot account)" not in audit
+    new = ann.get(f"/replays/games/{game.id}/disputes/new/?seq=3").content.decode()
+    assert MARK in new and "ann (bot account)" not in new
+    dispute = open_dispute(User.objects.get(username="ann"), game.id, 3, "this bean was not mine")
+    listed = ann.get("/replays/disputes/").content.decode()
+    assert MARK in listed and "ann (bot account)" not in listed
+    arbiter = Client()
+    arbiter.force_login(User.objects.create_user("zed", is_staff=True))
+    page = arbiter.get(f"/replays/disputes/{dispute.id}/").content.decode()
+    robo_seat = game.state.seats[0]
+    assert MARK in page and "ann (bot account)" not in page
+    assert f"{robo_seat} (bot account)" in page  # the record's lines name the seat marked
+    assert disputes().dispute(dispute.id).opened_by == "user:ann"

@@ -202,3 +202,12 @@ def test_house_rules_are_a_form_within_the_engines_bounds() -> None:
     waiting = client.get(f"/play/tables/{table.id}/").content.decode()
     assert "trading: no" in waiting and "cards drawn at the end of a turn: 4" in waiting
     assert "tie-break: shared win" in waiting
+
+
+def test_the_lobbys_title_is_words_and_its_words_are_in_the_page_once() -> None:
+    """The words static/js/lobby.js writes the lists with were written into the page's
+    <title> (a script element there is text: the tab showed the JSON) and twice more."""
+    page = Client().get("/play/").content.decode()
+    title = page.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert title == "Lobby · Bohnanza platform"
+    assert page.count('id="lobby-words"') == 1

@@ -171,6 +171,51 @@ async def test_a_command_frame_with_a_stray_field_is_refused_and_nothing_is_stor
     await ann.disconnect()
 
 
+@pytest.mark.parametrize("kind", ["sync", "ping", "pass"])
+def test_a_sync_ping_or_pass_with_a_stray_field_is_refused(kind: str) -> None:
+    """A sync, a ping and a pass take type and ref alone, as a leave does: a field
+    beside them is a bad_frame with the frame's ref, and nothing else is answered (no
+    state, no pong; the pass is not told ``not_trading``, the table opening with
+    planting: the frame is refused before it is read). The same frame without it is
+    answered."""
+    @in_loop
+    async def run() -> None:
+        _table, ann, first = await _seated()
+        for ref, stray in ((40, {"seat": 0}), (41, {"version": first["version"]})):
+            frame = {"type": kind, "ref": ref, **stray}
+            assert problems("client-frame.json", frame)  # the schema refuses it too
+            await _send(ann, frame)
+            error = await _frame(ann)
+            assert (error["code"], error["ref"]) == (refusals.BAD_FRAME, ref), error
+            assert repr(next(iter(stray))) in error["reason"]
+        assert await ann.receive_nothing(timeout=0.2)
+        await _send(ann, check_client({"type": kind, "ref": 42}))
+        answer = await _frame(ann)
+        assert answer["type"] == {"sync": "state", "ping": "pong", "pass": "error"}[kind]
+        if kind == "pass":
+            assert answer["code"] == refusals.NOT_TRADING
+        await ann.disconnect()
+    run()
+
+
+@pytest.mark.parametrize("kind", ["sync", "ping"])
+def test_the_lobbys_sync_and_ping_with_a_stray_field_are_refused(kind: str) -> None:
+    """The lobby's socket takes the same frames: a stray field is a bad_frame there too."""
+    @in_loop
+    async def run() -> None:
+        lobby = WebsocketCommunicator(APP, "/ws/lobby/")
+        assert (await lobby.connect(timeout=TIMEOUT))[0]
+        assert (await _frame(lobby))["type"] == "lobby"
+        await _send(lobby, {"type": kind, "ref": 43, "mine": True})
+        error = await _frame(lobby)
+        assert (error["code"], error["ref"]) == (refusals.BAD_FRAME, 43), error
+        assert await lobby.receive_nothing(timeout=0.2)
+        await _send(lobby, check_client({"type": kind, "ref": 44}))
+        assert (await _frame(lobby))["type"] == {"sync": "lobby", "ping": "pong"}[kind]
+        await lobby.disconnect()
+    run()
+
+
 @scenario(refusals.NOT_STARTED)
 async def _not_started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     people = await sync_to_async(_people)(2)
@@ -452,6 +497,30 @@ def test_the_schema_lists_the_refusal_codes_and_is_served() -> None:
         assert json.loads(answer.content) == schema(name)
     assert web.get("/protocol/schema/other.json").status_code == 404
     assert web.get("/protocol/schema/..%2Fprotocol.md").status_code == 404
+
+
+def test_the_table_page_says_every_refusal_code_in_the_readers_words() -> None:
+    """Every code has the page's words (a new code without them fails here), in each
+    language its own; the live page carries them in the reader's language, so the
+    socket's reason (the server's English) is shown only for a code it does not know."""
+    from django.utils import translation
+
+    assert set(refusals.words()) == set(refusals.CODES)
+    english = refusals.words()
+    for language in ("hu", "fi"):
+        with translation.override(language):
+            told = refusals.words()
+        assert all(told[code] != english[code] for code in refusals.CODES), language
+    people = _people(2)
+    table = _table(people, ["open", "open"], preset="duel")
+    web = Client()
+    web.force_login(people[0])
+    web.cookies["django_language"] = "fi"
+    page = web.get(f"/play/tables/{table.id}/").content.decode()
+    carried = json.loads(page.split('id="live-words" type="application/json">', 1)[1]
+                         .split("</script>", 1)[0])
+    with translation.override("fi"):
+        assert carried["refusals"] == refusals.words()
 
 
 # -- ref, left, the bot's handshake -------------------------------------------------------

@@ -12,7 +12,7 @@ compiled again). The install compiles the engine and the bots with the venv's my
 (``--no-build-isolation``) where a C compiler is present, else installs them pure;
 it says which. ``test`` without test paths (the whole suite) also runs ``tests/core``
 (but the ``slow`` games and the property search) a second time on the pure modules
-(``BOHNANZA_PURE_PYTHON=1``).
+(``BOHNANZA_PURE_PYTHON=1``), alongside the suite.
 """
 
 import contextlib
@@ -21,6 +21,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 from typing import IO
@@ -122,6 +123,21 @@ def keep_private(folder: Path) -> None:
                 path.chmod(stat.st_mode & 0o7777 & ~PRIVATE_UMASK)
 
 
+def start_pure_pass(output: IO[bytes]) -> subprocess.Popen[bytes]:
+    """Start the core tests again on the pure modules (``BOHNANZA_PURE_PYTHON=1``), their
+    output into ``output``, alongside the whole suite. Not the slow games nor the
+    property search: compiled and pure play the same games byte for byte
+    (tests/core/test_build.py). One worker of its own: the suite keeps the two cores of
+    the README's machine some 70% busy, waiting on browsers, servers and workers, and
+    this pass fills that (a minute after the suite, run one after the other)."""
+    command = [str(PYTHON), "-m", "pytest", "-q", "-n", "1", "-m", "not slow", "tests/core",
+               "--ignore", "tests/core/test_properties.py"]
+    say("tests: alongside, the core tests on the pure modules: BOHNANZA_PURE_PYTHON=1 "
+        + " ".join(command))
+    return subprocess.Popen(command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
+                            env={**venv_env(), "BOHNANZA_PURE_PYTHON": "1"})
+
+
 def test(pytest_args: list[str]) -> None:
     say("lint: ruff check .")
     run(str(PYTHON), "-m", "ruff", "check", ".")
@@ -133,17 +149,23 @@ def test(pytest_args: list[str]) -> None:
     run(str(PYTHON), "manage.py", "check")
     say("tests: pytest " + " ".join(pytest_args))
     command = [str(PYTHON), "-m", "pytest", *pytest_args]
-    print("$ " + " ".join(command), flush=True)
-    code = subprocess.run(command, cwd=ROOT, env=venv_env(), check=False).returncode
-    if code == 0 and not any(not arg.startswith("-") for arg in pytest_args):
-        say("tests: the core tests again on the pure modules (BOHNANZA_PURE_PYTHON=1)")
-        # Not the slow games nor the property search: compiled and pure play the same games
-        # byte for byte (tests/core/test_build.py); this pass takes about a minute.
-        command = [str(PYTHON), "-m", "pytest", "-q", "-m", "not slow", "tests/core",
-                   "--ignore", "tests/core/test_properties.py"]
-        print("$ BOHNANZA_PURE_PYTHON=1 " + " ".join(command), flush=True)
-        code = subprocess.run(command, cwd=ROOT, env={**venv_env(), "BOHNANZA_PURE_PYTHON": "1"},
-                              check=False).returncode
+    whole = not any(not arg.startswith("-") for arg in pytest_args)
+    with tempfile.TemporaryFile() as pure_output:
+        pure = start_pure_pass(pure_output) if whole else None
+        print("$ " + " ".join(command), flush=True)
+        try:
+            code = subprocess.run(command, cwd=ROOT, env=venv_env(), check=False).returncode
+        except BaseException:  # interrupted (Ctrl-C): the pass alongside stops too
+            if pure is not None:
+                pure.kill()
+            raise
+        if pure is not None:
+            pure_code = pure.wait()
+            say(f"tests: the core tests on the pure modules (exit code {pure_code}):")
+            pure_output.seek(0)
+            sys.stdout.buffer.write(pure_output.read())
+            sys.stdout.flush()
+            code = code or pure_code
     if code == PYTEST_NO_TESTS:
         say("failed: pytest collected no tests")
     elif code != 0:

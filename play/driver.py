@@ -601,7 +601,13 @@ async def drive(table_id: UUID, layer: Any) -> None:
             # Stored and sent under the table's lock, in the order stored (a person's
             # command at the table is stored and sent under it too).
             async with live.publishing(table_id):
-                step, played = await database_sync_to_async(next_step)(table_id)
+                # Any worker thread (the table's game is played on under its lock, as a
+                # person's command is), not the one thread every other store call of the
+                # process queues on: a bot's decision takes up to a second (the search
+                # bot's deeper level), and every other table's driver, join and sync
+                # would wait for it there.
+                step, played = await database_sync_to_async(
+                    next_step, thread_sensitive=False)(table_id)
                 for done in played:
                     if step.handed is not None:
                         await announce_handover(layer, table_id, done, step.handed)

@@ -1,7 +1,7 @@
-"""Where a table's driver thinks: a bot's decision (the search bot's takes up to a second
-a move at its deeper level) is made on a worker thread of its own, never on the one thread
-the process's other store calls queue on (every other table's driver, joins, syncs and
-the lobby among them), so that one bot thinking holds up no other table."""
+"""Where a table's driver thinks: at a table where a bot searches (up to a second a move
+at search-deep), on a worker thread of its own, never on the one thread the process's
+other store calls queue on (every other table's driver, joins, syncs and the lobby among
+them), so that one bot thinking holds up no other table."""
 
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ __all__ = ["fresh"]  # the autouse fixture, shared with test_live
 @in_loop
 async def test_a_bot_thinking_holds_up_no_other_store_call() -> None:
     people = await sync_to_async(_people)(1)
-    table = await sync_to_async(_table)(people, ["heuristic", "open", "heuristic"], mine=1)
+    table = await sync_to_async(_table)(people, ["search", "open", "heuristic"], mine=1)
     thinking, go_on = threading.Event(), threading.Event()
 
     class Thinking(HeuristicBot):
-        """The heuristic bot, thinking until the test lets it go on."""
+        """The search bot's seat, thinking until the test lets it go on."""
 
         def act(self, view: SeatView) -> object:
             thinking.set()
@@ -47,3 +47,17 @@ async def test_a_bot_thinking_holds_up_no_other_store_call() -> None:
         assert await asyncio.wait_for(count(), TIMEOUT) == 1
     finally:
         go_on.set()
+
+
+@pytest.mark.parametrize("seats, replacement, searching", [
+    (["search", "open", "heuristic"], "heuristic", True),
+    (["search-deep", "open"], "heuristic", True),
+    (["heuristic", "open", "random"], "search", True),
+    (["heuristic", "open", "random"], "heuristic", False),
+])
+def test_a_table_searches_where_a_search_bot_may_move(
+        seats: list[str], replacement: str, searching: bool) -> None:
+    people = _people(1)
+    table = _table(people, seats, mine=1, preset="classic" if len(seats) > 2 else "duel",
+                   replacement_bot=replacement)
+    assert driver.searches(table.id) is searching

@@ -223,14 +223,25 @@ class HeuristicBot(Bot):
             if gain > ACCEPT_MARGIN and (best is None or gain > best[0]):
                 best = (gain, cards)
         if best is not None:
-            return MakeOffer(seat=seat, gives=best[1], wants=_counted(get), to=offer.proposer)
+            return self._new_terms(view, (best[1], _counted(get), offer.proposer))
         wanted = _best_wanted(fields)
         cards = mine.payment(offer.wants)
         if wanted is not None and cards is not None and mine.gain(
                 cards, [*get, wanted]) > ACCEPT_MARGIN:
-            return MakeOffer(seat=seat, gives=cards, wants=_counted([*get, wanted]),
-                             to=offer.proposer)
+            return self._new_terms(view, (cards, _counted([*get, wanted]), offer.proposer))
         return None
+
+    def _new_terms(self, view: SeatView, terms: _Terms) -> MakeOffer | None:
+        """An offer of ``terms``, unless this player made the same this turn or has it
+        open (a counter-offer that repeats one's own open offer says nothing new)."""
+        gives, wants, to = terms
+        seat = self.seat
+        if terms in self._tried or any(
+                o.proposer == seat and o.counterparty == to and o.gives == gives
+                and tuple(o.wants) == wants for o in view.offers):
+            return None
+        self._tried.add(terms)
+        return MakeOffer(seat=seat, gives=gives, wants=wants, to=to)
 
     # -- fields and harvests -------------------------------------------------------
 

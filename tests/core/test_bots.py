@@ -200,6 +200,7 @@ def test_the_heuristic_bot_counters_an_offer_it_declines_once_with_legal_terms(n
     from bohnanza_core.commands import DeclineOffer, MakeOffer
     from bohnanza_core.engine import awaiting, decide, play
     from bohnanza_core.simulator import voluntary_chances
+    from bohnanza_core.state import Offer
 
     countered = declined = 0
     for game in range(3):
@@ -227,7 +228,17 @@ def test_the_heuristic_bot_counters_an_offer_it_declines_once_with_legal_terms(n
                     countered += 1
                     assert isinstance(made, MakeOffer) and made.seat == seat
                     assert made.to == offer.proposer
+                    assert not any(  # nothing it has open already
+                        o.proposer == seat and o.counterparty == made.to
+                        and o.gives == made.gives and tuple(o.wants) == made.wants
+                        for o in state.offers.values())
                     decide(state, made)  # legal now (raises IllegalMove if not)
+                    # The same terms already open from it: no counter-offer repeats them.
+                    again = state.copy()
+                    again.offers[again.next_offer] = Offer(
+                        again.next_offer, seat, made.to, made.gives, made.wants)
+                    again.next_offer += 1
+                    assert HeuristicBot(seat, "again").counter(view(again, seat), offer) is None
                     given = Counter(state.kinds[card] for card in offer.gives)
                     asked = Counter(dict(made.wants))
                     assert given <= asked and sum(asked.values()) <= sum(given.values()) + 1

@@ -242,3 +242,94 @@ class EndSummaryTest(_Browser):
             page.locator(".live-end").scroll_into_view_if_needed()
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "live-end.png"), full_page=True)
+
+
+def _counterable(state: Any) -> tuple[int, str, int] | None:
+    """Terms for ann's offer to the bot on turn that it declines and counters (asked of a
+    fresh copy of it): one of her front cards for one or two beans of a kind."""
+    from bohnanza_core.bots import HeuristicBot
+    from bohnanza_core.bots.fields import farm
+    from bohnanza_core.commands import DeclineOffer
+    from bohnanza_core.state import Offer
+    from bohnanza_core.views import view
+
+    bot = state.active
+    seen = view(state, bot)
+    probe = HeuristicBot(bot, "probe")
+    for card in state.hands[0][:2]:
+        for kind in sorted(set(state.ruleset.beans), key=str):
+            for count in (1, 2):
+                offer = Offer(state.next_offer, 0, bot, (card,), ((kind, count),))
+                answer = probe._answer(probe._holdings_now(seen, farm(seen, bot)), [offer])
+                if isinstance(answer, DeclineOffer) and HeuristicBot(bot, "probe").counter(
+                        seen, offer) is not None:
+                    return card, str(kind.value), count
+    return None
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class CounterOfferTest(_Browser):
+    def test_a_bot_counters_anns_offer_and_her_page_offers_her_its_terms(self) -> None:
+        """Ann offers the bot on turn terms it declines but would trade on otherwise: its
+        counter-offer to her comes inside the window, and her page offers her to accept it."""
+        table = _ann_at("classic", ["open", "heuristic", "heuristic"], SHORT, trade_seconds=15)
+        game_id = Table.objects.get(pk=table.pk).game_id
+        countered: int | None = None
+        with sync_playwright() as driver:
+            page = self._ann(driver)
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-table .rt")
+            deadline = time.monotonic() + 200
+            tried: set[int] = set()
+            while time.monotonic() < deadline and countered is None:
+                state = games().game(game_id).state
+                if (state.turn not in tried and page.is_visible(".live-trade-window")
+                        and page.query_selector(".offer-form")
+                        and not page.query_selector(".live-table .rt-seat.is-you.is-active")):
+                    tried.add(state.turn)
+                    terms = _counterable(state)
+                    if terms is not None:
+                        card, kind, count = terms
+                        page.check(f".offer-gives input[value='{card}']")
+                        page.fill(f"input.offer-want[data-kind='{kind}']", str(count))
+                        page.select_option(".offer-to", str(state.active))
+                        page.click(".move-offer")
+                        countered = self._counter_seen(page, game_id, state.active)
+                        continue
+                if not _press_first(page):
+                    time.sleep(0.1)
+            assert countered is not None, "no counter-offer came"
+            # No offer open to her repeats another's terms (a counter says something new).
+            offers = games().game(game_id).state.offers.values()
+            terms = [(o.gives, tuple(o.wants)) for o in offers if o.counterparty == 0]
+            assert len(terms) == len(set(terms)), terms
+            page.wait_for_function(
+                """n => [...document.querySelectorAll('.live-moves button.move')].some(
+                     b => b.textContent.includes('#' + n))""", arg=countered, timeout=5000)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "live-counter-offer.png"))
+
+    def _counter_seen(self, page: Page, game_id: Any, bot: int) -> int | None:
+        """The number of the bot's counter-offer to ann, once her page's log tells it;
+        None if the bot answered her offer otherwise (the table moved on meanwhile)."""
+        for _ in range(50):
+            record = games().record(game_id)
+            mine = [e for e in record if isinstance(e.event, OfferMade)
+                    and e.actor == "user:ann"]
+            if mine:
+                number = mine[-1].event.offer
+                back = [e.event.offer for e in record if isinstance(e.event, OfferMade)
+                        and e.event.offer > number and e.event.proposer == bot
+                        and e.event.counterparty == 0]
+                if back:
+                    page.wait_for_function(
+                        """n => [...document.querySelectorAll('.live-log li')].some(
+                             li => li.textContent.includes('(offer ' + n + ')')
+                                   && li.textContent.includes('offers ann'))""",
+                        arg=back[0], timeout=5000)
+                    return back[0]
+                if any(isinstance(e.event, OfferAccepted) and e.event.offer == number
+                       for e in record):
+                    return None
+            time.sleep(0.1)
+        return None

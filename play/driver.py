@@ -312,8 +312,7 @@ def searches(table_id: UUID) -> bool:
     found = Table.objects.filter(pk=table_id).values_list("replacement_bot", flat=True).first()
     names = {found or "", *Seat.objects.filter(table_id=table_id).exclude(bot="").values_list(
         "bot", flat=True)}
-    return any(isinstance(BOTS.get(name), type) and issubclass(BOTS[name], SearchBot)
-               for name in names)
+    return any(issubclass(BOTS.get(name, Bot), SearchBot) for name in names)
 
 
 def _bot(table: Table, seat: Seat) -> Bot:

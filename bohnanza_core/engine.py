@@ -495,15 +495,24 @@ def _apply(s: GameState, e: Event) -> None:
 # ---------------------------------------------------------------------------
 
 
-@cache
 def deal_order(ruleset: Ruleset, players: int) -> tuple[int, ...]:
     """Seats in dealing order: one card at a time around the table."""
-    rounds = max(ruleset.cards_dealt(seat) for seat in range(players))
+    return _deal_order(ruleset.deal, players)
+
+
+@cache
+def _deal_order(deal: tuple[int, ...], players: int) -> tuple[int, ...]:
+    # Cached on the ruleset's ``deal`` alone: hashing a whole Ruleset (a frozen
+    # dataclass, its __hash__ and __eq__ run as Python) cost a quarter of a playout.
+    def cards_dealt(seat: int) -> int:
+        return deal[min(seat, len(deal) - 1)]
+
+    rounds = max(cards_dealt(seat) for seat in range(players))
     return tuple(
         seat
         for round_ in range(rounds)
         for seat in range(players)
-        if ruleset.cards_dealt(seat) > round_
+        if cards_dealt(seat) > round_
     )
 
 

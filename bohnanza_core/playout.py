@@ -20,6 +20,8 @@ buy a field.
 
 from __future__ import annotations
 
+from typing import Final
+
 from bohnanza_core.cards import Card, coins_for
 from bohnanza_core.commands import (
     Command,
@@ -75,7 +77,7 @@ from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.shuffle import seeded_shuffle
 from bohnanza_core.state import GameState, Phase
 
-MAX_STEPS = 200_000
+MAX_STEPS: Final = 200_000
 """A playout that has not ended after this many steps is a bug (a 7-player game of the
 longest ruleset takes some 3,000): it raises instead of spinning."""
 

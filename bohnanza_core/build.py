@@ -43,6 +43,7 @@ COMPILED: tuple[str, ...] = (
     "bots.nontrading",
     "bots.heuristic",
     "bots.random_bot",
+    "bots.turns",
 )
 """The modules mypyc compiles (relative to the package): the rules' hot path and the
 built-in bots. The bots are typed against ``seatview.SeatView``, a compiled abstract

@@ -5,17 +5,15 @@
 game's shuffles follow its seed, each bot's own choices follow a seed derived from
 the game's seed and its seat, and the simulator asks the seats in a fixed order.
 
-Scheduling: the game waits on :func:`~bohnanza_core.engine.awaiting` (most urgent
-first) and the simulator asks the first seat it names. At the start of each trading
-phase every other player, clockwise from the active one, gets one voluntary chance
-to propose (a bot passes with None). A bot's illegal answer is refused like a
-person's (nothing changes), counted, and the bot asked again; after
-:data:`ATTEMPTS` refusals in a row the simulator plays :func:`fallback` for it.
+Scheduling: the bots are asked by the one turn policy of bots
+(:mod:`bohnanza_core.bots.turns`): the first seat the game awaits, and at the start of
+each trading phase every other player for a voluntary offer. A bot's illegal answer is
+refused like a person's (nothing changes), counted, and the bot asked again; after
+three refusals in a row the simulator plays the fallback for it, also counted.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import time
 from collections.abc import Callable, Sequence
@@ -26,50 +24,19 @@ from mypy_extensions import mypyc_attr
 
 from bohnanza_core.bots import Bot
 from bohnanza_core.bots.registry import registry
-from bohnanza_core.commands import (
-    AcceptOffer,
-    BuyThirdField,
-    Command,
-    DeclineOffer,
-    DiscardCard,
-    EndPlanting,
-    EndTrading,
-    Harvest,
-    PlantCard,
-    PlantFromHand,
-    WithdrawOffer,
-    as_command,
-)
-from bohnanza_core.engine import awaiting, legal_commands, new_game, play
+from bohnanza_core.bots.turns import fallback, take_turns
+from bohnanza_core.commands import Command, as_command
+from bohnanza_core.engine import new_game, play
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.errors import SimulationError as SimulationError  # its old home
 from bohnanza_core.events import Event, GameEnded
 from bohnanza_core.rulesets import Ruleset, ruleset_for
-from bohnanza_core.seatview import SeatView
-from bohnanza_core.state import GameState, Phase
+from bohnanza_core.state import GameState
 from bohnanza_core.views import redact, view
-
-ATTEMPTS = 3
-"""Refused answers in a row before the simulator plays the fallback for a bot."""
 
 COMMAND_LIMIT = 20_000
 """Commands (refused ones included) after which a game is stopped as runaway; a
 4-player classic game between sensible bots takes a few hundred."""
-
-# The fallback's preference: what moves a game on without giving anything away.
-_FALLBACK_ORDER: tuple[type, ...] = (
-    DeclineOffer,
-    EndTrading,
-    PlantFromHand,
-    PlantCard,
-    EndPlanting,
-    DiscardCard,
-    Harvest,
-    WithdrawOffer,
-    AcceptOffer,
-    BuyThirdField,
-)
-
 
 class Board(Protocol):
     """Where a game is played out (not the live table of ``play``): the state, the
@@ -126,31 +93,6 @@ def seat_names(bot_names: Sequence[str]) -> tuple[str, ...]:
     return tuple(f"{name} {seat + 1}" for seat, name in enumerate(bot_names))
 
 
-def fallback(state: GameState, seat: int) -> Command:
-    """The move played for a bot that keeps answering illegally: the first legal
-    command in :data:`_FALLBACK_ORDER` (decline, end trading, plant, harvest, ...),
-    never an offer, so the game still ends."""
-    moves = [m for m in legal_commands(state, seat) if type(m) in _FALLBACK_ORDER]
-    if not moves:
-        raise SimulationError(f"seat {seat} is awaited but has no legal move")
-    return min(moves, key=lambda m: _FALLBACK_ORDER.index(type(m)))  # type: ignore[return-value]
-
-
-def voluntary_chances(state: GameState) -> list[int]:
-    """The seats asked, in this order, for a voluntary offer as a trading phase starts:
-    every other player, clockwise from the active one (a bot passes with None). The one
-    turn policy of bots, here and at a live table (``play.driver``)."""
-    return [(state.active + offset) % state.players for offset in range(1, state.players)]
-
-
-def bot_answers(bot: Bot, seat_view: SeatView, attempt: Callable[[object], bool]) -> bool:
-    """Ask ``bot`` for its move until ``attempt`` plays one (True), at most
-    :data:`ATTEMPTS` times in a row; False: every answer was refused, and the caller
-    plays :func:`fallback` for it. The one turn policy of bots, here and at a live
-    table (``play.driver``)."""
-    return any(attempt(bot.act(seat_view)) for _ in range(ATTEMPTS))
-
-
 def play_game(
     ruleset: Ruleset,
     bot_classes: Sequence[type[Bot]],
@@ -201,29 +143,16 @@ def play_game(
             tell(new)
         return True
 
+    def play_fallback(seat: int) -> None:
+        fallbacks[seat] += 1
+        new = played.play(fallback(state, seat))
+        events.extend(new)
+        if observers:
+            tell(new)
+
     if observers:
         tell(events)
-    trading_turn = 0
-    while state.phase is not Phase.GAME_OVER:
-        if state.phase is Phase.TRADING and state.turn != trading_turn:
-            trading_turn = state.turn
-            for seat in voluntary_chances(state):
-                command = bots[seat].act(views[seat])
-                if command is not None:
-                    attempt(seat, command)
-                if state.phase is not Phase.TRADING:
-                    break
-            continue
-        waiting = awaiting(state)
-        if not waiting:
-            raise SimulationError(f"game {seed!r} waits for no one during {state.phase}")
-        seat = waiting[0]
-        if not bot_answers(bots[seat], views[seat], functools.partial(attempt, seat)):
-            fallbacks[seat] += 1
-            new = played.play(fallback(state, seat))
-            events.extend(new)
-            if observers:
-                tell(new)
+    take_turns(state, bots, views, attempt, play_fallback)
     result = events[-1]
     assert isinstance(result, GameEnded)
     return GameRecord(

@@ -6,7 +6,7 @@ starts one; a command at the table wakes it). The driver looks at the stored gam
 pace, through the bot protocol (it is given its seat's view only); a person awaited on
 a clocked table has a deadline, stored on the table so that a restarted server still
 keeps it, and when it passes the documented default move
-(``bohnanza_core.simulator.fallback``: decline, end trading, plant the front card...)
+(``bohnanza_core.bots.turns.fallback``: decline, end trading, plant the front card...)
 is played as an event whose actor is ``clock``. A seat whose person has been away
 past the table's limit (play/presence.py: the deadline is stored on the seat) is
 handed to the table's bot (``SeatHandedToBot``, actor ``absence``), which then plays
@@ -41,6 +41,7 @@ from django.utils import timezone
 
 from bohnanza_core import narrate
 from bohnanza_core.bots import BOTS, Bot, SearchBot
+from bohnanza_core.bots.turns import bot_answers, fallback, voluntary_chances
 from bohnanza_core.commands import (
     Command,
     DeclineOffer,
@@ -55,7 +56,6 @@ from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import Handover, StopReason
 from bohnanza_core.games import Game
-from bohnanza_core.simulator import bot_answers, fallback, voluntary_chances
 from bohnanza_core.state import Phase
 from bohnanza_core.views import GameView, view
 from play import clock, live, notices, presence, tables
@@ -397,7 +397,7 @@ def _next_step(table: Table, game_id: UUID, now: datetime | None
                         table.trade_deadline, opened)
     if state.phase is Phase.TRADING and _chances.get(table.id) != state.turn:
         # A bot not on turn gets one voluntary chance to propose (the simulator's one
-        # turn policy: bohnanza_core.simulator.voluntary_chances).
+        # turn policy: bohnanza_core.bots.turns.voluntary_chances).
         _chances[table.id] = state.turn
         played = []
         for number in voluntary_chances(state):
@@ -529,7 +529,7 @@ def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | N
     number = waiting[0]
     seat = seats[number]
     if seat.is_bot:
-        # The simulator's one turn policy (bohnanza_core.simulator.bot_answers): the
+        # The one turn policy of bots (bohnanza_core.bots.turns.bot_answers): the
         # bot is asked again after a refused answer, a few times, then the default move
         # is played for it.
         played: list[live.Played] = []

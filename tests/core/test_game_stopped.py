@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bohnanza_core import new_game, play, ruleset_for
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.commands import COMMAND_TYPES, EndPlanting, PlantFromHand, StopGame
 from bohnanza_core.commitments import seed_commitment
 from bohnanza_core.engine import awaiting, command_for, is_decision, legal_commands
@@ -24,7 +25,6 @@ from bohnanza_core.games import Games, GameStateAsDict
 from bohnanza_core.narrate import narrate
 from bohnanza_core.record import chain
 from bohnanza_core.rederive import rederive
-from bohnanza_core.simulator import fallback
 from bohnanza_core.state import GameState, Phase
 from bohnanza_core.verify import verify_text
 from bohnanza_core.views import EVERYTHING, SPECTATOR, redact, view

@@ -13,6 +13,7 @@ import pytest
 
 from bohnanza_core import new_game, play, ruleset_for
 from bohnanza_core.bots import HeuristicBot
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.commands import COMMAND_TYPES, HandSeatToBot
 from bohnanza_core.engine import awaiting, command_for, is_decision
 from bohnanza_core.errors import IllegalMove
@@ -22,7 +23,6 @@ from bohnanza_core.games import Games, GameStateAsDict
 from bohnanza_core.narrate import describe, narrate
 from bohnanza_core.record import chain
 from bohnanza_core.rederive import rederive
-from bohnanza_core.simulator import fallback
 from bohnanza_core.state import GameState
 from bohnanza_core.verify import verify_text
 from bohnanza_core.views import SPECTATOR, redact, view

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.cli import main
 from bohnanza_core.commands import HandSeatToBot
 from bohnanza_core.engine import new_game, play
@@ -16,7 +17,6 @@ from bohnanza_core.export import export_record
 from bohnanza_core.narrate import CLOCK, Narrator, command_seat, narrate
 from bohnanza_core.record import chain, command_actors
 from bohnanza_core.rulesets import ruleset_for
-from bohnanza_core.simulator import fallback
 
 SEATS = ("ann", "bob", "cy")
 

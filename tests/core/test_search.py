@@ -24,6 +24,7 @@ class QuickSearch(SearchBot):
 
     name: ClassVar[str] = "quick-search"
     PLAYOUTS: ClassVar[int] = 12
+    VERIFY: ClassVar[int] = 3
 
 
 def _label(table: tuple[Ruleset, int]) -> str:
@@ -102,12 +103,14 @@ def _cards(s: GameState) -> list[int]:
 
 
 class LegalSearch(SearchBot):
-    """The search with the least budget, a playout a move: legality does not depend on
-    how many games judge a move, only on which moves it judges (the engine's own) and
-    plays (the heuristic bot's move or one of those)."""
+    """The search with the least budget, a playout a move and a rollout each to check a
+    disagreement: legality does not depend on how many games judge a move, only on
+    which moves it judges (the engine's own) and plays (the heuristic bot's move or one
+    of those)."""
 
     name: ClassVar[str] = "legal-search"
     PLAYOUTS: ClassVar[int] = 1
+    VERIFY: ClassVar[int] = 1
 
 
 GAMES_PER_RULESET = 200

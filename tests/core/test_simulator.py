@@ -9,6 +9,7 @@ import pytest
 
 from bohnanza_core import legal_commands, new_game, play, ruleset_for, view
 from bohnanza_core.bots import Bot, HeuristicBot, NonTradingBot, RandomBot
+from bohnanza_core.bots.turns import ATTEMPTS, fallback
 from bohnanza_core.commands import (
     AcceptOffer,
     Command,
@@ -21,14 +22,7 @@ from bohnanza_core.commands import (
 from bohnanza_core.events import EVENT_TYPES, GameEnded, GameStarted, PhaseStarted, TurnStarted
 from bohnanza_core.narrate import describe, narrate, ordinal
 from bohnanza_core.rederive import rederive
-from bohnanza_core.simulator import (
-    ATTEMPTS,
-    SimulationError,
-    fallback,
-    play_game,
-    seat_names,
-    simulate,
-)
+from bohnanza_core.simulator import SimulationError, play_game, seat_names, simulate
 from bohnanza_core.state import Phase
 from bohnanza_core.views import SPECTATOR, GameView, redact
 

@@ -16,8 +16,8 @@ from django.contrib.auth.models import User
 from django.test import override_settings
 from playwright.sync_api import Page, sync_playwright
 
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.engine import awaiting
-from bohnanza_core.simulator import fallback
 from play.models import Table
 from play.tables import create_table, start
 from replays.store import games, reset_games

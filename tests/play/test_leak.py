@@ -25,12 +25,13 @@ from uuid import uuid4
 import pytest
 
 from bohnanza_core.bots import BOTS, QUICK_BOTS
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.commands import HandSeatToBot
 from bohnanza_core.engine import awaiting
 from bohnanza_core.events import Handover
 from bohnanza_core.games import Games
 from bohnanza_core.rulesets import PRESETS
-from bohnanza_core.simulator import bot_seed, fallback
+from bohnanza_core.simulator import bot_seed
 from bohnanza_core.state import GameState, Phase
 from bohnanza_core.views import SPECTATOR, view
 from play import live

@@ -213,8 +213,8 @@ def test_the_seat_holder_is_checked_under_the_games_lock() -> None:
 
 def _finish(table: Table) -> None:
     """Play the running game to its end by the default moves (the clock's actor)."""
+    from bohnanza_core.bots.turns import fallback
     from bohnanza_core.engine import awaiting
-    from bohnanza_core.simulator import fallback
 
     game = games().game(table.game_id)
     while not game.finished:

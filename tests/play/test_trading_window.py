@@ -15,10 +15,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.commands import MakeOffer
 from bohnanza_core.engine import awaiting
 from bohnanza_core.events import OfferAccepted, OfferDeclined, TradingEnded
-from bohnanza_core.simulator import fallback
 from bohnanza_core.state import GameState, Phase
 from play import clock, driver, live
 from play.authority import NotYourSeat

@@ -43,6 +43,7 @@ from bohnanza_core.bots.registry import (
     refresh,
     registry,
 )
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.commands import HandSeatToBot
 from bohnanza_core.engine import BOT_NAME_MAX, SEAT_NAME_MAX, awaiting
 from bohnanza_core.errors import IllegalMove
@@ -50,7 +51,6 @@ from bohnanza_core.events import Handover
 from bohnanza_core.games import TOURNAMENT_NAME_MAX, Game, play_bot_game
 from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.rulesets import MAX_PLAYERS, customize
-from bohnanza_core.simulator import fallback
 from bohnanza_core.views import view
 from play import driver, live
 from play.models import Table

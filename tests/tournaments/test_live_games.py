@@ -21,6 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from bohnanza_core.bots import HeuristicBot
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.commands import EndPlanting
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
@@ -28,7 +29,6 @@ from bohnanza_core.events import GameStopped, StopReason
 from bohnanza_core.formats import Moves, tally
 from bohnanza_core.games import Game
 from bohnanza_core.rulesets import customize
-from bohnanza_core.simulator import fallback
 from bohnanza_core.verify import verify_record
 from bohnanza_core.views import view
 from play import driver, live

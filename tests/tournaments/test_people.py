@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bohnanza_core.bots import HeuristicBot
+from bohnanza_core.bots.turns import fallback
 from bohnanza_core.engine import awaiting
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import GameEnded, GameStopped, SeatHandedToBot
@@ -32,7 +33,6 @@ from bohnanza_core.formats import History
 from bohnanza_core.games import Game
 from bohnanza_core.pairings import MAX_ENTRANTS
 from bohnanza_core.rulesets import customize
-from bohnanza_core.simulator import fallback
 from bohnanza_core.views import view
 from play import driver, live
 from play.models import Table

@@ -37,8 +37,10 @@ The **outside bots' mode** (``--modes outside``, or after the people's by defaul
 package (clients/python, playing examples/remote_bot.py's heuristic) and three built-in
 bots driven by the servers, for ``--outside-seconds``. It prints p50 and p99 **from a
 bot's command to the state frame reflecting it** (the frame carrying the command's
-``ref``), the ping baseline, refusals and CPU per bot command, beside the people's mode's
-figures of the same run. Target: p99 at most 50 ms.
+``ref``), the same per 5-second window (every table's game starts at once: the first
+seconds are the busiest; ``--outside-settle`` sets how long the tables play before the
+measurement), the ping baseline, refusals and CPU per bot command, beside the people's
+mode's figures of the same run. Target: p99 at most 50 ms.
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ from tests.services.live_servers import (  # noqa: E402
 REDIS_URL = "redis://127.0.0.1:6379/11"
 POSTGRES = "postgres://postgres@127.0.0.1:5432/"
 TARGET_MS = 50.0
+WINDOW = 5.0
+"""Seconds of the outside bots' mode's timeline windows."""
 
 
 def pct(values: list[float], q: float) -> float:
@@ -393,7 +397,7 @@ def report(bench: Bench, seated: list[list[SeatClient]]) -> None:
 
 
 async def outside_bots(daphnes: list[Daphne], tables: list[dict[str, Any]], seconds: float,
-                       cpu: Cpu | None) -> dict[str, Any]:
+                       cpu: Cpu | None, settle: float = 2.0) -> dict[str, Any]:
     """``tables`` tables, each with one bot account's client (clients/python, playing
     examples/remote_bot.py's heuristic; seats split between the servers) and three
     built-in bots on the servers, for ``seconds``: each client's commands and when the
@@ -450,7 +454,7 @@ async def outside_bots(daphnes: list[Daphne], tables: list[dict[str, Any]], seco
     gc.freeze()
     gc.disable()
     try:
-        await asyncio.sleep(min(2.0, seconds / 5))  # settling in
+        await asyncio.sleep(settle)  # settling in
         before = cpu.sample() if cpu is not None else {}
         start = time.perf_counter()
         await asyncio.sleep(seconds)
@@ -507,6 +511,12 @@ def report_outside(run: dict[str, Any], people: Bench | None, people_seated: Any
           f"reflecting frame: {run['unanswered']}; refused: "
           + (", ".join(f"{n}x {c}" for c, n in sorted(run["refused"].items())) or "none")
           + f"; games ended: {run['finished']}; load average {run['load']:.2f}")
+    print(f"  by {WINDOW:g} s window from the start of the measurement (commands, p50, p99 ms):")
+    windows: dict[int, list[float]] = {}
+    for at, d in run["samples"]:
+        windows.setdefault(int((at - run["start"]) // WINDOW), []).append(d * 1000)
+    print("  " + "; ".join(f"{n * WINDOW:g}-{(n + 1) * WINDOW:g} s: {len(w)}, {pct(w, 0.5):.0f}, "
+                           f"{pct(w, 0.99):.0f}" for n, w in sorted(windows.items())))
     if run["used"] and got:
         per = {k: v * 1000 / len(got) for k, v in run["used"].items()}
         print("  CPU per bot command (the built-in bots' moves between them included): "
@@ -619,6 +629,10 @@ def main() -> int:
                         help="tables in the outside bots' mode")
     parser.add_argument("--outside-seconds", type=float, default=30.0,
                         help="how long the outside bots' mode is measured")
+    parser.add_argument("--outside-settle", type=float, default=2.0,
+                        help="seconds the outside bots play before the measurement starts "
+                             "(every table's game starts at once: the first seconds are "
+                             "the busiest)")
     parser.add_argument("--bots-draw", action="store_true",
                         help="the bot accounts' clients ask for the table's drawing too "
                         "(as a browser would: the heavier load)")
@@ -663,7 +677,7 @@ def main() -> int:
             print(f"{len(bot_tables)} outside bots' tables seated in "
                   f"{time.perf_counter() - started:.1f} s", flush=True)
             run = asyncio.run(outside_bots(daphnes, bot_tables, args.outside_seconds,
-                                           Cpu(daphnes, name)))
+                                           Cpu(daphnes, name), args.outside_settle))
             report_outside(run, bench, seated)
         for f in files:
             f.flush()

@@ -33,7 +33,7 @@ from bohnanza_core.events import Handover
 from bohnanza_core.jsonlimits import JSONLimitError, loads_line
 from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import CommandFormatError, command_from_json
-from play import authority, clock, driver, live, presence, refusals
+from play import authority, clock, driver, live, presence, refusals, send_order
 from play.authority import Credential, NotYourSeat
 from play.channels_internals import dispatch_without_hop
 from play.lobby import lobby_snapshot
@@ -630,23 +630,23 @@ class TableConsumer(NoHopConsumer):
             return
         assert self.table.game_id is not None
         refused: Exception | None = None
-        async with live.publishing(self.table_id):  # sent in the order stored
-            try:
-                # Any worker thread (the table's game is played on under its lock), not
-                # the one thread every other store call of the process queues on: a
-                # store write mostly waits for the database, and other tables' go on
-                # meanwhile.
-                played = await database_sync_to_async(self._submit, thread_sensitive=False)(
-                    command, version)
-            except (IllegalMove, live.StaleFrame) as error:
-                refused = error
-            else:
-                echoed = live.ref_of(ref)
-                if echoed is not None:
-                    self.pending[played.game.version] = echoed
-                    while len(self.pending) > MAX_PENDING_REFS:
-                        del self.pending[min(self.pending)]
-                await driver.broadcast(self.channel_layer, played)
+
+        async def send(played: live.Played) -> None:
+            echoed = live.ref_of(ref)
+            if echoed is not None:
+                self.pending[played.game.version] = echoed
+                while len(self.pending) > MAX_PENDING_REFS:
+                    del self.pending[min(self.pending)]
+            await driver.broadcast(self.channel_layer, played)
+        try:
+            # Any worker thread (the table's game is played on under its lock), not the
+            # one thread every other store call of the process queues on: a store write
+            # mostly waits for the database, and other tables' go on meanwhile. Sent
+            # after every update this process stored before it (play.send_order).
+            played = await send_order.stored_then_sent(
+                self.table_id, lambda: self._submit(command, version), send)
+        except (IllegalMove, live.StaleFrame) as error:
+            refused = error
         if isinstance(refused, NotYourSeat):
             code = (refusals.SIGNED_OUT if refused.why == authority.SIGNED_OUT
                     else refusals.NOT_YOUR_SEAT)
@@ -727,10 +727,11 @@ class TableConsumer(NoHopConsumer):
             return
         seat = self.perspective
         try:
-            async with live.publishing(self.table_id):
-                played = await database_sync_to_async(self._hand_over)(seat)
+            async def send(played: live.Played) -> None:
                 await driver.announce_handover(self.channel_layer, self.table_id, played,
                                                seat)
+            await send_order.stored_then_sent(self.table_id, lambda: self._hand_over(seat),
+                                              send, thread_sensitive=True)
         except NotYourSeat as error:
             code = (refusals.SIGNED_OUT if error.why == authority.SIGNED_OUT
                     else refusals.NOT_YOUR_SEAT)

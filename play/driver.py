@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import weakref
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ from bohnanza_core.events import Handover, StopReason
 from bohnanza_core.games import Game
 from bohnanza_core.state import Phase
 from bohnanza_core.views import GameView, view
-from play import clock, live, notices, presence, tables
+from play import clock, live, notices, presence, send_order, tables
 from play.models import Seat, Table
 from play.signals import table_finished
 from replays.store import game_lock, load
@@ -599,6 +600,26 @@ def _bank_used(table: Table, number: int) -> float:
     return float(used[0]) if used else 0.0
 
 
+def _look(table_id: UUID) -> tuple[Step, list[live.Played]]:
+    """:func:`next_step` in its worker thread; a clock frame it tells of takes its place
+    in the table's send order too."""
+    step, played = next_step(table_id)
+    if step.told:
+        send_order.stored()
+    return step, played
+
+
+async def _send(layer: Any, table_id: UUID, looked: tuple[Step, list[live.Played]]) -> None:
+    step, played = looked
+    for done in played:
+        if step.handed is not None:
+            await announce_handover(layer, table_id, done, step.handed)
+        else:
+            await broadcast(layer, done)
+    if step.told:
+        await tell_clock(layer, table_id)
+
+
 async def drive(table_id: UUID, layer: Any) -> None:
     """Drive one table until nothing is left for it to do."""
     wake = _wake.setdefault(table_id, asyncio.Event())
@@ -609,26 +630,19 @@ async def drive(table_id: UUID, layer: Any) -> None:
             # answers.
             await asyncio.sleep(bot_pace())
             wake.clear()
-            # Stored and sent under the table's lock, in the order stored (a person's
-            # command at the table is stored and sent under it too).
-            async with live.publishing(table_id):
-                # A table where a bot searches is looked at on any worker thread (its game
-                # is played on under its lock, as a person's command is), not on the one
-                # thread the process's other store calls queue on: a search decision
-                # takes up to a second (search-deep), and every other table's driver,
-                # join and sync would wait for it there. Other tables stay on that
-                # thread: 100 outside bots' tables, each with three heuristic bots, played
-                # 38.4 commands a second so against 34.5 on any thread (bench/live.py
-                # --modes outside, three runs each way, 2026-12-06).
-                step, played = await database_sync_to_async(
-                    next_step, thread_sensitive=not searching)(table_id)
-                for done in played:
-                    if step.handed is not None:
-                        await announce_handover(layer, table_id, done, step.handed)
-                    else:
-                        await broadcast(layer, done)
-                if step.told:
-                    await tell_clock(layer, table_id)
+            # A table where a bot searches is looked at on any worker thread (its game is
+            # played on under its lock, as a person's command is), not on the one thread
+            # the process's other store calls queue on: a search decision takes up to a
+            # second (search-deep), and every other table's driver, join and sync would
+            # wait for it there. Other tables stay on that thread: 100 outside bots'
+            # tables, each with three heuristic bots, played 38.4 commands a second so
+            # against 34.5 on any thread (bench/live.py --modes outside, three runs each
+            # way, 2026-12-06). What a look stores is sent after every update this
+            # process stored before it at the table (play.send_order); a look that stores
+            # nothing holds nobody up while it waits for its thread.
+            step, _ = await send_order.stored_then_sent(
+                table_id, lambda: _look(table_id), functools.partial(_send, layer, table_id),
+                thread_sensitive=not searching)
             if step.kind == "idle":
                 return
             if step.kind == "bot":

@@ -12,13 +12,11 @@ draw each answer with the table component in their reader's language
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import logging
 import threading
 import uuid
-import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
@@ -43,6 +41,7 @@ from bohnanza_core.rulesets import Ruleset
 from bohnanza_core.state import Phase
 from bohnanza_core.views import SPECTATOR, Perspective, redact, view
 from bohnanza_core.wire import legal_to_json
+from play import send_order
 from play.authority import require_seat
 from play.models import Table
 from replays.drawing import words
@@ -142,35 +141,6 @@ def room_group(table_id: UUID) -> str:
 def group_for(table_id: UUID, perspective: Perspective) -> str:
     return spectator_group(table_id) if perspective == SPECTATOR else seat_group(table_id,
                                                                                  perspective)
-
-
-# -- publishing in the store's order --------------------------------------------------
-
-
-_publishing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
-                                       weakref.WeakValueDictionary[UUID, asyncio.Lock]] = (
-    weakref.WeakKeyDictionary())
-
-
-def publishing(table_id: UUID) -> asyncio.Lock:
-    """The lock under which this process stores a move at the table and sends its
-    updates: held from the store call to the last group send, so that the updates of
-    two moves leave this process in the order the moves were stored. Without it a
-    person's move and the bot's answer (the driver, another task) were stored in one
-    order and sent in the other: a connection holding the later one dropped the earlier
-    as old, and its log had a hole (tests/play/test_live.py under load). Moves stored
-    by two processes can still cross in the channel layer: a connection fills such a
-    gap from the store (``play.consumers``).
-
-    One lock per table and event loop, kept while anyone holds or awaits it."""
-    loop = asyncio.get_running_loop()
-    locks = _publishing.get(loop)
-    if locks is None:
-        locks = _publishing[loop] = weakref.WeakValueDictionary()
-    lock = locks.get(table_id)
-    if lock is None:
-        lock = locks[table_id] = asyncio.Lock()
-    return lock
 
 
 # -- what a perspective is sent -------------------------------------------------------
@@ -624,6 +594,7 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
                         table_id, attempt + 1)
             game, fresh = load(game_id, fresh=True), True
             continue
+        send_order.stored()  # its updates go after those stored before it
         events = [entry.event for entry in entries]
         return Played(game, updates(table_id, game, events, since,
                                     [entry.actor for entry in entries]))
@@ -649,7 +620,6 @@ __all__ = [
     "group_for",
     "json_text",
     "lobby_changed",
-    "publishing",
     "ref_of",
     "running_table",
     "seat_group",

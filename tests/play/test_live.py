@@ -10,6 +10,7 @@ import json
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import timedelta
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -24,7 +25,7 @@ from django.utils import timezone
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands
 from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import command_to_json
-from play import driver, live
+from play import driver, live, send_order
 from play.lobby import forget_snapshot
 from play.models import Table
 from play.routing import websocket_urlpatterns
@@ -422,26 +423,52 @@ async def _until_state(c: WebsocketCommunicator) -> dict[str, Any]:
 
 
 @in_loop
-async def test_the_driver_stores_nothing_while_a_command_is_being_published() -> None:
-    """A table's moves are stored and sent under one lock per table and process
-    (``live.publishing``): while a person's command holds it (stored, its updates not
-    yet all sent), the driver's bots wait, so their answers are sent after it."""
+async def test_the_driver_s_updates_wait_for_a_move_stored_before_them() -> None:
+    """A table's updates leave a process in the order its moves were stored
+    (``play.send_order``): while a move stored first is not yet sent, the driver's bot
+    stores its answer but sends it only after that move's updates."""
     people = await sync_to_async(_people)(1)
     table = await sync_to_async(_table)(people, ["random", "open", "random"],
                                         overrides=SHORT)  # a bot begins
+    layer = get_channel_layer()
+    await layer.group_add(live.spectator_group(table.id), "watcher")
     before = await sync_to_async(_stored_version)(table)
-    lock = live.publishing(table.id)
-    async with lock:
-        driver.kick(table.id, get_channel_layer())
-        for _ in range(20):  # the driver's turns: it waits for the lock
-            await asyncio.sleep(0)
-        assert await sync_to_async(_stored_version)(table) == before
-        assert live.publishing(table.id) is lock
-    for _ in range(200):
+    order = send_order.of(table.id)
+    first = order.slot()
+    order.take(first)  # a move stored, its updates not sent yet
+    driver.kick(table.id, layer)
+    for _ in range(200):  # the bot's move is stored meanwhile
         if await sync_to_async(_stored_version)(table) > before:
             break
         await asyncio.sleep(0.01)
     assert await sync_to_async(_stored_version)(table) > before
+    with pytest.raises(TimeoutError):  # but not sent
+        async with asyncio.timeout(0.2):
+            await layer.receive("watcher")
+    order.done(first)
+    async with asyncio.timeout(5):
+        message = await layer.receive("watcher")
+    assert message["type"] == "table.update"
+
+
+@in_loop
+async def test_a_look_that_stores_nothing_holds_no_command_up() -> None:
+    """A move waits only for moves stored before it, never for a store call still
+    waiting for its thread: a command's updates go at once though an earlier call at
+    the table has not stored anything yet."""
+    table_id = uuid4()
+    order = send_order.of(table_id)
+    waiting, stored = order.slot(), order.slot()
+    order.take(stored)
+    await asyncio.wait_for(order.turn(stored), 1)  # not behind ``waiting``
+    order.done(stored)
+    order.done(waiting)  # gave up: a ticket it takes later holds nobody up
+    order.take(waiting)
+    later = order.slot()
+    order.take(later)
+    await asyncio.sleep(0)  # the abandoned ticket's turn passes on the loop
+    await asyncio.wait_for(order.turn(later), 1)
+    order.done(later)
 
 
 async def _clock_started(table: Table) -> Table:

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import uuid4
 
+import orjson
 import pytest
 
 from bohnanza_core.bots import BOTS, QUICK_BOTS
@@ -126,7 +127,7 @@ def _secret_cards(state: GameState, perspective: int) -> set[int]:
 def check_frame(text: str, state: GameState, perspective: int, seeds: tuple[str, str]
                 ) -> None:
     """``text``, a frame sent to ``perspective``, against the true ``state``."""
-    frame = json.loads(text)
+    frame = orjson.loads(text)  # some 80,000 frames: the json module took a fifth of the test
     if not state.finished:
         for secret in seeds:
             assert secret not in text, "the seed or the salt in a frame"
@@ -155,8 +156,9 @@ def check_frame(text: str, state: GameState, perspective: int, seeds: tuple[str,
 def _update_text(update: dict[str, Any]) -> str:
     """An update (``live.seat_update``) as JSON, its view (``table_json``, text in the
     update) decoded in place, for :func:`check_frame` to search it as a frame's."""
-    return json.dumps({**{k: v for k, v in update.items() if k != "table_json"},
-                       "table": json.loads(update["table_json"])})
+    return orjson.dumps({**{k: v for k, v in update.items() if k != "table_json"},
+                         "table": orjson.loads(update["table_json"])},
+                        option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def play_one(games: Games, preset: str, players: int, number: int) -> int:

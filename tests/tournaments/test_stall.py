@@ -21,7 +21,7 @@ from bohnanza_core.rulesets import ruleset_for
 from tournaments import tasks
 from tournaments.core.competition import Competition
 from tournaments.core.games import missing_games, play_deals
-from tournaments.core.rounds import stalled_since, start_round, watch
+from tournaments.core.rounds import advance, stalled_since, start_round, watch
 from tournaments.core.store import Competitions, create
 from tournaments.models import CompetitionGame
 
@@ -145,3 +145,29 @@ def test_the_beat_watches_each_competition_until_it_finishes(competitions: Compe
     assert competitions.get(t.id).finished
     assert tasks.watch(str(t.id)) == "finished"
     assert not PeriodicTask.objects.filter(name=f"competition {t.id} watch").exists()
+
+
+def test_a_redelivered_batch_sends_the_round_its_dead_worker_did_not(
+        competitions: Competitions, monkeypatch) -> None:
+    """A worker ends a round and dies before it sends the next round's deals: the
+    broker delivers its last message again, and that delivery sends them."""
+    t = create("Redelivered", "swiss", {"rounds": 2}, ruleset_for("classic", 3), 3, BOTS)
+    start_round(t, Lost())
+    play_deals(t.id, 0, [0, 1])
+    dead = Lost()
+    tasks_sent = Lost()
+    monkeypatch.setattr(tasks, "send_deals", tasks_sent)
+    assert advance(t.id, dead)  # round 0 ended, round 1's deals lost with the worker
+    assert competitions.get(t.id).open_round == 1
+    tasks.play_deals.push_request(delivery_info={"redelivered": False})
+    try:  # a first delivery of the same message sends nothing
+        assert tasks.play_deals.run(str(t.id), 0, [1]) == 0
+    finally:
+        tasks.play_deals.pop_request()
+    assert tasks_sent.sent == []
+    tasks.play_deals.push_request(delivery_info={"redelivered": True})
+    try:
+        assert tasks.play_deals.run(str(t.id), 0, [1]) == 0
+    finally:
+        tasks.play_deals.pop_request()
+    assert tasks_sent.sent == dead.sent == [(1, [0, 1])]

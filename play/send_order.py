@@ -13,9 +13,9 @@ process; its updates wait for every earlier ticket's before they go. A lock held
 from the store call to the last send did the same, but it was also held while the
 call waited for its worker thread: the driver's look at a table queues on the
 process's one shared thread behind every other table's, and a bot account's command
-at that table waited the whole queue (bench/live.py, outside bots: p99 81-446 ms
-against p50 10-12 ms). A look that stores nothing takes no ticket and holds nobody
-up.
+at that table waited the whole queue (bench/live.py, outside bots, the first 5 s of
+100 games started at once: p99 1,237 ms so, 544 ms with tickets). A look that stores
+nothing takes no ticket and holds nobody up.
 
 Written here, not taken from a library: asyncio's locks and conditions order their
 holders by when they asked, not by when another thread stored.

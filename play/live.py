@@ -536,7 +536,8 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     person (``user:<name>``), whose command is refused (``play.authority.NotYourSeat``)
     unless they play the command's seat now. ``expected_version``: the
     version the client saw; a table that had moved on when the command arrived
-    refuses it (:class:`StaleFrame`). A command that then loses a race in the store
+    refuses it (:class:`StaleFrame`), also when another process's move reaches the
+    store first. A command without ``expected_version`` that loses a race in the store
     to another is decided again on the game as stored, while it is still legal
     (IllegalMove otherwise). Nothing is stored for a refused command.
 
@@ -553,6 +554,11 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
                        person=person)
 
 
+def _moved_on(game: Game, expected_version: int) -> StaleFrame:
+    return StaleFrame(f"the table moved on (step {game.version}; you saw "
+                      f"{expected_version}): look again")
+
+
 def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
             expected_version: int | None, *, exact: bool, person: bool) -> Played:
     store = games()
@@ -560,8 +566,7 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     if expected_version is not None and game.version < expected_version:
         game = caught_up(game_id)  # another process moved it on
     if expected_version is not None and game.version != expected_version:
-        raise StaleFrame(f"the table moved on (step {game.version}; you saw "
-                         f"{expected_version}): look again")
+        raise _moved_on(game, expected_version)
     fresh = False
     for attempt in range(RACE_RETRIES):
         since = game.version
@@ -582,14 +587,20 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
             # stored game before refusing it.
             game, fresh = load(game_id, fresh=True), True
             if expected_version is not None and game.version != expected_version:
-                raise StaleFrame(f"the table moved on (step {game.version}; you saw "
-                                 f"{expected_version}): look again") from None
+                raise _moved_on(game, expected_version) from None
             continue
         except StaleCommand:
             if exact:
                 load(game_id, fresh=True)
                 raise StaleFrame("another move was stored first: this one is dropped"
                                  ) from None
+            if expected_version is not None:
+                # Another process stored a move on the version the client saw: the
+                # table moved on before this command, which is refused as stale (as
+                # when this process already held that move), never judged on a table
+                # the client has not seen.
+                game = load(game_id, fresh=True)
+                raise _moved_on(game, expected_version) from None
             logger.info("table %s: a command lost a race (try %d); deciding it again",
                         table_id, attempt + 1)
             game, fresh = load(game_id, fresh=True), True

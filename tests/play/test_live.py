@@ -22,7 +22,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from bohnanza_core.commands import MakeOffer
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands
+from bohnanza_core.state import Phase
 from bohnanza_core.views import SPECTATOR
 from bohnanza_core.wire import command_to_json
 from play import driver, live, send_order
@@ -1084,6 +1086,53 @@ def test_a_held_game_behind_another_process_is_caught_up_to_the_store() -> None:
                                   if not isinstance(m, OfferShape)),
                              f"user:{people[seat].username}", caught.version)
         assert played.game.version == games().game(table.game_id).version
+
+
+def _trading(table: Table) -> Any:
+    """The table's game played on (first legal moves) to its first trading phase: a
+    moment when the seats other than the active one may each make an offer."""
+    game = games().game(table.game_id)
+    while True:
+        state = game.state
+        if state.phase is Phase.TRADING:
+            return game
+        seat = awaiting(state)[0]
+        games().play_on(game, next(m for m in legal_commands(state, seat)
+                                   if not isinstance(m, OfferShape)), "user:other")
+
+
+def _offer(state: Any, seat: int) -> MakeOffer:
+    return MakeOffer(seat, gives=(state.hands[seat][0],), wants=())
+
+
+def test_a_command_on_a_version_another_process_moved_on_is_stale() -> None:
+    """This process holds the game at the version the client saw; another process
+    (another object of the game) stores a move first. The command, with that version,
+    is refused as stale and nothing of it is stored, as when this process already held
+    the other move: never judged on a table the client has not seen (an outside bot
+    got ``illegal`` for a card it had just seen face up). Without a version it is
+    decided again on the stored game, and stored while it is still legal."""
+    people = _people(4)
+    table = _table(people, ["open"] * 4)
+    assert table.game_id is not None
+    game = _trading(table)
+    held = live.load(table.game_id, fresh=True)
+    seen = held.version
+    first, second = [s for s in range(4) if s != game.state.active][:2]
+    games().play_on(game, _offer(game.state, first), f"user:{people[first].username}")
+    stored = games().game(table.game_id).version
+    with pytest.raises(live.StaleFrame) as refused:
+        live.submit(table.id, table.game_id, _offer(held.state, second),
+                    f"user:{people[second].username}", seen)
+    assert refused.value.code == "stale" and f"you saw {seen}" in str(refused.value)
+    assert games().game(table.game_id).version == stored
+    # The same command without a version: decided again on the stored game.
+    behind = games().game(table.game_id)
+    games().play_on(games().game(table.game_id), _offer(behind.state, first),
+                    f"user:{people[first].username}")
+    played = live.submit(table.id, table.game_id, _offer(behind.state, second),
+                         f"user:{people[second].username}")
+    assert played.game.version == games().game(table.game_id).version == stored + 2
 
 
 def test_a_frame_for_a_client_that_has_gone_is_dropped() -> None:

@@ -23,7 +23,8 @@ what the store holds for one), refused commands and errors in the servers' logs 
 counted, so a run that lost updates shows it. The **baseline**, measured in the same
 run on the same servers under the same load: the protocol's ``ping`` round trip
 (daphne and the consumer, no store, no channel layer). Then **where the time goes**,
-in one process on the same services: the store write (``Games.play_on``), building
+in one process on the same services: a table driver's look (``driver.next_step``, at a
+table where it has nothing to play), the store write (``Games.play_on``), building
 every perspective's update (``live.updates``), drawing one seat's frame
 (``live.answer_for``) and one ``group_send`` through Redis, per command.
 
@@ -536,8 +537,10 @@ def where_the_time_goes(env: dict[str, str]) -> None:
 
 
 def decompose(commands: int = 60) -> None:
-    """Per command, in one process: the store write, every perspective's update, one
-    seat's frame drawn, one group_send through the channel layer."""
+    """Per command, in one process: a table driver's look (at a table of people and
+    bot accounts: the look plays nothing, it reads the table and who is connected), the
+    store write, every perspective's update, one seat's frame drawn, one group_send
+    through the channel layer."""
     import django
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
@@ -546,7 +549,7 @@ def decompose(commands: int = 60) -> None:
 
     from bohnanza_core.commands import Command
     from bohnanza_core.engine import OfferShape, awaiting, legal_commands
-    from play import live
+    from play import driver, live
     from play.models import Table
     from replays.store import games
     from tests.services.live_table import seated_table
@@ -556,8 +559,8 @@ def decompose(commands: int = 60) -> None:
     layer = get_channel_layer()
     assert layer is not None
     timing: dict[str, list[float]] = {k: [] for k in
-                                      ("store write", "updates (5 views)", "one frame drawn",
-                                       "every frame (5)", "one group_send")}
+                                      ("a driver's look", "store write", "updates (5 views)",
+                                       "one frame drawn", "every frame (5)", "one group_send")}
     game = live.load(table.game_id, fresh=True)
     profile, sizes, sent = cProfile.Profile(), [], []
     shown: dict[str, str] = {}  # the regions one seat's connection holds
@@ -569,6 +572,8 @@ def decompose(commands: int = 60) -> None:
         command: Command = next(m for m in legal_commands(state, seat)
                                 if not isinstance(m, OfferShape))
         since = game.version
+        looked = time.perf_counter()
+        driver.next_step(table.id)
         t0 = time.perf_counter()
         entries = games().play_on(game, command, "user:bench")
         t1 = time.perf_counter()
@@ -592,8 +597,8 @@ def decompose(commands: int = 60) -> None:
                                         {"type": "table.update", "update": ups[
                                             live.seat_group(table.id, 0)]})
         t6 = time.perf_counter()
-        for key, took in zip(timing, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t6 - t5),
-                             strict=True):
+        for key, took in zip(timing, (t0 - looked, t1 - t0, t2 - t1, t3 - t2, t4 - t3,
+                                      t6 - t5), strict=True):
             timing[key].append(took * 1000)
     print(f"where the time goes, per command ({len(timing['store write'])} commands, "
           "one process, after the load run):")

@@ -29,7 +29,7 @@ from django.conf import settings
 
 from bohnanza_core.state import Phase
 from play.authority import require_seat
-from play.models import Seat, Table, bot_account_ids
+from play.models import Seat, Table, on_bot_account, running_table
 from replays.store import load
 
 MAX_TRADE_SECONDS = 600
@@ -42,11 +42,10 @@ def default_trade_seconds() -> int:
 
 
 def people(seats: Iterable[Seat]) -> list[Seat]:
-    """The seats a person plays now (not one handed to a bot, nor a bot account's):
-    one query, for the seats' accounts that are bot accounts, when anyone sits."""
-    seated = [seat for seat in seats if seat.person]
-    programs = bot_account_ids(seat.user_id for seat in seated)
-    return [seat for seat in seated if seat.user_id not in programs]
+    """The seats a person plays now (not one handed to a bot, nor a bot account's).
+    ``seats`` as ``play.models.running_table`` reads them: each marked whether its
+    account is a bot account."""
+    return [seat for seat in seats if seat.person and not on_bot_account(seat)]
 
 
 def window_applies(table: Table, seats: Iterable[Seat]) -> bool:
@@ -150,7 +149,7 @@ def clock_frame(table: Table, seats: Iterable[Seat], now: datetime) -> dict[str,
 def read_frame(table_id: Any, now: datetime) -> dict[str, Any] | None:
     """The clock frame of the table as stored now (a worker thread); None if it has no
     clocks (:func:`has_clocks`)."""
-    table = Table.objects.prefetch_related("seats__user").get(pk=table_id)
+    table = running_table(table_id)
     seats = list(table.seats.all())
     return clock_frame(table, seats, now) if has_clocks(table, seats) else None
 

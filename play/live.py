@@ -43,7 +43,7 @@ from bohnanza_core.views import SPECTATOR, Perspective, redact, view
 from bohnanza_core.wire import legal_to_json
 from play import send_order
 from play.authority import require_seat
-from play.models import Table
+from play.models import Table, running_table
 from replays.drawing import words
 from replays.store import caught_up, game_lock, games, load
 from replays.table import (
@@ -495,11 +495,6 @@ def with_ref(text: str, ref: int | str) -> str:
 
 
 # -- reading and playing --------------------------------------------------------------
-
-
-def running_table(table_id: UUID) -> Table:
-    """The table (Table.DoesNotExist if none), with its seats and their accounts."""
-    return Table.objects.prefetch_related("seats__user").get(pk=table_id)
 
 
 def current(table: Table, perspective: Perspective) -> dict[str, Any]:

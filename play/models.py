@@ -4,6 +4,7 @@ only points at it (``game_id``) once started."""
 
 from __future__ import annotations
 
+import functools
 import secrets
 import uuid
 from collections.abc import Collection
@@ -230,6 +231,35 @@ def bot_account_ids(user_ids: Any) -> set[int]:
     if not ids:
         return set()
     return set(BotAccount.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
+
+
+def seats_with_accounts() -> models.QuerySet[Seat]:
+    """Seats with their accounts, each marked whether its account is a bot account
+    (``on_bot_account``), in one query: what a table's driver reads at every look
+    (``play.live.running_table``), where three queries (the table's seats, their
+    accounts, which are bot accounts) took half of a look's time. A copy of one built
+    once: building it (the annotation's subquery) took a fifth of a look."""
+    return _seats_with_accounts().all()
+
+
+@functools.cache
+def _seats_with_accounts() -> models.QuerySet[Seat]:
+    return Seat.objects.select_related("user").annotate(
+        on_bot_account=models.Exists(BotAccount.objects.filter(user_id=models.OuterRef("user_id"))))
+
+
+def on_bot_account(seat: Seat) -> bool:
+    """Whether the seat's account is a bot account, as :func:`seats_with_accounts`
+    marked it (AttributeError for a seat read otherwise)."""
+    marked: bool = getattr(seat, "on_bot_account")  # noqa: B009 (an annotation, no field)
+    return marked
+
+
+def running_table(table_id: uuid.UUID) -> Table:
+    """The table (Table.DoesNotExist if none) with its seats and their accounts, as
+    stored now (:func:`seats_with_accounts`): two queries."""
+    return Table.objects.prefetch_related(
+        models.Prefetch("seats", queryset=seats_with_accounts())).get(pk=table_id)
 
 
 def bot_account_names(usernames: Collection[str]) -> set[str]:

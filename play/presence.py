@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from uuid import UUID
 
 from django.conf import settings
-from django.db.models import Max, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from play.models import Presence, Seat, Table
@@ -98,8 +98,15 @@ def look(table: Table, seats: list[Seat], now: datetime) -> Absences:
     if not table.absence_seconds or not people:
         return Absences([], None)
     stale = timedelta(seconds=stale_seconds())
-    seen = dict(Presence.objects.filter(table=table, seen_at__gte=now - stale)
-                .values("seat").annotate(last=Max("seen_at")).values_list("seat", "last"))
+    # The latest renewal of each seat, taken in Python: a table has a few rows, and the
+    # query grouped by seat cost the driver's look half as much again (its SQL is
+    # compiled anew each time).
+    seen: dict[int, datetime] = {}
+    for seat_number, seen_at in Presence.objects.filter(
+            table=table, seen_at__gte=now - stale).values_list("seat", "seen_at"):
+        last = seen.get(seat_number)
+        if last is None or seen_at > last:
+            seen[seat_number] = seen_at
     due: list[int] = []
     looks: list[datetime] = []
     for seat in people:

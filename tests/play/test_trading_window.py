@@ -22,7 +22,7 @@ from bohnanza_core.events import OfferAccepted, OfferDeclined, TradingEnded
 from bohnanza_core.state import GameState, Phase
 from play import clock, driver, live
 from play.authority import NotYourSeat
-from play.models import BotAccount, Seat, Table
+from play.models import BotAccount, Seat, Table, running_table
 from play.tables import create_table, open_table, start
 from replays.store import games, loaded, reset_games
 
@@ -73,7 +73,7 @@ def _to_a_bots_trading(table: Table, now: datetime) -> GameState:
 
 
 def _table_now(table: Table) -> Table:
-    return Table.objects.prefetch_related("seats__user").get(pk=table.pk)
+    return running_table(table.pk)
 
 
 def test_a_bots_trading_phase_waits_for_the_window_then_ends() -> None:
@@ -254,6 +254,7 @@ def test_the_clock_frame_says_deadlines_banks_and_the_window() -> None:
     # A table of people only without a clock has nothing to count down.
     bob = User.objects.create_user("bob", password="pw")
     alone = create_table(bob, "classic", 3, seats=["open", "open", "open"], trade_seconds=15)
+    alone = running_table(alone.pk)
     assert not clock.has_clocks(alone, alone.seats.all())
 
 

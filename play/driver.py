@@ -60,7 +60,7 @@ from bohnanza_core.games import Game
 from bohnanza_core.state import Phase
 from bohnanza_core.views import GameView, view
 from play import clock, live, notices, presence, send_order, tables
-from play.models import Seat, Table
+from play.models import Seat, Table, sitting
 from play.signals import table_finished
 from replays.store import game_lock, load
 
@@ -348,20 +348,20 @@ def next_step(table_id: UUID, now: datetime | None = None
     """Look at the table once: play what bots, the clock and an absence have to play
     now (at most one move), and say what to do next. ``now``: the time deadlines are
     judged at (tests pass one; the driver, the clock's). Runs in a worker thread."""
-    table = live.running_table(table_id)
+    table, seated = sitting(table_id)
     if table.game_id is None:
         return Step("idle"), []
     # The held game is read and played on under its lock: a person's command at the
     # table runs in another worker thread.
     with game_lock(table.game_id):
-        return _next_step(table, table.game_id, now)
+        return _next_step(table, seated, table.game_id, now)
 
 
-def _next_step(table: Table, game_id: UUID, now: datetime | None
+def _next_step(table: Table, seated: list[Seat], game_id: UUID, now: datetime | None
                ) -> tuple[Step, list[live.Played]]:
     game = load(game_id)
     state = game.state
-    seats = {s.number: s for s in table.seats.all()}
+    seats = {s.number: s for s in seated}
     if state.finished:
         if table.status != Table.Status.FINISHED and Table.objects.filter(
                 pk=table.pk).exclude(status=Table.Status.FINISHED).update(

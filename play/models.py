@@ -235,10 +235,8 @@ def bot_account_ids(user_ids: Any) -> set[int]:
 
 def seats_with_accounts() -> models.QuerySet[Seat]:
     """Seats with their accounts, each marked whether its account is a bot account
-    (``on_bot_account``), in one query: what a table's driver reads at every look
-    (``play.live.running_table``), where three queries (the table's seats, their
-    accounts, which are bot accounts) took half of a look's time. A copy of one built
-    once: building it (the annotation's subquery) took a fifth of a look."""
+    (``on_bot_account``), in one query (:func:`running_table`). A copy of one built
+    once: building it (the annotation's subquery) cost as much as running it."""
     return _seats_with_accounts().all()
 
 
@@ -249,8 +247,8 @@ def _seats_with_accounts() -> models.QuerySet[Seat]:
 
 
 def on_bot_account(seat: Seat) -> bool:
-    """Whether the seat's account is a bot account, as :func:`seats_with_accounts`
-    marked it (AttributeError for a seat read otherwise)."""
+    """Whether the seat's account is a bot account, as :func:`sitting` and
+    :func:`running_table` mark it (AttributeError for a seat read otherwise)."""
     return bool(getattr(seat, "on_bot_account"))  # noqa: B009 (an annotation, no field)
 
 
@@ -291,8 +289,10 @@ def _seats_sql() -> str:
 
 
 def running_table(table_id: uuid.UUID) -> Table:
-    """The table (Table.DoesNotExist if none) with its seats and their accounts, as
-    stored now (:func:`seats_with_accounts`): two queries."""
+    """The table (Table.DoesNotExist if none) with its seats and their accounts, each
+    seat marked as :func:`sitting` marks it, as stored now, through the ORM (two
+    queries): what a table's connection reads as it opens and as the game starts, and
+    the clock's frame. A table's driver reads :func:`sitting` instead."""
     return Table.objects.prefetch_related(
         models.Prefetch("seats", queryset=seats_with_accounts())).get(pk=table_id)
 

@@ -98,6 +98,46 @@ def test_tokens_are_kept_as_a_keyed_digest_shown_once_scoped_and_revoked() -> No
     assert not robo.has_usable_password()
 
 
+def assert_a_token_is_found_and_marked_used_once_a_minute() -> None:
+    """``account_for`` (a statement written by hand): a token's account with every
+    column as the ORM reads it, its scopes, its id; its last use marked on first use,
+    not again within a minute, again after; a revoked token, another account's digest
+    and an unknown token find nobody."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    robo, token = _bot(owner_name=f"olga-{token_suffix()}", name=f"robo-{token_suffix()}",
+                       scopes=("play",))
+    row = ApiToken.objects.get(account__user=robo)
+    assert row.last_used_at is None
+    bearer = account_for(token)
+    assert bearer is not None and bearer.scopes == {"play"} and bearer.token_id == row.pk
+    assert {f.attname: getattr(bearer.user, f.attname) for f in User._meta.concrete_fields} \
+        == {f.attname: getattr(robo, f.attname) for f in User._meta.concrete_fields}
+    first = ApiToken.objects.get(pk=row.pk).last_used_at
+    assert first is not None
+    account_for(token)
+    assert ApiToken.objects.get(pk=row.pk).last_used_at == first
+    ApiToken.objects.filter(pk=row.pk).update(last_used_at=first - timedelta(seconds=61))
+    account_for(token)
+    again = ApiToken.objects.get(pk=row.pk).last_used_at
+    assert again is not None and again > first - timedelta(seconds=1)
+    assert again <= timezone.now()
+    assert account_for(token + "x") is None and account_for(row.digest) is None
+    tokens.revoke(robo.bot_account, row.pk)
+    assert account_for(token) is None
+
+
+def token_suffix() -> str:
+    from uuid import uuid4
+    return uuid4().hex[:6]
+
+
+def test_a_token_is_found_and_marked_used_once_a_minute() -> None:
+    assert_a_token_is_found_and_marked_used_once_a_minute()
+
+
 def test_the_command_lines_tokens_made_before_keep_working() -> None:
     """A token kept as its unkeyed SHA-256 (the first scheme) is still found."""
     from play.authority import legacy_digest

@@ -2,7 +2,7 @@
 written by hand), reads what the ORM reads (``play.models.running_table``): every
 column of the table and of each seat, converted as the models say, the seats in order,
 the bot-account marks, each seat's account. On SQLite here, on PostgreSQL in
-tests/services/test_sitting_postgres.py."""
+tests/services/test_hand_written_sql_postgres.py."""
 
 from __future__ import annotations
 

@@ -37,13 +37,12 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.base import SessionBase
-from django.db import connections, router
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from bohnanza_core.errors import IllegalMove
 from bohnanza_core.games import Game
-from play.models import SCOPES, ApiToken, BotAccount, Seat
+from play.models import SCOPES, ApiToken, BotAccount, Seat, db_value, quoted
 
 TOKEN_MAX = 200
 """The longest token looked up (a real one has 44 characters)."""
@@ -139,9 +138,7 @@ def account_for(token: str) -> Bearer | None:
     if not token or len(token) > TOKEN_MAX:
         return None
     now = timezone.now()
-    used = ApiToken._meta.get_field("last_used_at")
-    idle_since = used.get_db_prep_value(now - timedelta(seconds=USE_MARKED_EVERY),
-                                        connections[router.db_for_read(ApiToken)])
+    idle_since = db_value(ApiToken, "last_used_at", now - timedelta(seconds=USE_MARKED_EVERY))
     found = next(iter(User.objects.raw(_bearer_sql(),
                                        [idle_since, digest(token), legacy_digest(token)])),
                  None)
@@ -162,25 +159,20 @@ USE_MARKED_EVERY = 60
 def _bearer_sql() -> str:
     """The account of a token that is not revoked, the token's id and scopes, and whether
     it went unused for :data:`USE_MARKED_EVERY` seconds: one statement written by hand
-    (through ``Manager.raw``, which converts the account's columns as the model says).
+    (``play.models``, "statements written by hand").
     Every command of a bot account's connection asks it (who holds a seat is decided
     when the command comes); through the ORM it cost 0.8-1.0 ms of CPU, a sixth of the
     servers' time when 100 bot accounts' clients played at once (bench/live.py --modes
     outside), most of it compiling the same SQL anew."""
-    user, bot, token = User._meta, BotAccount._meta, ApiToken._meta
-
-    def column(meta: Any, name: str) -> str:
-        return f'"{meta.get_field(name).column}"'
-
-    return (f'SELECT u.*, t."{token.pk.column}" AS token_id, t.{column(token, "scopes")} '
-            f'AS token_scopes, (t.{column(token, "last_used_at")} IS NULL OR '
-            f't.{column(token, "last_used_at")} < %s) AS token_idle '
-            f'FROM "{user.db_table}" u '
-            f'JOIN "{bot.db_table}" b ON b.{column(bot, "user")} = u."{user.pk.column}" '
-            f'JOIN "{token.db_table}" t ON t.{column(token, "account")} = b."{bot.pk.column}" '
-            f'WHERE t.{column(token, "digest")} IN (%s, %s) '
-            f'AND t.{column(token, "revoked_at")} IS NULL '
-            f'ORDER BY t.{column(token, "created_at")} DESC LIMIT 1')
+    t = functools.partial(quoted, ApiToken)
+    return (f'SELECT u.*, t.{t("id")} AS token_id, t.{t("scopes")} AS token_scopes, '
+            f'(t.{t("last_used_at")} IS NULL OR t.{t("last_used_at")} < %s) AS token_idle '
+            f'FROM {quoted(User)} u '
+            f'JOIN {quoted(BotAccount)} b ON b.{quoted(BotAccount, "user")} = '
+            f'u.{quoted(User, "id")} '
+            f'JOIN {t()} t ON t.{t("account")} = b.{quoted(BotAccount, "id")} '
+            f'WHERE t.{t("digest")} IN (%s, %s) AND t.{t("revoked_at")} IS NULL '
+            f'ORDER BY t.{t("created_at")} DESC LIMIT 1')
 
 
 def bot_user_for(token: str, scope: str = "play") -> User | None:

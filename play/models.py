@@ -262,7 +262,7 @@ def sitting(table_id: uuid.UUID) -> tuple[Table, list[Seat]]:
     column as the models say): the same read through the ORM (:func:`running_table`)
     cost 1.4-1.7 ms of CPU, most of it compiling its SQL anew, against 0.5 ms, and was
     a quarter of the servers' CPU with outside bots (bench/live.py --modes outside)."""
-    key = Table._meta.pk.get_db_prep_value(table_id, connections[router.db_for_read(Table)])
+    key = db_value(Table, "id", table_id)
     tables = list(Table.objects.raw(_table_sql(), [key]))
     if not tables:
         raise Table.DoesNotExist(f"no table {table_id}")
@@ -273,19 +273,42 @@ def sitting(table_id: uuid.UUID) -> tuple[Table, list[Seat]]:
     return table, seats
 
 
+# -- statements written by hand -------------------------------------------------------
+#
+# For the reads a live table makes at every move (a driver's look, a bot account's
+# token), where Django compiling the same SQL anew cost more than running it. Each is
+# built once from the models' own names and run through ``Manager.raw``, which converts
+# the model's columns as the ORM would.
+
+
+def quoted(model: type[models.Model], field: str | None = None) -> str:
+    """A model's table name, or one of its fields' column, quoted for SQL."""
+    return f'"{model._meta.db_table if field is None else _field(model, field).column}"'
+
+
+def db_value(model: type[models.Model], field: str, value: Any) -> Any:
+    """``value`` as the database takes it for a model's field (a statement's parameter)."""
+    return _field(model, field).get_db_prep_value(value,
+                                                  connections[router.db_for_read(model)])
+
+
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field), f"{model.__name__}.{name} has no column"
+    return field
+
+
 @functools.cache
 def _table_sql() -> str:
-    return f'SELECT * FROM "{Table._meta.db_table}" WHERE "{Table._meta.pk.column}" = %s'
+    return f'SELECT * FROM {quoted(Table)} WHERE {quoted(Table, "id")} = %s'
 
 
 @functools.cache
 def _seats_sql() -> str:
-    seat, bots = Seat._meta, BotAccount._meta
-    user = bots.get_field("user").column
-    return (f'SELECT s.*, EXISTS (SELECT 1 FROM "{bots.db_table}" b WHERE b."{user}" = '
-            f's."{seat.get_field("user").column}") AS on_bot_account '
-            f'FROM "{seat.db_table}" s WHERE s."{seat.get_field("table").column}" = %s '
-            'ORDER BY s."number"')
+    return (f'SELECT s.*, EXISTS (SELECT 1 FROM {quoted(BotAccount)} b WHERE '
+            f'b.{quoted(BotAccount, "user")} = s.{quoted(Seat, "user")}) AS on_bot_account '
+            f'FROM {quoted(Seat)} s WHERE s.{quoted(Seat, "table")} = %s '
+            f'ORDER BY s.{quoted(Seat, "number")}')
 
 
 def running_table(table_id: uuid.UUID) -> Table:

@@ -30,7 +30,7 @@ from ninja.security import HttpBearer
 from ninja.utils import check_csrf
 
 from botapi.errors import ApiError
-from play.authority import account_for
+from play.authority import Credential, account_for
 from play.consumers import Allowance
 
 PERSON_SCOPES = frozenset({"play", "read"})
@@ -59,6 +59,8 @@ class Caller:
     user: User
     scopes: frozenset[str]
     credential: str
+    account: Credential
+    """The token or session itself, to look the account up again while a stream runs."""
 
     @property
     def by_token(self) -> bool:
@@ -101,7 +103,8 @@ class TokenOrSession(HttpBearer):
             if bearer is None:
                 raise ApiError("invalid_token", _("This token is not valid (revoked, "
                                                   "or never issued)."))
-            caller = Caller(bearer.user, bearer.scopes, f"token:{bearer.token_id}")
+            caller = Caller(bearer.user, bearer.scopes, f"token:{bearer.token_id}",
+                            Credential(token=token.strip()))
         else:
             user = getattr(request, "user", None)
             if user is None or not user.is_authenticated:
@@ -111,7 +114,8 @@ class TokenOrSession(HttpBearer):
                                                 "anything carries the CSRF token "
                                                 "(X-CSRFToken)."))
             key = request.session.session_key or ""
-            caller = Caller(user, PERSON_SCOPES, f"session:{key[:12]}")
+            caller = Caller(user, PERSON_SCOPES, f"session:{key[:12]}",
+                            Credential(session_key=key or None, user_id=user.pk))
         spend(caller)
         return caller
 

@@ -15,9 +15,10 @@ plays, ``gameStart``), then each notice as it happens: ``challenge``,
 Bounded: one stream per credential (a token, or a browser session) at a time, across
 every server process sharing the channel layer: opening a second ends the first with
 a last line ``{"type": "replaced"}``. A stream lives as long as its client keeps it,
-and its token stands: a token rotated or revoked ends the streams opened with it (told
-through the account's group, as its table sockets are), and opening one again is
-refused (401 ``invalid_token``).
+and its token or session stands for its account, looked up before every line: a token
+rotated or revoked, a sign-out, a password changed or a session expired ends it (at
+once where the account's group is told, as its table sockets are; else by the next
+line or keepalive), and opening one again is refused (401).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Q
@@ -36,7 +38,7 @@ from django.utils.translation import gettext as _
 from botapi.auth import Caller, require
 from botapi.errors import ApiError
 from play import authority, live, notices
-from play.models import ApiToken, Table
+from play.models import Table
 
 KEEPALIVE_SECONDS = 7.0
 """Seconds between keepalive lines (``BOHNANZA_STREAM_KEEPALIVE`` in settings)."""
@@ -75,25 +77,26 @@ def waiting(user: Any) -> list[dict[str, Any]]:
     return found
 
 
-def stands(credential: str) -> bool:
-    """Whether a stream's credential still stands: a token not revoked (or replaced).
-    A session's stream is kept (its credential holds only the start of its key)."""
-    kind, _colon, token_id = credential.partition(":")
-    if kind != "token":
-        return True
-    return ApiToken.objects.filter(pk=int(token_id), revoked_at__isnull=True).exists()
+def stands(account: authority.Credential, player: str) -> bool:
+    """Whether a stream's token or session still stands for its account (not revoked
+    or replaced; not signed out, its password not changed, its session not expired):
+    looked up before every line, as a table's socket does before every seat's frame."""
+    return authority.stands(account, player)
 
 
 def _line(event: dict[str, Any]) -> bytes:
     return (live.json_text(event) + "\n").encode()
 
 
-async def lines(layer: Any, channel: str, credential: str, group: str,
+async def lines(layer: Any, channel: str, caller: Caller, group: str,
                 first: list[dict[str, Any]], account: str) -> AsyncIterator[bytes]:
     """The stream's lines, until its client goes or another stream replaces it (the
-    channel already in its groups: :func:`event_stream`), or its token stops standing
-    (``account``: the account's group, told when its credentials change)."""
-    own = stream_group(credential)
+    channel already in its groups: :func:`event_stream`), or its token or session stops
+    standing for its account (looked up before every line; ``account``: the account's
+    group, told when its credentials change, so a sign-out ends it at once)."""
+    own = stream_group(caller.credential)
+    player = authority.player_name(caller.user)
+    still = database_sync_to_async(stands, thread_sensitive=False)
     try:
         for event in first:
             yield _line(event)
@@ -102,6 +105,8 @@ async def lines(layer: Any, channel: str, credential: str, group: str,
                 message = await asyncio.wait_for(layer.receive(channel),
                                                  keepalive_seconds())
             except TimeoutError:
+                if not await still(caller.account, player):
+                    return
                 yield b"\n"
                 # Renewed now and then: a channel layer's groups expire (a day).
                 await layer.group_add(own, channel)
@@ -113,9 +118,11 @@ async def lines(layer: Any, channel: str, credential: str, group: str,
                     yield _line({"type": REPLACED})
                     return
             elif message.get("type") == "account.changed":
-                if not await sync_to_async(stands)(credential):
-                    return  # its token revoked or replaced: a client opening it again is told
+                if not await still(caller.account, player):
+                    return  # a client opening it again is told (401)
             elif message.get("type") == "account.event":
+                if not await still(caller.account, player):
+                    return
                 yield _line(message["event"])
     finally:
         await layer.group_discard(own, channel)
@@ -138,7 +145,7 @@ def event_stream(request: HttpRequest) -> StreamingHttpResponse:
     account = live.account_group(caller.user.pk)
     async_to_sync(layer.group_add)(account, channel)
     response = StreamingHttpResponse(
-        lines(layer, channel, caller.credential, group, waiting(caller.user), account),
+        lines(layer, channel, caller, group, waiting(caller.user), account),
         content_type="application/x-ndjson")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front passes each line at once

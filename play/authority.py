@@ -114,6 +114,15 @@ def account_now(credential: Credential) -> User | None:
     return user
 
 
+def stands(credential: Credential, player: str) -> bool:
+    """Whether the credential stands for ``player`` (``user:ann``) now: checked for every
+    seat's frame a socket sends and every line of an event stream, not only for its
+    commands (a socket or stream outlives a sign-out, a password change, an expired
+    session, a token replaced). Reads the store: runs in a worker thread."""
+    account = account_now(credential)
+    return account is not None and player_name(account) == player
+
+
 @dataclass(frozen=True)
 class Bearer:
     """Who a token stands for now, and what it may do."""

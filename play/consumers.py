@@ -346,8 +346,9 @@ class TableConsumer(NoHopConsumer):
 
     Which seat it plays is decided when the game starts or the connection joins it,
     from the seats as stored then, and checked again for every command and every
-    update it is sent (``play.authority``): a connection whose account no longer plays
-    the seat is told ``left`` and watches as a spectator."""
+    update it is sent (``play.authority``: the seat's holder at that version, and the
+    connection's session or token looked up again): a connection whose account no
+    longer plays the seat is told ``left`` and watches as a spectator."""
 
     table: Table
     table_id: UUID
@@ -355,6 +356,8 @@ class TableConsumer(NoHopConsumer):
     actor: str
     user: Any = None
     credential: Credential
+    invited: bool = False
+    """Whether the connection came with the table's invitation (``?invite=``)."""
     group: str | None = None
     room: str | None = None
     language: str
@@ -416,7 +419,7 @@ class TableConsumer(NoHopConsumer):
         # Anyone who sat here (a seat they left included) may watch a private table.
         sat = [s for s in self.table.seats.all()
                if s.user is not None and s.user.get_username() == name]
-        invited = _query(self.scope, "invite") == self.table.invite_token
+        invited = self.invited = _query(self.scope, "invite") == self.table.invite_token
         if not (self.table.public or sat or invited
                 or (user is not None and getattr(user, "is_staff", False))):
             await self._refuse_handshake(
@@ -491,6 +494,11 @@ class TableConsumer(NoHopConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_json({"type": "left", "protocol": live.PROTOCOL, "seat": seat,
                               "reason": reason})
+        if reason == authority.SIGNED_OUT and not (self.table.public or self.invited):
+            # Nobody is signed in here any more, and a private table is watched by its
+            # players and invitation holders only (as at the handshake).
+            await self.close(code=refusals.HANDSHAKE[refusals.PRIVATE_TABLE])
+            return
         await self._send_current()
 
     async def disconnect(self, code: int) -> None:
@@ -533,6 +541,12 @@ class TableConsumer(NoHopConsumer):
             # this account's): the spectator's view instead, and why.
             await self._lose_seat(_handover_reason(update, seat))
             return
+        if seat is not None and not await self._stands():
+            # The connection's session or token no longer stands for the seat's account
+            # (signed out, the password changed, the session expired, the token
+            # replaced): what the seat sees is no longer this connection's to see.
+            await self._lose_seat(authority.SIGNED_OUT)
+            return
         if "history" not in update and update["since"] > self.sent_version:
             # A gap: the moves between what this connection holds and this one were
             # sent in another order (stored by another process) or not at all. Its
@@ -558,6 +572,15 @@ class TableConsumer(NoHopConsumer):
         if reflected is not None:
             text = live.with_ref(text, reflected)
         await self.send(text_data=text)
+
+    async def _stands(self) -> bool:
+        """Whether the connection's session or token stands for its account now: looked
+        up for every seat's frame, as for every command, never taken from the moment
+        the socket opened. In any worker thread, not queued behind the store writes on
+        the process's one shared thread (one indexed read: a session and its account,
+        or a token)."""
+        return bool(await database_sync_to_async(authority.stands, thread_sensitive=False)(
+            self.credential, self.actor))
 
     async def _refuse(self, code: str, reason: str, ref: object = None,
                       retry_after: float | None = None) -> None:
@@ -775,11 +798,9 @@ class TableConsumer(NoHopConsumer):
 
     async def account_changed(self, message: dict[str, Any]) -> None:
         """The account's credentials changed (signed out, a token replaced): a seat's
-        socket whose session or token no longer stands for it loses the seat now."""
-        if self.perspective == SPECTATOR:
-            return
-        account = await database_sync_to_async(authority.account_now)(self.credential)
-        if account is None or authority.player_name(account) != self.actor:
+        socket whose session or token no longer stands for it loses the seat now, not
+        at the table's next move."""
+        if self.perspective != SPECTATOR and not await self._stands():
             await self._lose_seat(authority.SIGNED_OUT)
 
     async def table_look(self, message: dict[str, Any]) -> None:
@@ -835,6 +856,7 @@ class LobbyConsumer(NoHopConsumer):
     frames: Allowance
     refused: int = 0
     token: str = ""
+    credential: Credential = Credential()
 
     async def connect(self) -> None:
         self.frames = Allowance(capacity=float(LOBBY_BURST), rate=LOBBY_PER_SECOND)
@@ -852,6 +874,8 @@ class LobbyConsumer(NoHopConsumer):
                                          "no bot account has this token with the read "
                                          "scope")
             return
+        self.credential = authority.credential_of(self.scope, self.scope.get("user"),
+                                                  self.token)
         await self.accept()
         await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
         await self._send_lists(None)
@@ -906,6 +930,9 @@ class LobbyConsumer(NoHopConsumer):
         await self.send_json({"type": "lobby", "protocol": live.PROTOCOL, **lists})
 
     def _lists(self, change: str | None) -> dict[str, Any]:
+        """The lists, ``mine`` for the account the connection's token or session stands
+        for now (looked up again for every list: signed out, it is sent the public
+        lists only)."""
         user = (authority.bot_user_for(self.token, "read") if self.token
-                else self.scope.get("user"))
+                else authority.account_now(self.credential))
         return lobby_snapshot(user, change)

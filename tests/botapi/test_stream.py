@@ -14,6 +14,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import AsyncClient
 
@@ -182,5 +183,61 @@ def test_a_stream_ends_once_its_token_is_revoked() -> None:
         assert await asyncio.wait_for(told(), TIMEOUT) == []  # ended, the challenge untold
         again = await client.get("/api/v1/stream/event")
         assert (again.status_code, again.json()["code"]) == (401, "invalid_token")
+
+    async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
+
+
+def test_a_sessions_stream_ends_once_it_signs_out() -> None:
+    """A browser session's stream went on telling the account's challenges after it
+    signed out: the session is looked up again before every line, so it ends."""
+    async def body() -> None:
+        robo_token, _bobo_token, _bobo = await sync_to_async(_bots)()
+        ann = await sync_to_async(User.objects.create_user)("ann")
+        client = AsyncClient()
+        await client.aforce_login(ann)
+        response = await client.get("/api/v1/stream/event")
+        assert response.status_code == 200
+        lines = _lines(response)
+        assert await asyncio.wait_for(anext(lines), TIMEOUT) is None  # keepalive
+        assert (await client.post("/accounts/logout/")).status_code == 302
+        robo = AsyncClient(AUTHORIZATION=f"Bearer {robo_token}")
+        made = await robo.post("/api/v1/challenges", {
+            "ruleset": "classic", "players": 3, "seats": ["me", "user:ann", "bot:random"]},
+            content_type="application/json")
+        assert made.status_code == 201
+
+        async def told() -> list[dict[str, Any]]:
+            return [line async for line in lines if line is not None]
+
+        assert await asyncio.wait_for(told(), TIMEOUT) == []  # ended, the challenge untold
+
+    async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
+
+
+def test_the_lobby_socket_looks_a_session_up_again_each_time() -> None:
+    """A session's lobby socket went on sending the account's own tables (private ones
+    too) after its password changed: ``mine`` is empty once the session stops standing."""
+    async def body() -> None:
+        ann = await sync_to_async(User.objects.create_user)("ann", password="pw")
+        table = await sync_to_async(create_table)(ann, "classic", 3,
+                                                  seats=["open", "open", "random"],
+                                                  public=False)
+        browser = AsyncClient()
+        await browser.aforce_login(ann)
+        cookie = browser.cookies[settings.SESSION_COOKIE_NAME].value
+        lobby = WebsocketCommunicator(APP, "/ws/lobby/", headers=[
+            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())])
+        assert (await lobby.connect(timeout=TIMEOUT))[0]
+        assert [t["id"] for t in json.loads(await lobby.receive_from(TIMEOUT))["mine"]] == [
+            str(table.id)]
+
+        def change_password() -> None:
+            ann.set_password("another")
+            ann.save()
+
+        await sync_to_async(change_password)()
+        await lobby.send_to(text_data='{"type": "sync"}')
+        assert json.loads(await lobby.receive_from(TIMEOUT))["mine"] == []
+        await lobby.disconnect()
 
     async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.test import Client
+from django.utils import timezone
 
 from bohnanza_core.engine import OfferShape, legal_commands
 from bohnanza_core.events import Handover
@@ -157,6 +158,85 @@ async def test_signing_out_takes_the_seat_from_the_sockets_at_once() -> None:
     assert await bob.receive_nothing(timeout=0.2)
     for c in (ann, bob):
         await c.disconnect()
+
+
+async def _browser_socket(table: Table, user: User) -> tuple[Client, WebsocketCommunicator]:
+    """A browser signed in as ``user`` and a socket opened with its session cookie."""
+    browser = Client()
+    await sync_to_async(browser.force_login)(user)
+    cookie = browser.cookies[settings.SESSION_COOKIE_NAME].value
+    socket = WebsocketCommunicator(APP, f"/ws/tables/{table.id}/?html=0", headers=[
+        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())])
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    return browser, socket
+
+
+def _change_password(user: User) -> None:
+    """The password changed as the admin or a reset would: no sign-out signal, every
+    session signed in before it stops standing for the account (Django's session hash)."""
+    user.set_password("a new password")
+    user.save()
+
+
+@in_loop
+async def test_a_socket_whose_session_stopped_standing_is_sent_no_seat_frame() -> None:
+    """Finding 1 of the second attack: Ann's password changed elsewhere (no signal
+    tells the socket) and her socket asked for the table again, then Bob moved: each
+    frame a seat is sent looks the session up again, so the socket is told ``left``
+    (``signed_out``) and never sent her hand again."""
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open", "random"])
+    _browser, ann = await _browser_socket(table, people[0])
+    first = await _frame(ann)
+    assert first["seat"] == 0 and first["answer"]["table"]["seats"][0]["hand"]
+    await sync_to_async(_change_password)(people[0])
+    await ann.send_to(text_data=json.dumps({"type": "sync"}))
+    assert (await _until(ann, "left"))["reason"] == "signed_out"
+    frames = await _quiet(ann)
+    assert frames and all(f.get("seat") is None for f in frames)
+    assert all("hand" not in s for f in frames if f["type"] == "state"
+               for s in f["answer"]["table"]["seats"])
+    await ann.disconnect()
+
+
+@in_loop
+async def test_a_socket_whose_session_expired_is_sent_no_seat_frame_of_a_move() -> None:
+    """Ann's session expired while her socket stayed open; Bob's move reaches her
+    socket as ``left`` (``signed_out``) and the spectator's view, never her hand."""
+    bob, ann_account = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)([bob, ann_account], ["open", "open", "random"])
+    browser, ann = await _browser_socket(table, ann_account)
+    assert (await _frame(ann))["seat"] == 1
+    bobs = await _client(table, bob, "?html=0")
+    seen = await _frame(bobs)
+    assert seen["seat"] == 0 and seen["legal"]
+    await sync_to_async(Session.objects.filter(session_key=browser.session.session_key)
+                        .update)(expire_date=timezone.now())
+    await bobs.send_to(text_data=json.dumps({
+        "type": "command", "version": seen["version"], "command": seen["legal"][0]}))
+    assert (await _until(ann, "left"))["reason"] == "signed_out"
+    for frame in await _quiet(ann):
+        assert frame.get("seat") is None
+        if frame["type"] == "state":
+            assert all("hand" not in s for s in frame["answer"]["table"]["seats"])
+    assert (await _until(bobs, "state"))["seat"] == 0  # Bob's own session still stands
+    for c in (ann, bobs):
+        await c.disconnect()
+
+
+@in_loop
+async def test_a_private_tables_socket_is_closed_once_its_session_stops_standing() -> None:
+    """At a private table the signed-out socket is nobody's: closed (4403) after
+    ``left``, as a handshake without a seat or invitation would be refused."""
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open", "random"], public=False)
+    _browser, ann = await _browser_socket(table, people[0])
+    await _frame(ann)
+    await sync_to_async(_change_password)(people[0])
+    await ann.send_to(text_data=json.dumps({"type": "sync"}))
+    assert (await _until(ann, "left"))["reason"] == "signed_out"
+    closed = await ann.receive_output(TIMEOUT)
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4403)
 
 
 @in_loop

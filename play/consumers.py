@@ -331,6 +331,9 @@ class NoHopConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
     async def dispatch(self, message: dict[str, Any]) -> None:
         await dispatch_without_hop(self, message)
 
+    async def send_json(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=live.json_text(frame))
+
     async def _refuse_handshake(self, code: str, reason: str,
                                 retry_after: float | None = None) -> None:
         """Accepted only to say why, then closed with the cause's own close code
@@ -339,6 +342,16 @@ class NoHopConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
         await self.accept()
         await self.send_json(live.error_frame(code, reason, retry_after=retry_after))
         await self.close(code=refusals.HANDSHAKE[code], reason=code)
+
+
+class NoSocketConsumer(NoHopConsumer):
+    """Any address the websocket server has no socket at: refused at the handshake with
+    its own code, as the others are."""
+
+    async def connect(self) -> None:
+        await self._refuse_handshake(refusals.NO_SOCKET,
+                                     "no socket at this address: a table's is "
+                                     "/ws/tables/<id>/, the lobby's /ws/lobby/")
 
 
 class TableConsumer(NoHopConsumer):
@@ -521,9 +534,6 @@ class TableConsumer(NoHopConsumer):
             driver.kick(self.table_id, self.channel_layer)
             await self.channel_layer.group_send(live.room_group(self.table_id),
                                                 {"type": "table.look"})
-
-    async def send_json(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=live.json_text(frame))
 
     async def _send_current(self) -> None:
         update = await database_sync_to_async(live.current)(self.table, self.perspective)
@@ -917,9 +927,6 @@ class LobbyConsumer(NoHopConsumer):
                 refusals.UNKNOWN_TYPE,
                 f"unknown frame type {str(kind)[:30]!r}: the lobby's socket takes sync "
                 "and ping", ref=ref))
-
-    async def send_json(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=live.json_text(frame))
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         change = message.get("change")

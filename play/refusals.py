@@ -42,6 +42,7 @@ PRIVATE_TABLE: Final = "private_table"
 BAD_ORIGIN: Final = "bad_origin"
 BAD_AUTHORIZATION: Final = "bad_authorization"
 BAD_TOKEN: Final = "bad_token"
+NO_SOCKET: Final = "no_socket"
 
 CODES: Final[dict[str, str]] = {
     MALFORMED: "the frame is not a JSON object with a type, or breaks the JSON bounds",
@@ -74,6 +75,7 @@ CODES: Final[dict[str, str]] = {
     BAD_AUTHORIZATION: "handshake: an Authorization header that is not "
                        "'Bearer <token>' (closed 4402)",
     BAD_TOKEN: "handshake: no bot account has this token (closed 4401)",
+    NO_SOCKET: "handshake: no socket at this address (closed 4406)",
 }
 """Every code, with what it means (the documented list)."""
 
@@ -84,6 +86,7 @@ HANDSHAKE: Final[dict[str, int]] = {
     PRIVATE_TABLE: 4403,
     NO_TABLE: 4404,
     BAD_ORIGIN: 4405,
+    NO_SOCKET: 4406,
     TOO_MANY_CONNECTIONS: 4429,
 }
 """The close code of each handshake refusal, one per cause: a client that cannot read
@@ -122,6 +125,7 @@ def words() -> dict[str, str]:
         TOO_MANY_CONNECTIONS: _("This table is open in too many tabs: close some, wait a "
                                 "moment and reload the page."),
         BAD_TABLE_ID: _("No such table"),
+        NO_SOCKET: _("No such table"),
         NO_TABLE: _("No such table"),
         PRIVATE_TABLE: _("This table is private: open it with its invitation link."),
         BAD_ORIGIN: _("The table does not take connections from this address."),

@@ -130,3 +130,16 @@ def test_a_stale_refusals_retry_after_does_not_pause_the_commands() -> None:
 def test_fallback_lets_the_game_go_on() -> None:
     assert fallback(State(state(5, 5))) == {"kind": "end_planting"}
     assert fallback(State(state(5, 5, awaiting=(1,)))) is None
+
+
+def test_the_clients_codes_are_the_documented_ones() -> None:
+    """The client package carries the refusal codes of the frames' schema (it imports
+    nothing of the platform), and the handshake's close codes of docs/protocol.md."""
+    from bohnanza_client import refusals as client_refusals
+
+    from play import refusals
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema"
+                         / "server-frame.json").read_text())
+    assert list(client_refusals.CODES) == schema["$defs"]["code"]["enum"]
+    assert client_refusals.HANDSHAKE == refusals.HANDSHAKE

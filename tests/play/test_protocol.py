@@ -407,6 +407,16 @@ async def _no_table(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return error
 
 
+@scenario(refusals.NO_SOCKET)
+async def _no_socket(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """An address with no socket (the router raised: HTTP 500, a traceback logged)."""
+    for address in ("/ws/tables/", "/ws/tables/x/y/", "/api/v1/account", "/"):
+        _error, close = await _handshake(address)
+        assert close == 4406, address
+    error, close = await _handshake("/ws/nothing/")
+    return error
+
+
 @scenario(refusals.PRIVATE_TABLE)
 async def _private_table(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     people = await sync_to_async(_people)(1)

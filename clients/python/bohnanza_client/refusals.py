@@ -8,15 +8,15 @@ from typing import Any
 CODES = (
     "malformed", "too_large", "unknown_type", "bad_frame", "not_started", "spectator",
     "bad_command", "illegal", "stale", "busy", "not_your_seat", "signed_out",
-    "cannot_leave", "too_many_refused", "too_many_syncs", "too_many_frames",
-    "too_many_connections", "bad_table_id", "no_table", "private_table", "bad_origin",
-    "bad_authorization", "bad_token",
+    "cannot_leave", "not_trading", "too_many_refused", "too_many_syncs",
+    "too_many_frames", "too_many_connections", "bad_table_id", "no_table",
+    "private_table", "bad_origin", "bad_authorization", "bad_token", "no_socket",
 )
 """Every code an ``error`` frame may carry, in the documented order."""
 
 HANDSHAKE = {
     "bad_table_id": 4400, "bad_token": 4401, "bad_authorization": 4402,
-    "private_table": 4403, "no_table": 4404, "bad_origin": 4405,
+    "private_table": 4403, "no_table": 4404, "bad_origin": 4405, "no_socket": 4406,
     "too_many_connections": 4429,
 }
 """The handshake's refusals and the close code of each."""

@@ -13,7 +13,9 @@ bound is checked *before* the work it bounds:
   brackets outside strings (:func:`loads_line`);
 - while parsing, every integer by its digits before ``int`` is called
   (``parse_int``), and no fractions, exponents, NaN or Infinity at all: exports hold
-  whole numbers only.
+  whole numbers only;
+- after parsing, no text holding a lone surrogate (``\\ud800``: no character, and not
+  UTF-8, which an entry's hash is taken over).
 
 The bounds were measured on exports written by ``bohnanza simulate ... --export``:
 4,400 games of every ruleset and player count, 2,800 of them 7-player ``finnish``
@@ -138,9 +140,27 @@ def loads_line(line: str, where: str, error: ErrorType = JSONLimitError) -> Any:
     if line.count("[") + line.count("{") > MAX_DEPTH and nesting_depth(line) > MAX_DEPTH:
         raise error(f"{where}: nesting deeper than {MAX_DEPTH} levels")
     try:
-        return _DECODER.decode(line)
+        value = _DECODER.decode(line)
     except _Beyond as beyond:
         raise error(f"{where}: {beyond}") from None
+    # Only an escape (\ud800) makes a lone surrogate: the text itself came as UTF-8.
+    if "\\u" in line and not _encodable(value):
+        raise error(f"{where}: a text holds a lone surrogate (an escape such as \\ud800 "
+                    "that is no character), which no game file holds")
+    return value
+
+
+def _encodable(value: Any) -> bool:
+    """Whether every text in ``value`` (keys included) encodes as UTF-8: JSON's
+    ``\\ud800`` escape reads as a lone surrogate, which hashing or storing it refuses
+    (the entry's bytes are UTF-8). Nested at most :data:`MAX_DEPTH` deep."""
+    if isinstance(value, str):
+        return value.isascii() or not any("\ud800" <= c <= "\udfff" for c in value)
+    if isinstance(value, list):
+        return all(_encodable(item) for item in value)
+    if isinstance(value, dict):
+        return all(_encodable(key) and _encodable(item) for key, item in value.items())
+    return True
 
 
 __all__ = [

@@ -104,6 +104,12 @@ def hostile_files(store: Games, game: Game) -> dict[str, tuple[str, str]]:
                      f"line 2: a number of more than {MAX_INT_DIGITS} digits"),
         "huge events count": (_with_line(text, 0, lines[0].replace(
             '"events":', f'"events":-{huge},"x":', 1)), "line 1: a number of more than"),
+        # A seat's name as JSON's \ud800 (a lone surrogate: no character): hashing the
+        # entry to check its chain raised UnicodeEncodeError, a 500 of 20-54 s.
+        "lone surrogate": (_with_line(text, 1, lines[1].replace(
+            '"seats":["', '"seats":["\\ud800', 1)), "line 2: a text holds a lone surrogate"),
+        "lone surrogate key": (_with_line(text, 1, lines[1][:-1] + ',"\\udc00":1}'),
+                               "line 2: a text holds a lone surrogate"),
     }
 
 
@@ -112,7 +118,8 @@ def _upload(text: str) -> SimpleUploadedFile:
 
 
 @pytest.mark.parametrize("case", ["deep header", "deep event", "deep objects", "huge seq",
-                                  "huge events count"])
+                                  "huge events count", "lone surrogate",
+                                  "lone surrogate key"])
 def test_hostile_uploads_are_a_clear_400_on_verify_audit_and_import(
         store: Games, ann: Client, case: str) -> None:
     game = bot_game("hostile-upload", players=PLAYERS)

@@ -19,7 +19,7 @@ from bohnanza_core.bots.registry import registry
 from bohnanza_core.headtohead import summary as verdict_line
 from tournaments import tasks
 from tournaments.charts import llr_chart
-from tournaments.core import bottests
+from tournaments.core import bottests, quotas
 from tournaments.core.bottests import BotTest
 from tournaments.core.entrants import person_entrant
 from tournaments.core.errors import CompetitionError
@@ -68,11 +68,13 @@ def bot_test_list(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                test = bottests.create(
-                    data["a"], data["b"], data["preset"], data["players"], data["elo0"],
-                    data["elo1"], data["alpha"], data["beta"], data["max_sets"],
-                    data["seed"] or secrets.token_hex(8),
-                    person_entrant(request.user.get_username()))
+                # Charged to the account's quota of games as a competition is.
+                with quotas.creating_bot_test(request.user) as admit:
+                    test = bottests.create(
+                        data["a"], data["b"], data["preset"], data["players"],
+                        data["elo0"], data["elo1"], data["alpha"], data["beta"],
+                        data["max_sets"], data["seed"] or secrets.token_hex(8),
+                        person_entrant(request.user.get_username()), admit=admit)
             except CompetitionError as refused:
                 form.add_error(None, str(refused))
             else:

@@ -231,7 +231,7 @@ class BotTestForm(forms.Form):
                                                "holds"),
                             min_value=0.001, max_value=0.49, initial=0.05)
     max_sets = forms.IntegerField(label=gettext_lazy("At most this many sets"),
-                                  min_value=1, max_value=20_000, initial=2000)
+                                  min_value=1, max_value=20_000, initial=1000)
     seed = forms.CharField(label=gettext_lazy("Seed (empty: a new one)"), required=False,
                            max_length=64)
 

@@ -154,3 +154,58 @@ def test_a_waiting_league_counts_its_games_when_its_organiser_starts_it(
     owner.post(reverse("tournaments:start", args=[lid]))
     assert not competitions.get(lid).waiting
     assert quotas.games_used(User.objects.get(username="owner")) == 12
+
+
+def refused_test(answer: Any, reason: str) -> None:
+    """The bot tests' form shown again (400) with the reason among its errors."""
+    assert answer.status_code == 400
+    text = html.unescape(answer.content.decode())
+    assert "errorlist" in text and reason in text, text[text.find("errorlist"):][:600]
+
+
+def test_bot_tests_count_against_the_games_a_day_and_give_back_what_they_did_not_play(
+        competitions: Competitions, limits: dict[str, int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 4 of the second attack: three bot tests of up to 100,000 games each
+    were accepted from an account the quota held to 5,000 games a day. A test asks for
+    its most sets times the table size; once decided, what it did not play is given
+    back; staff are exempt."""
+    from tournaments.core import bottests
+
+    monkeypatch.setattr(tasks.bot_test, "delay", lambda test_id: None)
+    test = {"a": "heuristic", "b": "random", "preset": "duel", "players": 2, "elo0": 0,
+            "elo1": 50, "alpha": 0.05, "beta": 0.05, "seed": "q"}
+    owner = account("owner")
+    url = reverse("tournaments:bot_tests")
+    refused_test(owner.post(url, {**test, "max_sets": 300}),
+            "This asks for 600 games; your account may ask for 500 games a day and has "
+            "asked for 0 in the last 24 hours")
+    assert bottests.ids() == []
+    assert owner.post(url, {**test, "max_sets": 200}).status_code == 302
+    refused_test(owner.post(url, {**test, "max_sets": 60}),
+            "This asks for 120 games; your account may ask for 500 games a day and has "
+            "asked for 400 in the last 24 hours")
+    (first,) = bottests.ids()
+    user = User.objects.get(username="owner")
+    assert quotas.games_used(user) == 400
+    while bottests.play_batch(first) is not None:  # heuristic beats random quickly
+        pass
+    played = bottests.get(first).games
+    assert bottests.get(first).decided and played < 400
+    assert quotas.games_used(user) == played
+    assert owner.post(url, {**test, "max_sets": 50}).status_code == 302
+    staff = account("staff", is_staff=True)
+    assert staff.post(url, {**test, "max_sets": 20_000}).status_code == 302
+
+
+def test_bot_tests_count_as_running_competitions(competitions: Competitions,
+                                                 limits: dict[str, int],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tasks.bot_test, "delay", lambda test_id: None)
+    limits["running_competitions"] = 1
+    test = {"a": "heuristic", "b": "random", "preset": "duel", "players": 2, "elo0": 0,
+            "elo1": 50, "alpha": 0.05, "beta": 0.05, "seed": "q", "max_sets": 10}
+    owner = account("owner")
+    url = reverse("tournaments:bot_tests")
+    assert owner.post(url, test).status_code == 302
+    refused_test(owner.post(url, test), "An account runs at most 1 competition at a time")

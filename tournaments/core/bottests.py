@@ -13,6 +13,11 @@ competitions in the same store (the ``Tournaments`` application's tables).
 - :class:`BotTest.Decided`: the hypothesis accepted, or none when the most sets were
   played undecided.
 
+An account's test is charged to its quota of games (``tournaments.core.quotas``) as a
+competition is: every game it may play when it is created, what it did not play given
+back once it is decided; it counts as one of the account's running competitions until
+then.
+
 A batch is recorded only on top of the sets before it (its ``first`` is the number of
 sets recorded; the store's version check settles a race), so a job delivered twice
 records each set once.
@@ -20,7 +25,7 @@ records each set once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 from uuid import UUID
 
@@ -35,6 +40,7 @@ from bohnanza_core.rulesets import PRESETS, ruleset_for
 from bohnanza_core.simulator import SimulationError, bot_classes
 from tournaments.core.errors import CompetitionError
 from tournaments.core.store import Competitions, competitions
+from tournaments.models import QuotaUse
 
 BATCH: Final = 8
 """Sets a job plays before it records them (and the chart moves)."""
@@ -94,6 +100,13 @@ class BotTest(Aggregate):
     def test(self) -> Gsprt:
         return Gsprt(self.elo0, self.elo1, self.alpha, self.beta)
 
+    @property
+    def games_asked(self) -> int:
+        """The most games the test may play: every set, each played once per seat
+        rotation (``headtohead.play_set``). What an account's quota is charged when the
+        test is created; what it did not play is given back when it is decided."""
+        return self.max_sets * self.players
+
     def verdict(self) -> GsprtVerdict:
         return self.test.verdict_of(self.counts, self.games)
 
@@ -114,8 +127,11 @@ class BotTest(Aggregate):
 
 def create(a: str, b: str, preset: str, players: int, elo0: float, elo1: float,
            alpha: float, beta: float, max_sets: int, seed: str,
-           organiser: str | None = None) -> BotTest:
-    """A new test, checked (CompetitionError with the reason) and stored."""
+           organiser: str | None = None, admit: Callable[[BotTest], None] | None = None
+           ) -> BotTest:
+    """A new test, checked (CompetitionError with the reason) and stored. ``admit``:
+    the account's quota check (``quotas.creating_bot_test``), called with the test
+    built, before it is stored, in the caller's transaction."""
     if preset not in PRESETS:
         raise CompetitionError(f"no ruleset {preset[:40]!r}")
     try:
@@ -131,6 +147,8 @@ def create(a: str, b: str, preset: str, players: int, elo0: float, elo1: float,
     test = BotTest(a=a, b=b, preset=preset, players=players, elo0=elo0, elo1=elo1,
                    alpha=alpha, beta=beta, max_sets=max_sets, seed=seed,
                    organiser=organiser)
+    if admit is not None:
+        admit(test)
     competitions().save(test)
     return test
 
@@ -181,6 +199,9 @@ def play_batch(test_id: UUID, sets: int = BATCH) -> GsprtVerdict | None:
         competitions().save(test)
     except IntegrityError:
         return None
+    if test.decided:  # the games it will not play given back to its account's quota
+        QuotaUse.objects.filter(competition_id=test.id).update(games=test.games,
+                                                                running=False)
     return verdict
 
 

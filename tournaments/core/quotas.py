@@ -15,6 +15,8 @@ competitions, ladders and leagues are bounded, from ``settings.TOURNAMENT_QUOTAS
   ladder runs until its last tick, ``ladders.MAX_TICKS``);
 - ``shortest_tick_seconds``: the shortest interval an account's ladder ticks at.
 
+A bot test (``tournaments.core.bottests``) counts as a competition: every game it may
+play when it is created, what it did not play given back once it is decided.
 Staff are exempt, and so is the command line (``manage.py tournament
 create``: its operator runs the workers). Every creation for an account over the web
 passes :func:`creating`, in the transaction that stores it: the check and the
@@ -41,6 +43,8 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from bohnanza_core.formats import MAX_TICKS
+from tournaments.core import bottests
+from tournaments.core.bottests import BotTest
 from tournaments.core.competition import Competition, CompetitionError
 from tournaments.core.store import CompetitionNotFound, competitions
 from tournaments.models import QuotaUse
@@ -92,11 +96,15 @@ def games_asked(competition: Competition) -> int:
 
 
 def _ended(row: QuotaUse) -> bool:
-    """Whether the competition of ``row`` has ended (or is gone from the store)."""
+    """Whether the competition (or bot test) of ``row`` has ended (or is gone from the
+    store)."""
     try:
         competition = competitions().get(row.competition_id)
     except CompetitionNotFound:
-        return True
+        try:
+            return bottests.get(row.competition_id).decided
+        except LookupError:
+            return True
     return competition.finished or (competition.continuous and competition.open_round is None
                                     and len(competition.rounds) >= MAX_TICKS)
 
@@ -125,11 +133,11 @@ def games_used(user: Any, leaving_out: Any = None) -> int:
     return sum(query.aggregate(total=Sum("games"))["total"] or 0 for query in (once, daily))
 
 
-def _check_games(user: Any, competition: Competition, games: int) -> None:
+def _check_games(user: Any, competition: Competition | BotTest, games: int) -> None:
     limit = limits()["games_per_day"]
     used = games_used(user, leaving_out=competition.id)
     if used + games > limit:
-        if competition.continuous:
+        if isinstance(competition, Competition) and competition.continuous:
             asked = ngettext("This ladder plays %(games)s game a day",
                              "This ladder plays %(games)s games a day", games)
         else:
@@ -203,6 +211,27 @@ def creating(user: Any) -> Iterator[Admit]:
         yield _admit(user)
 
 
+@contextmanager
+def creating_bot_test(user: Any) -> Iterator[Callable[[BotTest], None]]:
+    """A transaction in which ``user`` creates a bot test (``bottests.create``'s
+    ``admit``): it is charged every game it may play (``BotTest.games_asked``) and
+    counts as a running competition. Staff get an ``admit`` that checks nothing."""
+    if exempt(user):
+        yield lambda test: None
+        return
+
+    def admit(test: BotTest) -> None:
+        _check_running(user, Kind.COMPETITION)
+        games = test.games_asked
+        _check_games(user, test, games)
+        QuotaUse.objects.create(competition_id=test.id, kind=Kind.COMPETITION, user=user,
+                                games=games, games_at=timezone.now())
+
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        yield admit
+
+
 def admit_start(user: Any, league: Competition) -> None:
     """The organiser starts a competition that waited for entries: its games count
     from now. Checked and written inside the caller's transaction (the one that stores
@@ -220,5 +249,6 @@ def admit_start(user: Any, league: Competition) -> None:
     row.save(update_fields=["games", "games_at"])
 
 
-__all__ = ["DEFAULTS", "QuotaExceeded", "admit_start", "creating", "exempt", "games_asked",
+__all__ = ["DEFAULTS", "QuotaExceeded", "admit_start", "creating", "creating_bot_test",
+           "exempt", "games_asked",
            "games_used", "limits", "running"]

@@ -70,6 +70,9 @@ FORMAT_LEDES = {
 TAKES_PEOPLE = frozenset({"round-robin", "swiss", "knockout", "league"})
 """Formats whose form takes people (invited, or signing up themselves): they play at
 live tables."""
+LIVE_LADDER = "ladder"
+"""The format whose form offers live tables without people named: a ladder whose games
+are live tables with its clock, which bot accounts enter at any time (docs/bots.md)."""
 FORMAT_INITIAL: dict[str, dict[str, Any]] = {
     "swiss": {"bots": "heuristic, nontrading, random, heuristic, nontrading, random, "
                       "heuristic, nontrading"},
@@ -136,6 +139,13 @@ class NewCompetition(forms.Form):
                 max_value=MAX_EVERY, initial=300)
         if format in TAKES_PEOPLE:
             self._people_fields()
+        elif format == LIVE_LADDER:
+            self.fields["live_tables"] = forms.BooleanField(
+                label=gettext_lazy("Games at live tables"), required=False,
+                help_text=gettext_lazy("Bot accounts may enter it at any time (their owners "
+                                       "or the bots themselves, through the API); each game "
+                                       "is a live table with the clock below."))
+            self._clock_fields()
         for name, value in FORMAT_INITIAL.get(format, {}).items():
             self.fields[name].initial = value
 
@@ -161,6 +171,10 @@ class NewCompetition(forms.Form):
             required=False, help_text=gettext_lazy(
                 "Optional, bots included: who signs up when it is full goes on a waiting "
                 "list, and takes the place of anyone who withdraws."))
+        self._clock_fields()
+
+    def _clock_fields(self) -> None:
+        """A live game's clock, its hours and what becomes of an absent player."""
         self.fields["move_seconds"] = forms.IntegerField(
             label=gettext_lazy("Turn clock (seconds a move)"), min_value=MIN_MOVE_SECONDS,
             max_value=MAX_MOVE_SECONDS, initial=60, required=False)
@@ -205,7 +219,8 @@ class Invite(forms.Form):
                              strip=True, help_text=gettext_lazy("Usernames, comma-separated."))
 
 
-__all__ = ["FORMAT_LEDES", "FORMAT_NAMES", "MAX_PEOPLE_TEXT", "TAKES_PEOPLE", "Invite",
+__all__ = ["FORMAT_LEDES", "FORMAT_NAMES", "LIVE_LADDER", "MAX_PEOPLE_TEXT", "TAKES_PEOPLE",
+           "Invite",
            "NewCompetition", "requested"]
 
 

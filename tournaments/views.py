@@ -60,6 +60,7 @@ from tournaments.core.store import CompetitionNotFound, competitions, create
 from tournaments.forms import (
     FORMAT_LEDES,
     FORMAT_NAMES,
+    LIVE_LADDER,
     MAX_PEOPLE_TEXT,
     TAKES_PEOPLE,
     Invite,
@@ -196,27 +197,34 @@ def _create(request: HttpRequest, form: NewCompetition) -> Competition:
     if form.format in TAKES_PEOPLE:
         people = consent.sort_people(consent.named_people(data["people"]), me)
         if people.entered or people.invited or data["open_entries"]:
-            if None in (data["move_seconds"], data["game_seconds"], data["fixture_hours"]):
-                raise CompetitionError(_("Games with people need a turn clock, a bank and "
-                                         "hours to play them."))
-            absent = data["absent"] or CLOCK
-            if absent != CLOCK and data["absence_seconds"] is None:
-                raise CompetitionError(_("Say how long a player may be away before a bot "
-                                         "takes their seat."))
-            lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
-            live = LivePlay(data["ruleset"], rule_overrides(lines) if lines else {},
-                            data["move_seconds"], data["game_seconds"], data["fixture_hours"],
-                            data["open_entries"], absent,
-                            0 if absent == CLOCK else data["absence_seconds"])
+            live = _live_play(data, data["open_entries"])
         if data["deadline"] is not None or data["cap"] is not None:
             if not data["open_entries"]:
                 raise CompetitionError(_("A sign-up deadline or cap needs the competition "
                                          "open for entries."))
             sign_up = SignUp(data["deadline"], data["cap"] or MAX_ENTRANTS)
+    elif form.format == LIVE_LADDER and data["live_tables"]:
+        live = _live_play(data, False)
     with quotas.creating(request.user) as admit:
         return create(data["name"], form.format, form.options(), ruleset, data["table"],
                       people.entered + bots, organiser=me, every=data.get("every") or 0,
                       live=live, invited=people.invited, sign_up=sign_up, admit=admit)
+
+
+def _live_play(data: dict[str, Any], open_entries: bool) -> LivePlay:
+    """How the form's live games are played: their clock, hours, and an absent player's
+    fate (CompetitionError where the form left one out)."""
+    if None in (data["move_seconds"], data["game_seconds"], data["fixture_hours"]):
+        raise CompetitionError(_("Games with people need a turn clock, a bank and "
+                                 "hours to play them."))
+    absent = data["absent"] or CLOCK
+    if absent != CLOCK and data["absence_seconds"] is None:
+        raise CompetitionError(_("Say how long a player may be away before a bot "
+                                 "takes their seat."))
+    lines = [line.strip() for line in data["rules"].splitlines() if line.strip()]
+    return LivePlay(data["ruleset"], rule_overrides(lines) if lines else {},
+                    data["move_seconds"], data["game_seconds"], data["fixture_hours"],
+                    open_entries, absent, 0 if absent == CLOCK else data["absence_seconds"])
 
 
 # -- one competition ------------------------------------------------------------------

@@ -117,3 +117,38 @@ def test_every_formats_form_as_it_comes_makes_a_competition(competitions: Compet
     assert answer.status_code == 302, answer.content.decode()[-3000:]
     (made,) = competitions.ids()
     assert competitions.get(made).format == format
+
+
+def test_a_ladder_made_on_the_page_with_live_tables_takes_bot_accounts(
+        competitions: Competitions, signed_in: Client, monkeypatch) -> None:
+    """An outside bot author's walkthrough: the tutorial's ladder step could not be done
+    from the site (the ladder's form had no live tables, and a ladder without them
+    refuses bot accounts). With "Games at live tables" and a clock it takes them; without,
+    it still refuses them with the reason."""
+    from play import tokens
+    from tournaments import tasks
+
+    monkeypatch.setattr(tasks, "start", lambda competition: None)
+    new = reverse("tournaments:new_format", args=["ladder"])
+    page = signed_in.get(new).content.decode()
+    assert 'name="live_tables"' in page and 'name="move_seconds"' in page
+    ladder = {"name": "Live Ladder", "ruleset": "duel", "table": "2",
+              "bots": "heuristic, random", "every": "600", "rules": ""}
+    assert signed_in.post(new, {**ladder, "live_tables": "on", "move_seconds": "30",
+                                "game_seconds": "0", "fixture_hours": "2",
+                                "absent": "clock"}).status_code == 302
+    assert signed_in.post(new, {**ladder, "name": "Bots Ladder"}).status_code == 302
+    made = {competitions.get(i).name: competitions.get(i) for i in competitions.ids()}
+    live = made["Live Ladder"].live
+    assert live is not None and live.move_seconds == 30 and not live.entries_open
+    assert made["Bots Ladder"].live is None
+    owner = User.objects.get(username="organiser")
+    tokens.create_bot(owner, "robo")
+    for name, status in (("Live Ladder", 201), ("Bots Ladder", 409)):
+        answer = signed_in.post(f"/api/v1/competitions/{made[name].id}/entries",
+                                {"account": "robo"}, content_type="application/json")
+        assert answer.status_code == status, answer.content
+    assert "user:robo" in competitions.get(made["Live Ladder"].id).entrants
+    refused = signed_in.post(new, {**ladder, "name": "No clock", "live_tables": "on"})
+    assert refused.status_code == 400
+    assert "need a turn clock" in refused.content.decode()

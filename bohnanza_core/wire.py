@@ -12,6 +12,7 @@ business (``IllegalMove``).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bohnanza_core.cards import BeanKind, Card
@@ -84,7 +85,12 @@ class CommandFormatError(ValueError):
 
 
 def _cut(value: object, limit: int = 30) -> str:
-    text = repr(value)
+    """``value`` as the client wrote it (JSON: ``true``, ``"1"``, not Python's ``True``,
+    ``'1'``), cut to ``limit`` characters."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):  # not from JSON: a command built in Python
+        text = repr(value)
     return text if len(text) <= limit else text[:limit] + "…"
 
 

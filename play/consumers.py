@@ -134,7 +134,7 @@ def _language(scope: dict[str, Any]) -> str:
 
 class BadAuthorization(ValueError):
     """An ``Authorization`` header that is not ``Bearer <token>``: refused, never taken
-    for no header (which made a spectator of a bot that wrote ``Token`` or ``bearer``)."""
+    for no header (which made a spectator of a bot that wrote ``Token``)."""
 
 
 def _bearer(scope: dict[str, Any]) -> str:
@@ -145,7 +145,8 @@ def _bearer(scope: dict[str, Any]) -> str:
             text = bytes(value[:300]).decode("latin-1")
             scheme, _, token = text.partition(" ")
             token = token.strip()
-            if scheme != "Bearer" or not token or len(token) > 200 or " " in token:
+            # The scheme in any case (RFC 9110, 11.1), as the HTTP API takes it.
+            if scheme.lower() != "bearer" or not token or len(token) > 200 or " " in token:
                 raise BadAuthorization(
                     "the Authorization header must be 'Bearer <token>' (a bot account's "
                     "API token)")

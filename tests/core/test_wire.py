@@ -53,9 +53,11 @@ def test_every_legal_command_goes_there_and_back(preset: str) -> None:
     ({"kind": "harvest", "field": True}, "field must be"),
     ({"kind": "harvest", "field": -1}, "field must be"),
     ({"kind": "harvest", "field": 1, "seat": 0}, "plays seat 1"),
-    ({"kind": "harvest", "field": 1, "seat": True}, "plays seat 1"),  # not 1 on the wire
-    ({"kind": "harvest", "field": 1, "seat": 1.0}, "plays seat 1"),
-    ({"kind": "harvest", "field": 1, "seat": "1"}, "plays seat 1"),
+    # not 1 on the wire; the value as the client wrote it, in JSON (not Python's True)
+    ({"kind": "harvest", "field": 1, "seat": True}, "plays seat 1, not true$"),
+    ({"kind": "harvest", "field": 1, "seat": 1.0}, "plays seat 1, not 1.0$"),
+    ({"kind": "harvest", "field": 1, "seat": "1"}, 'plays seat 1, not "1"$'),
+    ({"kind": "harvest", "field": None}, "field must be .*, not null$"),
     ({"kind": "harvest", "field": 1, "extra": 0}, "no field"),
     ({"kind": "make_offer", "gives": list(range(41)), "wants": []}, "at most 40"),
     ({"kind": "make_offer", "gives": [], "wants": [["gold", 1]]}, "no bean kind"),

@@ -457,8 +457,11 @@ async def _bad_authorization(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     path = f"/ws/tables/{table.id}/"
     error, close = await _handshake(path, [(b"authorization", b"Token abc")])
     assert close == 4402
-    for value in (b"bearer abc", b"Bearer", b"Bearer a b", b"Basic YTpi"):
+    for value in (b"Bearer", b"Bearer a b", b"Basic YTpi", b"Bearer " + b"x" * 201):
         assert (await _handshake(path, [(b"authorization", value)]))[1] == 4402
+    # The scheme in any case, as HTTP's: past it, the token is looked up (none here).
+    for value in (b"bearer abc", b"BEARER abc"):
+        assert (await _handshake(path, [(b"authorization", value)]))[1] == 4401
     return error
 
 

@@ -143,3 +143,57 @@ def test_the_clients_codes_are_the_documented_ones() -> None:
                          / "server-frame.json").read_text())
     assert list(client_refusals.CODES) == schema["$defs"]["code"]["enum"]
     assert client_refusals.HANDSHAKE == refusals.HANDSHAKE
+
+
+def test_a_player_plays_the_games_in_hand_to_their_end_before_it_stops() -> None:
+    """An outside bot author's walkthrough: ``Player.run(games=1)`` stopped when an older
+    game ended first and left the challenge's game mid-play (its clock played on for
+    it). Now the games in hand are played to their end, and once ``games`` are over no
+    new game is started and no challenge answered."""
+    from bohnanza_client import Player
+
+    release: dict[str, asyncio.Event] = {}
+    answered: list[str] = []
+
+    class Stream:
+        server, token = "http://127.0.0.1:1", "t"
+
+        def __init__(self) -> None:
+            self.lines: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+        async def events(self) -> Any:
+            while (event := await self.lines.get()) is not None:
+                yield event
+
+    class Scripted(Player):
+        async def play(self, start: dict[str, Any]) -> Any:
+            table = start["table"]["id"]
+            release[table] = asyncio.Event()
+            await release[table].wait()
+            return None
+
+        async def answer(self, challenge: dict[str, Any]) -> None:
+            answered.append(challenge["table"]["id"])
+
+    async def scenario() -> list[str]:
+        stream = Stream()
+        player = Scripted(stream, lambda: fallback, log=None)  # type: ignore[arg-type]
+        running = asyncio.create_task(player.run(games=1))
+        for table in ("old", "challenge"):
+            await stream.lines.put({"type": "gameStart", "table": {"id": table}})
+        while len(release) < 2:
+            await asyncio.sleep(0)
+        release["old"].set()
+        await stream.lines.put({"type": "gameFinish", "table": {"id": "old"}})
+        await stream.lines.put({"type": "challenge", "table": {"id": "late"}})
+        await stream.lines.put({"type": "gameStart", "table": {"id": "late"}})
+        await asyncio.sleep(0.05)
+        assert not running.done()  # the challenge's game is still being played
+        assert not player.games["challenge"].done()
+        release["challenge"].set()
+        await stream.lines.put({"type": "gameFinish", "table": {"id": "challenge"}})
+        await asyncio.wait_for(running, 5)
+        return sorted(player.games)
+
+    assert asyncio.run(scenario()) == ["challenge", "old"]  # "late" never started
+    assert answered == []

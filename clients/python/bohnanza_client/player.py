@@ -104,9 +104,12 @@ class Player:
         return {t for t, task in self.games.items() if task.done()} & self.finished
 
     async def run(self, games: int | None = None) -> None:
-        """Read the stream and play, until ``games`` games are over (None: for ever),
-        or the stream ends (``replaced``: another instance took over). Games still
-        running then are stopped."""
+        """Read the stream and play, until ``games`` games are over (None: for ever)
+        and no other game is in hand, or the stream ends (``replaced``: another
+        instance took over). Once ``games`` are over no challenge is answered and no
+        new game started, but every game already being played is played to its end
+        (a seat is never left mid-game because another game ended first); games still
+        running when the stream ends are stopped."""
         woken: asyncio.Queue[Event | None] = asyncio.Queue()
 
         async def pump() -> None:
@@ -124,9 +127,15 @@ class Player:
                 self._say(f"game at {table} not played to its end: {error!r}")
             woken.put_nowait({"type": "played", "table": {"id": table}})
 
+        def enough() -> bool:
+            return games is not None and len(self.over()) >= games
+
+        def in_hand() -> bool:
+            return any(not task.done() for task in self.games.values())
+
         reader = asyncio.create_task(pump())
         try:
-            while games is None or len(self.over()) < games:
+            while not (enough() and not in_hand()):
                 event = await woken.get()
                 if event is None:
                     await reader  # its error, if the stream ended on one
@@ -135,9 +144,10 @@ class Player:
                 if kind == "played":
                     continue
                 self.events.append(event)
-                if kind == "challenge":
+                if kind == "challenge" and not enough():
                     await self.answer(event)
-                elif kind == "gameStart" and table_id(event) not in self.games:
+                elif (kind == "gameStart" and table_id(event) not in self.games
+                      and not enough()):
                     table = table_id(event)
                     game = asyncio.create_task(self.play(event))
                     game.add_done_callback(functools.partial(done, table))

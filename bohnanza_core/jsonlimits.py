@@ -130,9 +130,12 @@ _DECODER = json.JSONDecoder(parse_int=_whole, parse_float=_fraction, parse_const
 """Built once: ``json.loads`` with hooks builds a decoder for every call."""
 
 
-def loads_line(line: str, where: str, error: ErrorType = JSONLimitError) -> Any:
+def loads_line(line: str, where: str, error: ErrorType = JSONLimitError, *,
+               lone_surrogates: bool = False) -> Any:
     """One line of a game file as JSON, within the bounds; ``where`` ("line 3") starts
-    every message. Raises ``error`` for a bound, ``json.JSONDecodeError`` for bad JSON."""
+    every message. Raises ``error`` for a bound, ``json.JSONDecodeError`` for bad JSON.
+    ``lone_surrogates``: let texts holding them through (a websocket frame's, whose only
+    free text, its ``ref``, is echoed and never hashed or stored)."""
     if len(line) > MAX_LINE_CHARS:
         raise error(f"{where}: {len(line):,} characters long, more than the "
                     f"{MAX_LINE_CHARS:,} a line of a game file may have")
@@ -144,7 +147,7 @@ def loads_line(line: str, where: str, error: ErrorType = JSONLimitError) -> Any:
     except _Beyond as beyond:
         raise error(f"{where}: {beyond}") from None
     # Only an escape (\ud800) makes a lone surrogate: the text itself came as UTF-8.
-    if "\\u" in line and not _encodable(value):
+    if not lone_surrogates and "\\u" in line and not _encodable(value):
         raise error(f"{where}: a text holds a lone surrogate (an escape such as \\ud800 "
                     "that is no character), which no game file holds")
     return value

@@ -200,7 +200,7 @@ def parse_frame(text: str | None, raw: bytes | None = None) -> dict[str, Any]:
         raise FrameError(refusals.TOO_LARGE, f"a frame is at most {MAX_FRAME_CHARS} characters",
                          ref_in(text))
     try:
-        obj = loads_line(text, "frame")
+        obj = loads_line(text, "frame", lone_surrogates=True)
     except JSONLimitError as error:
         raise FrameError(refusals.MALFORMED, str(error), ref_in(text)) from None
     except json.JSONDecodeError as error:

@@ -17,7 +17,8 @@ as stored (``play.authority``), never remembered.
 
 from __future__ import annotations
 
-import inspect
+import functools
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -26,18 +27,20 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI, Router, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.params import functions as param
 
-from bohnanza_core.bots import BOTS
+from bohnanza_core.bots import BOTS, describe_bot
 from bohnanza_core.events import Handover
 from bohnanza_core.rulesets import PRESETS
 from bohnanza_core.views import SPECTATOR
 from botapi import schemas, stream
 from botapi.auth import Caller, TokenOrSession, require
-from botapi.errors import STATUS, ApiError, from_code, not_found
+from botapi.errors import MAX_BODY_BYTES, STATUS, ApiError, from_code, not_found, too_large
 from play import authority, driver, live, tables
 from play.lobby import LIST_LIMIT
 from play.models import BotAccount, Table, bot_account_ids
@@ -62,16 +65,24 @@ api = BotApi(
     description="Bot accounts' calls for a table's whole life, competition entries and "
                 "an event stream. Authenticate with 'Authorization: Bearer TOKEN' "
                 "(a bot account's token, made on its owner's bot accounts page), or a "
-                "signed-in browser session with its CSRF token. Errors: "
-                "{code, message}. The tutorial: docs/bots.md.",
+                "signed-in browser session with its CSRF token. Bodies are JSON, "
+                "checked strictly: a field of the wrong type, or one the call does not "
+                "take, is refused (400 invalid_request, detail naming it); a body over "
+                f"{MAX_BODY_BYTES // 1024} KB is refused before it is parsed (413 "
+                "too_large). Every answer under /api/ that is not a call's result is "
+                "the Error body {code, message}: an address with nothing there (404 "
+                "not_found), a method an address does not answer (405 "
+                "method_not_allowed, its Allow header naming those it does). The "
+                "tutorial and every error code: docs/bots.md.",
     auth=TokenOrSession(),
     urls_namespace="api",
     openapi_url="/openapi.json",
     docs_url="/docs",
 )
 v1 = Router(tags=["v1"])
-ERRORS = {code: schemas.Error for code in sorted(set(STATUS.values()))}
-"""Every call may answer any error status with the one error body."""
+ERRORS = {status: schemas.Error for status in sorted(set(STATUS.values())) if status != 405}
+"""Every call may answer any error status with the one error body (but 405: that is
+the answer of an address to a method none of its calls has)."""
 
 
 # -- errors -------------------------------------------------------------------------
@@ -109,6 +120,11 @@ def _invalid(request: HttpRequest, error: ValidationError) -> HttpResponse:
                                     detail=detail))
 
 
+@api.exception_handler(Http404)
+def _nothing_there(request: HttpRequest, error: Http404) -> HttpResponse:
+    return _error(request, not_found())
+
+
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
     # ninja's own refusals: a body that is not JSON, a CSRF failure
@@ -118,6 +134,31 @@ def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
                                                          "CSRF token (X-CSRFToken).")))
     return _error(request, ApiError("invalid_request", _("The request could not be read "
                                                          "(JSON expected).")))
+
+
+def _body_bytes(request: HttpRequest) -> int:
+    """The request body's size: its Content-Length, else what was received (under ASGI
+    a body without one, chunked, is in whole, bounded by config/limits.py)."""
+    declared = str(request.META.get("CONTENT_LENGTH") or "").strip()
+    if declared.isascii() and declared.isdigit():
+        return int(declared) if len(declared) <= 18 else 10**18
+    return len(request.body)
+
+
+def _bounded(run: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Around each call, before its caller is looked up or its body parsed: a body over
+    :data:`~botapi.errors.MAX_BODY_BYTES` is refused (413 ``too_large``)."""
+
+    @functools.wraps(run)
+    def bounded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if _body_bytes(request) > MAX_BODY_BYTES:
+            return _error(request, too_large(MAX_BODY_BYTES))
+        return run(request, *args, **kwargs)
+
+    return bounded
+
+
+v1.add_decorator(_bounded, mode="view")
 
 
 # -- reading tables -----------------------------------------------------------------
@@ -190,9 +231,8 @@ def account(request: HttpRequest) -> dict[str, Any]:
 
 @v1.get("/bots", response={200: list[schemas.BotOut], **ERRORS})
 def bots(request: HttpRequest) -> list[dict[str, Any]]:
-    """The built-in bots a seat may name (``bot:<name>``)."""
-    return [{"name": name, "description": (inspect.getdoc(bot) or "").split("\n\n")[0]}
-            for name, bot in BOTS.items()]
+    """The built-in bots a seat may name (``bot:<name>``), each described in a sentence."""
+    return [{"name": name, "description": describe_bot(name)} for name in BOTS]
 
 
 @v1.get("/rulesets", response={200: list[schemas.RulesetOut], **ERRORS})
@@ -247,9 +287,39 @@ def _seats(caller: Caller, body: schemas.TableIn
     return choices, invited, mine[0]
 
 
+def _table_size(body: schemas.TableIn) -> None:
+    """Refuse a player count the ruleset is not played by (unless its house rules change
+    who plays it): ``invalid_request`` naming ``players``, where ``play.tables`` would
+    blame house rules the body may not have."""
+    bands = PRESETS.get(body.ruleset)
+    if not bands or "players" in body.house_rules:
+        return
+    counts = sorted({p for band in bands for p in band.players})
+    if body.players in counts:
+        return
+    others = [name for name, found in PRESETS.items()
+              if any(body.players in band.players for band in found)]
+    message = (_("%(ruleset)s is played by %(counts)s players, not %(players)s (for "
+                 "%(players)s players: %(others)s).")
+               % {"ruleset": body.ruleset,
+                  "counts": "-".join(str(n) for n in sorted({counts[0], counts[-1]})),
+                  "players": body.players, "others": ", ".join(others)})
+    raise ApiError("invalid_request", message,
+                   detail=[{"loc": ["body", "body", "players"], "msg": message}])
+
+
 def _create(request: HttpRequest, body: schemas.TableIn, *, start_when_full: bool,
             seek: bool) -> Status[Any]:
     caller = require(request, "play")
+    _table_size(body)
+    if len(body.seats) != body.players:
+        if seek:
+            raise ApiError("invalid_seats", _("A seek names each of its %(n)s seats: 'me' "
+                                              "(once), 'open' or 'bot:<name>'.")
+                           % {"n": body.players})
+        raise ApiError("invalid_seats", _("A challenge names each of its %(n)s seats: 'me' "
+                                          "(once), 'user:<name>' or 'bot:<name>' (open "
+                                          "seats make a seek).") % {"n": body.players})
     seats, invited, mine = _seats(caller, body)
     if seek and invited:
         raise ApiError("invalid_seats", _("A seek names nobody: challenge them instead."))
@@ -443,14 +513,20 @@ def seat_view(request: HttpRequest, table_id: str) -> dict[str, Any]:
     return live.answer_for(update, table, html=False).frame
 
 
+STATUS_FILTER = param.Query(
+    [], max_length=len(Table.Status.values),
+    description="open (waiting for players), running or finished; repeated "
+                "(status=open&status=running): any of them; left out: all")
+"""``GET /games``'s ``status``: an enum in the OpenAPI document, repeatable."""
+
+
 @v1.get("/games", response={200: list[schemas.TableOut], **ERRORS})
-def my_games(request: HttpRequest, status: str = "") -> list[dict[str, Any]]:
+def my_games(request: HttpRequest, status: list[schemas.GameStatus] = STATUS_FILTER
+             ) -> list[dict[str, Any]]:
     """The caller's tables, newest first: waiting, running or finished (``status``, or
     all). Scope: read."""
     caller = require(request, "read")
-    statuses = [s for s in Table.Status.values if not status or s == status[:10]]
-    if not statuses:
-        raise ApiError("invalid_request", _("status is open, running or finished."))
+    statuses: list[str] = [*status] or list(Table.Status.values)
     found = (Table.objects.filter(seats__user=caller.user, status__in=statuses).distinct()
              .prefetch_related("seats__user", "seats__invited").select_related("created_by")
              [:LIST_LIMIT])
@@ -493,10 +569,12 @@ def enter_competition(request: HttpRequest, competition_id: str, body: schemas.E
 
 v1.add_api_operation("/stream/event", ["GET"], stream.event_stream,
                      response={200: None, **ERRORS}, summary="Stream the account's events",
-                     description=stream.DESCRIPTION)
+                     description=stream.DESCRIPTION,
+                     openapi_extra={"responses": {200: stream.OPENAPI_ANSWER}})
 api.add_router("/v1", v1)
 
 
-def not_an_address(request: HttpRequest, rest: str = "") -> HttpResponse:
+@csrf_exempt  # it changes nothing: a POST is told 404, not refused its CSRF token
+def not_an_address(request: HttpRequest, rest: str | None = None) -> HttpResponse:
     """Any other address under /api/: 404 with the API's error body."""
     return _error(request, ApiError("not_found", _("No such API address.")))

@@ -1,37 +1,59 @@
 """The API's bodies, typed (pydantic, through django-ninja): each input bounded before
-anything loops on it, each answer described in the OpenAPI document."""
+anything loops on it, each answer described in the OpenAPI document.
+
+Input bodies are strict (:class:`Input`): a field a body does not have is refused, not
+ignored, and a value of another type is refused, not converted (``"3"`` or ``3.0`` for
+a number, ``"fast"`` or ``null`` for the clock): a bot's mistake is told at once, as
+the table's socket refuses a frame's stray fields (docs/protocol.md), rather than
+played out as a table other than the one it meant. (django-ninja's ``Schema`` reads
+any object's attributes, so it took a string for the clock and left it out.)"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from ninja import Field, Schema
+from pydantic import BaseModel, ConfigDict
 
 from bohnanza_core.rulesets import MAX_PLAYERS, PRESET_NAME_MAX
+from botapi.errors import STATUS
 from play.tables import MAX_ABSENCE_SECONDS, MAX_CLOCK_SECONDS, MAX_OVERRIDES
 
 SEAT_CHOICE_MAX = 200
 """The longest seat choice (``user:`` and a username of at most 150 characters)."""
+
+GameStatus = Literal["open", "running", "finished"]
+"""A table's status (``play.models.Table.Status``), as ``GET /games`` filters by it."""
+
+
+class Input(BaseModel):
+    """An input body: strict (see the module)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Error(Schema):
     """Every refusal's body: ``code`` (stable, for programs: docs/bots.md lists them),
     ``message`` (in the caller's language)."""
 
-    code: str = Field(description="stable error code")
+    code: str = Field(description="stable error code (docs/bots.md, \"Errors\")",
+                      json_schema_extra={"enum": list(STATUS)})
     message: str = Field(description="why, in the caller's language")
     detail: list[dict[str, Any]] | None = Field(
         None, description="invalid_request: each field refused and why")
 
 
-class Clock(Schema):
+class Clock(Input):
+    """A table's clock: an object of these two fields (left out of a new table: no
+    clock; ``null`` is refused)."""
+
     move_seconds: int = Field(0, ge=0, le=MAX_CLOCK_SECONDS,
                               description="seconds a move (0: no clock)")
     game_seconds: int = Field(0, ge=0, le=MAX_CLOCK_SECONDS,
                               description="each seat's bank beyond the per-move allowance")
 
 
-class TableIn(Schema):
+class TableIn(Input):
     """A new table: a ruleset (a preset for a player count, with house rules), its
     seats, a clock."""
 
@@ -42,17 +64,19 @@ class TableIn(Schema):
                                                     "preset (GET /rulesets lists them)")
     seats: list[str] = Field(
         min_length=2, max_length=MAX_PLAYERS,
-        description="one per seat, in order: 'me' (the caller's, exactly once), 'open' "
-                    "(anyone may join), 'bot:<name>' (a built-in bot: GET /bots), "
-                    "'user:<name>' (a person or bot account, challenged: the seat is "
-                    "kept for them until they accept)",
-        examples=[["me", "bot:heuristic", "bot:cautious"]])
-    clock: Clock = Field(default_factory=lambda: Clock(move_seconds=0, game_seconds=0))
+        description="one per seat (players of them), in order: 'me' (the caller's, "
+                    "exactly once), 'bot:<name>' (a built-in bot: GET /bots), "
+                    "'user:<name>' (a challenge's: a person or bot account, challenged: "
+                    "the seat is kept for them until they accept), 'open' (a seek's: "
+                    "anyone may join)",
+        examples=[["me", "bot:heuristic", "bot:random"]])
+    clock: Clock = Field(default_factory=lambda: Clock(move_seconds=0, game_seconds=0),
+                         description="left out: no clock (an object, never null)")
     public: bool = True
     absence_seconds: int | None = Field(
         None, ge=0, le=MAX_ABSENCE_SECONDS,
         description="how long a seated player may be away before a bot plays their seat "
-                    "(0: never; left out: the site's default)")
+                    "(0: never; left out or null: the site's default)")
     replacement_bot: str = Field("heuristic", max_length=40)
 
 
@@ -92,12 +116,13 @@ class TableOut(Schema):
     socket: str = Field(description="the table's websocket path (docs/protocol.md)")
 
 
-class JoinIn(Schema):
+class JoinIn(Input):
     seat: int | None = Field(None, ge=0, lt=MAX_PLAYERS,
-                             description="a seat's number; left out: the first open one")
+                             description="a seat's number; left out or null: the first "
+                                         "open one")
 
 
-class EntryIn(Schema):
+class EntryIn(Input):
     account: str = Field(max_length=150, description="the bot account's name (yours, "
                                                      "or, with a token, itself)")
 

@@ -47,6 +47,38 @@ REPLACED = "replaced"
 
 DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 
+LINE_SCHEMA: dict[str, Any] = {
+    "title": "StreamLine",
+    "type": "object",
+    "description": "One line of the stream: a notice (docs/bots.md lists each type's "
+                   "fields), or the last line of a stream another replaced. An empty "
+                   "line is a keepalive.",
+    "properties": {
+        "type": {"type": "string", "enum": [*notices.KINDS, REPLACED]},
+        "table": {"type": "object", "description": "the table's lobby line (every "
+                                                   "notice; not replaced)"},
+        "socket": {"type": "string", "description": "the table's websocket path "
+                                                    "(every notice; not replaced)"},
+        "seat": {"type": "integer", "description": "the account's seat (challenge, "
+                                                   "seated, gameStart, gameFinish)"},
+        "by": {"type": "string", "description": "who challenged, declined or withdrew "
+                                                "(challenge, challengeDeclined, "
+                                                "challengeCancelled)"},
+        "game": {"type": "string", "description": "the game's id (gameStart, "
+                                                  "gameFinish)"},
+    },
+    "required": ["type"],
+}
+"""What each line of the stream holds, as JSON Schema (the OpenAPI document's answer)."""
+
+OPENAPI_ANSWER: dict[str, Any] = {
+    "description": "NDJSON: one JSON object a line (the schema: one line), an empty line "
+                   "every few seconds to keep the connection; it lasts as long as the "
+                   "client keeps it.",
+    "content": {"application/x-ndjson": {"schema": LINE_SCHEMA}},
+}
+"""The stream's 200 in the OpenAPI document."""
+
 
 def keepalive_seconds() -> float:
     return float(getattr(settings, "BOHNANZA_STREAM_KEEPALIVE", KEEPALIVE_SECONDS))

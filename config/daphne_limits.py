@@ -14,7 +14,9 @@ the connection and never calls the third. :func:`bound_daphne_requests` installs
 replacing the module attribute ``daphne.http_protocol.WebRequest``, which daphne's
 ``HTTPFactory.buildProtocol`` reads for every connection. The answer is written to the
 transport as bytes because Twisted's own ``Request.write`` needs the request line,
-which it sets only once the whole body is in.
+which it sets only once the whole body is in; what the answer needs of the request
+line (the path: under ``/api/`` the bot API's body) is read from the channel, which
+keeps it from ``lineReceived`` on (``HTTPChannel._path`` and ``_command``).
 
 tests/config/test_daphne_limits.py is the contract: daphne's and Twisted's functions this
 relies on are held to fingerprints (tests/walls.py), and the subclass is driven through
@@ -25,11 +27,11 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.http import HttpRequest
 
-from config.errors import too_large
+from config.errors import bare_request, too_large
 
 DAPHNE_CHECKED_AGAINST = "4.2.3"
 """The daphne version this module was written against."""
@@ -40,12 +42,13 @@ logger = logging.getLogger("config.limits")
 """The refusals of both layers (config/limits.py) are logged as one."""
 
 
-def refusal_bytes(accept: str, limit: int) -> bytes:
+def refusal_bytes(accept: str, limit: int, *, path: str = "", method: str = "POST",
+                  headers: dict[str, str] | None = None) -> bytes:
     """The whole HTTP/1.1 answer refusing a body (the same 413 as Django's layer gives,
-    by the request's ``Accept``), written out for the transport."""
-    request = HttpRequest()
-    if accept:
-        request.META["HTTP_ACCEPT"] = accept
+    by the request's path, ``Accept`` and language: ``headers``, lower-case names),
+    written out for the transport."""
+    request = bare_request(path, method, {**(headers or {}), "accept": accept}
+                           if accept else dict(headers or {}))
     response = too_large(request, limit)
     head = [b"HTTP/1.1 413 Content Too Large", b"Connection: close",
             b"Content-Length: " + str(len(response.content)).encode()]
@@ -87,9 +90,20 @@ def bounded_request_class(base: Any) -> Any:
         def refuse(self, what: str, limit: int) -> None:
             self.body_refused = True
             accept = (self.requestHeaders.getRawHeaders(b"accept") or [b""])[0]
+            headers = {name: (self.requestHeaders.getRawHeaders(name) or [b""])[0]
+                       .decode("latin-1") for name in (b"accept-language", b"cookie")
+                       if self.requestHeaders.hasHeader(name)}
+            # The request line is the channel's until the body is in (requestReceived):
+            # its target (a path, or an absolute URI) says whether the API is asked.
+            target = getattr(self.channel, "_path", b"") or b""
+            method = getattr(self.channel, "_command", b"POST") or b"POST"
             logger.warning("Refused %s while it arrived (limit %d bytes)", what, limit)
             transport = self.channel.transport
-            transport.write(refusal_bytes(accept.decode("latin-1"), limit))
+            transport.write(refusal_bytes(
+                accept.decode("latin-1"), limit,
+                path=urlsplit(target.decode("latin-1")).path,
+                method=method.decode("latin-1"),
+                headers={name.decode(): value for name, value in headers.items()}))
             transport.loseConnection()
 
     return BoundedWebRequest

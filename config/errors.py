@@ -8,8 +8,10 @@ method check, the CSRF failure's 403, a 503) and a page for a method check's emp
 405 to a person, the 413 of config/limits.py, and a 503
 when the database is unavailable (:class:`DatabaseUnavailableMiddleware`).
 
-A JSON client is a request for a ``.json`` path, or one whose Accept header prefers
-``application/json`` to ``text/html`` (``*/*``, or no header, gets the page).
+A JSON client is a request for a ``.json`` path or under the bot API's ``/api/``, or one
+whose Accept header prefers ``application/json`` to ``text/html`` (``*/*``, or no header,
+gets the page). Under ``/api/`` the body is the API's own, ``{"code": ..., "message": ...}``
+in the reader's language (``botapi.errors.site_refusal``), not ``{"error": ...}``.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ from collections.abc import Callable
 from http import HTTPStatus
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.cookie import parse_cookie
 from django.template import engines
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.views import defaults
 
+from botapi.errors import site_refusal, under_api
 from replays.outages import DATABASE_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -49,7 +54,7 @@ KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
 
 def wants_json(request: HttpRequest) -> bool:
     """Whether the client of ``request`` should get errors as JSON (see the module)."""
-    if request.path.endswith(".json"):
+    if request.path.endswith(".json") or under_api(request.path):
         return True
     return bool(request.get_preferred_type(["text/html", JSON]) == JSON)
 
@@ -64,8 +69,15 @@ def message_for(status: int) -> str:
         return f"Error {status}."
 
 
-def json_error(request: HttpRequest, status: int, message: str | None = None) -> JsonResponse:
-    """``{"error": message}`` with ``status``; varies on Accept unless the path decided."""
+def json_error(request: HttpRequest, status: int, message: str | None = None, *,
+               allowed: str = "", limit_bytes: int = 0) -> JsonResponse:
+    """``{"error": message}`` with ``status``; varies on Accept unless the path decided.
+    Under ``/api/``, the API's ``{"code", "message"}`` instead (``message`` unused;
+    ``allowed``, the ``Allow`` of a 405, and ``limit_bytes``, a 413's limit, go into
+    the API's message)."""
+    if under_api(request.path):
+        return JsonResponse(site_refusal(status, method=request.method or "", allowed=allowed,
+                                         limit_bytes=limit_bytes), status=status)
     response = JsonResponse({"error": message or message_for(status)}, status=status)
     if not request.path.endswith(".json"):
         patch_vary_headers(response, ("Accept",))
@@ -81,12 +93,30 @@ def html_error(request: HttpRequest, status: int, template: str,
 
 
 def too_large(request: HttpRequest, limit_bytes: int) -> HttpResponse:
-    """The 413 answer for a request body over ``limit_bytes``."""
+    """The 413 answer for a request body over ``limit_bytes``, in the reader's language
+    (the request's language cookie or Accept-Language: the ASGI and daphne layers of
+    config/limits.py answer before Django's LocaleMiddleware has run)."""
     megabytes = limit_bytes / 1024 / 1024
-    if wants_json(request):
-        return json_error(request, 413, f"The request is larger than the {megabytes:.0f} MB "
-                                        "this site accepts.")
-    return html_error(request, 413, "413.html", {"limit_mb": f"{megabytes:.0f}"})
+    with translation.override(translation.get_language_from_request(request)):
+        if wants_json(request):
+            return json_error(request, 413, f"The request is larger than the {megabytes:.0f} "
+                                            "MB this site accepts.", limit_bytes=limit_bytes)
+        return html_error(request, 413, "413.html", {"limit_mb": f"{megabytes:.0f}"})
+
+
+def bare_request(path: str, method: str, headers: dict[str, str]) -> HttpRequest:
+    """A request built from what a server layer has before Django runs (the path, the
+    method, the headers: lower-case names), enough for :func:`too_large` to answer it:
+    its path, its Accept, its language (cookie and Accept-Language)."""
+    request = HttpRequest()
+    request.path = request.path_info = path
+    request.method = method
+    for name, key in (("accept", "HTTP_ACCEPT"), ("accept-language", "HTTP_ACCEPT_LANGUAGE")):
+        if name in headers:
+            request.META[key] = headers[name]
+    if "cookie" in headers:
+        request.COOKIES = parse_cookie(headers["cookie"])
+    return request
 
 
 RETRY_AFTER_SECONDS = 5
@@ -177,7 +207,7 @@ class JsonErrorsMiddleware:
                 page["Allow"] = response.get("Allow", "")
                 return page
             return response
-        answer = json_error(request, response.status_code)
+        answer = json_error(request, response.status_code, allowed=response.get("Allow", ""))
         for header in KEPT_HEADERS:
             if header in response:
                 answer[header] = response[header]

@@ -32,7 +32,7 @@ from asgiref.typing import (
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from config.errors import too_large
+from config.errors import bare_request, too_large
 
 logger = logging.getLogger(__name__)
 
@@ -125,12 +125,9 @@ class AsgiBodySizeLimit:
     @staticmethod
     async def send_too_large(scope: HTTPScope, send: ASGISendCallable, limit: int) -> None:
         """Send the same 413 as the Django middleware gives, built from the scope."""
-        request = HttpRequest()
-        request.path = request.path_info = scope["path"]
-        for name, value in scope["headers"]:
-            if name == b"accept":
-                request.META["HTTP_ACCEPT"] = value.decode("latin-1")
-        response = too_large(request, limit)
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1")
+                   for name, value in scope["headers"]}
+        response = too_large(bare_request(scope["path"], scope["method"], headers), limit)
         await send({
             "type": "http.response.start",
             "status": response.status_code,

@@ -440,12 +440,15 @@ def test_a_race_lost_while_leaving_says_why(openapi: dict, monkeypatch: Any,
 
 
 def test_every_error_code_has_a_test() -> None:
-    """Each code of botapi.errors.STATUS is checked by a test of this file (by
-    :func:`refused`, which checks its status and body; the tests may run in several
-    workers, so the file is read rather than the codes met counted)."""
+    """Each code of botapi.errors.STATUS is checked by a test of this file or of
+    test_api_edges.py (by :func:`refused`, which checks its status and body; the tests
+    may run in several workers, so the files are read rather than the codes met
+    counted)."""
     from pathlib import Path
 
-    source = Path(__file__).read_text()
+    here = Path(__file__).parent
+    source = "".join((here / name).read_text() for name in ("test_api.py",
+                                                            "test_api_edges.py"))
     checks = "".join(re.findall(r'refused\(.*?"([a-z_]+)"\)', source, re.S))
     codes = set(re.findall(r'refused\(openapi, .*?, (?:"([a-z_]+)"|code)\)', source, re.S))
     parametrized = set(re.findall(r'"([a-z_]+)"\),?\n', source)) | set(

@@ -37,6 +37,8 @@ PINNED = {
         HTTPChannel._maybeChooseTransferDecoder, "ddfa2376c8ba824b"),
     "Twisted HTTPChannel.allContentReceived": (HTTPChannel.allContentReceived,
                                                "8c814ab7f363929a"),
+    # Keeps the request line (_command, _path) on the channel, read by a refusal.
+    "Twisted HTTPChannel.lineReceived": (HTTPChannel.lineReceived, "d024119422ee17b7"),
     # What the subclass passes a body within the limit on to.
     "Twisted Request.gotLength": (Request.gotLength, "8b015a9b64053f40"),
     "Twisted Request.handleContentChunk": (Request.handleContentChunk, "663d6317a0750980"),

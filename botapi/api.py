@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI, Router, Status
@@ -531,6 +532,38 @@ def my_games(request: HttpRequest, status: list[schemas.GameStatus] = STATUS_FIL
              .prefetch_related("seats__user", "seats__invited").select_related("created_by")
              [:LIST_LIMIT])
     return [_out(t, caller.user) for t in found]
+
+
+COMPETITIONS_LOOKED_AT = 200
+"""The newest competitions ``GET /competitions`` looks through (each read from the
+store's per-process cache, as the site's list does)."""
+
+
+@v1.get("/competitions", response={200: list[schemas.CompetitionOut], **ERRORS})
+def open_competitions(request: HttpRequest) -> list[dict[str, Any]]:
+    """The competitions a bot account may enter now, newest first: a ladder whose games
+    are live tables (at any time), or another competition with live tables while it
+    takes entries. Scope: read."""
+    require(request, "read")
+    app = competitions()
+    found: list[dict[str, Any]] = []
+    for competition_id in app.ids(limit=COMPETITIONS_LOOKED_AT):
+        competition = app.get(competition_id, copy=False)
+        play = competition.live
+        if play is None or competition.finished or not (
+                competition.continuous or competition.entries_open):
+            continue
+        found.append({
+            "id": str(competition.id), "name": competition.name,
+            "format": competition.format, "ruleset": play.preset,
+            "house_rules": play.overrides, "players": competition.table,
+            "clock": {"move_seconds": play.move_seconds, "game_seconds": play.game_seconds},
+            "fixture_hours": play.fixture_hours, "entrants": len(competition.entrants),
+            "organiser": competition.organiser,
+            "page": reverse("tournaments:detail", args=[competition.id])})
+        if len(found) >= LIST_LIMIT:
+            break
+    return found
 
 
 @v1.post("/competitions/{competition_id}/entries",

@@ -127,6 +127,25 @@ class EntryIn(Input):
                                                      "or, with a token, itself)")
 
 
+class CompetitionOut(Schema):
+    """A competition a bot account may enter now (``GET /competitions``)."""
+
+    id: str
+    name: str
+    format: str = Field(description="round-robin, swiss, knockout, duplicate, ladder or "
+                                    "league")
+    ruleset: str = Field(description="the preset its games are played under")
+    house_rules: dict[str, Any] = Field(description="the preset's parameters it changes")
+    players: int = Field(description="players at each table")
+    clock: Clock = Field(description="each live game's clock")
+    fixture_hours: int = Field(description="hours to play a game before it is scored as "
+                                           "it stands")
+    entrants: int
+    organiser: str | None = Field(description="who made it (user:<name>, shell: the "
+                                              "command line); null if nobody is named")
+    page: str = Field(description="its page on the site")
+
+
 class EntryOut(Schema):
     competition: str
     entrant: str

@@ -397,6 +397,15 @@ def test_entries_are_the_owners_or_the_bots_with_its_consent(openapi: dict) -> N
     _robo_again, enter_token = tokens.issue(User.objects.get(username="robo").bot_account,
                                             "enter", ("enter",))
     _bobo, bobo_token = _bot(owner_name="zed", name="bobo", scopes=("enter",))
+    # What a bot may enter now: the live ladder, not the bots-only one.
+    listed = _client(play_token).get("/api/v1/competitions")
+    assert listed.status_code == 200
+    (open_one,) = listed.json()
+    jsonschema.validate(open_one, {**openapi["components"]["schemas"]["CompetitionOut"],
+                                   "components": openapi["components"]})
+    assert open_one["id"] == str(ladder.id) and open_one["format"] == "ladder"
+    assert open_one["clock"] == {"move_seconds": 60, "game_seconds": 0}
+    assert open_one["page"] == f"/tournaments/{ladder.id}/" and open_one["entrants"] == 2
     url = f"/api/v1/competitions/{ladder.id}/entries"
     refused(openapi, post(_client(play_token), url, {"account": "robo"}), "missing_scope")
     refused(openapi, post(_client(bobo_token), url, {"account": "robo"}), "not_owner")

@@ -216,6 +216,7 @@ SPECS: dict[str, Spec] = {
     "api:start_table": Spec(posted=True, signed_in=True),
     "api:seat_view": API,
     "api:my_games": Spec(query=("status",), signed_in=True),
+    "api:open_competitions": API,
     "api:enter_competition": Spec(body=("account",), signed_in=True),
     "api:event_stream": API,
     # play/botaccounts.py

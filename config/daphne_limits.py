@@ -29,9 +29,8 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
-from django.conf import settings
-
 from config.errors import bare_request, too_large
+from config.limits import body_limit
 
 DAPHNE_CHECKED_AGAINST = "4.2.3"
 """The daphne version this module was written against."""
@@ -58,7 +57,7 @@ def refusal_bytes(accept: str, limit: int, *, path: str = "", method: str = "POS
 
 def bounded_request_class(base: Any) -> Any:
     """A subclass of daphne's request class ``base`` that refuses a body over
-    ``BOHNANZA_MAX_REQUEST_BYTES`` while it arrives (see the module)."""
+    its path's limit (``config.limits.body_limit``) while it arrives (see the module)."""
 
     class BoundedWebRequest(base):  # type: ignore[misc]
         bounded_by_bohnanza = True
@@ -66,7 +65,9 @@ def bounded_request_class(base: Any) -> Any:
         def gotLength(self, length: int | None) -> None:
             self.body_received = 0
             self.body_refused = False
-            limit: int = settings.BOHNANZA_MAX_REQUEST_BYTES
+            # The request line is the channel's until the body is in (see refuse).
+            target = getattr(self.channel, "_path", b"") or b""
+            limit = self.body_limit = body_limit(urlsplit(target.decode("latin-1")).path)
             if length is not None and length > limit:
                 self.refuse(f"a {length}-byte request body", limit)
                 return
@@ -76,7 +77,7 @@ def bounded_request_class(base: Any) -> Any:
             if self.body_refused:
                 return
             self.body_received += len(data)
-            limit: int = settings.BOHNANZA_MAX_REQUEST_BYTES
+            limit: int = self.body_limit
             if self.body_received > limit:
                 self.refuse(f"a request body over {limit} bytes", limit)
                 return

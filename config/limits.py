@@ -32,6 +32,7 @@ from asgiref.typing import (
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from botapi.errors import MAX_BODY_BYTES, under_api
 from config.errors import bare_request, too_large
 
 logger = logging.getLogger(__name__)
@@ -55,6 +56,15 @@ def declared_length(value: str | bytes | None) -> int | None:
     return int(text) if len(text) <= _DIGITS else 10**_DIGITS
 
 
+def body_limit(path: str) -> int:
+    """The largest request body ``path`` takes: the bot API's bound under ``/api/``
+    (botapi.errors.MAX_BODY_BYTES: no call's body comes near it), else the site's
+    (``BOHNANZA_MAX_REQUEST_BYTES``: an upload of a game file). Every layer refuses by
+    it, so a larger body for the API is refused while it arrives, not received whole
+    and then refused."""
+    return MAX_BODY_BYTES if under_api(path) else int(settings.BOHNANZA_MAX_REQUEST_BYTES)
+
+
 class BodySizeLimitMiddleware:
     """Django middleware: 413 for a declared body over the limit, before it is read."""
 
@@ -62,7 +72,7 @@ class BodySizeLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        limit: int = settings.BOHNANZA_MAX_REQUEST_BYTES
+        limit = body_limit(request.path)
         length = declared_length(request.META.get("CONTENT_LENGTH"))
         if length is not None and length > limit:
             return too_large(request, limit)
@@ -86,7 +96,7 @@ class AsgiBodySizeLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit: int = settings.BOHNANZA_MAX_REQUEST_BYTES
+        limit = body_limit(scope["path"])
         headers = dict(scope["headers"])
         length = declared_length(headers.get(b"content-length"))
         if length is not None and length > limit:

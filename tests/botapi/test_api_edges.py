@@ -28,6 +28,7 @@ from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS, RULE_PARAMETERS
 from botapi import api as api_module
 from botapi import auth
 from botapi.errors import MAX_BODY_BYTES, STATUS
+from config.limits import body_limit
 from play import notices
 from play.models import Table
 from replays.store import reset_games
@@ -80,24 +81,32 @@ def test_a_method_an_address_does_not_answer_is_refused_in_json(openapi: dict) -
 # -- 2. bodies over a limit -------------------------------------------------------------
 
 
-def test_a_body_over_the_sites_limit_is_refused_in_json_under_api(openapi: dict) -> None:
-    """Django's layer (config/limits.py, from Content-Length): the API's body."""
+def test_a_body_over_the_apis_bound_is_refused_in_json_before_it_is_read(
+        openapi: dict) -> None:
+    """Django's layer (config/limits.py, from Content-Length) refuses by the path's
+    limit (``body_limit``): under /api/ the API's bound, far below the site's 5 MB, so
+    a body of 100 KB is refused before it is received whole; elsewhere the site's."""
     _robo, token = _bot()
-    answer = _client(token).post("/api/v1/challenges", b"x" * (6 * 1024 * 1024),
-                                 content_type="application/json")
-    body = refused(openapi, answer, "too_large")
-    assert "5 MB" in body["message"]
+    for size in (100 * 1024, 6 * 1024 * 1024):
+        answer = _client(token).post("/api/v1/challenges", b"x" * size,
+                                     content_type="application/json")
+        body = refused(openapi, answer, "too_large")
+        assert f"{MAX_BODY_BYTES // 1024} KB" in body["message"]
+    assert body_limit("/api/v1/challenges") == MAX_BODY_BYTES
+    assert body_limit("/replays/import/") == settings.BOHNANZA_MAX_REQUEST_BYTES
 
 
 def test_the_asgi_and_daphne_layers_refuse_an_api_body_in_json_too(openapi: dict) -> None:
+    client = FiftyMegabyteClient()
     status, headers, content = call_asgi(
-        "/api/v1/challenges", [(b"content-length", str(6 * 1024 * 1024).encode())],
-        FiftyMegabyteClient())
+        "/api/v1/challenges", [(b"content-length", str(MAX_BODY_BYTES + 1).encode())],
+        client)
+    assert client.chunks_asked == 0  # refused by its declared length: nothing read
     assert status == 413 and headers[b"Content-Type"].startswith(b"application/json")
     assert json.loads(content)["code"] == "too_large"
     channel, transport = _channel()
     channel.dataReceived(b"POST /api/v1/challenges?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         b"Content-Length: 6291456\r\n\r\n")
+                         b"Content-Length: 100000\r\n\r\n")  # over the API's bound
     head, _, content = transport.value().partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 413 ") and b"application/json" in head
     assert json.loads(content)["code"] == "too_large"

@@ -150,7 +150,9 @@ async def lines(layer: Any, channel: str, caller: Caller, group: str,
                     yield _line({"type": REPLACED})
                     return
             elif message.get("type") == "account.changed":
-                if not await still(caller.account, player):
+                key = caller.account.session_key
+                if (key is not None and message.get("ended") == live.session_mark(key)) or (
+                        not await still(caller.account, player)):
                     return  # a client opening it again is told (401)
             elif message.get("type") == "account.event":
                 if not await still(caller.account, player):

@@ -29,4 +29,5 @@ def _signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     if user is not None and user.pk is not None:
         from play.live import account_changed
 
-        account_changed(user.pk)
+        session = getattr(request, "session", None)
+        account_changed(user.pk, getattr(session, "session_key", None))

@@ -811,8 +811,16 @@ class TableConsumer(NoHopConsumer):
         """The account's credentials changed (signed out, a token replaced): a seat's
         socket whose session or token no longer stands for it loses the seat now, not
         at the table's next move."""
-        if self.perspective != SPECTATOR and not await self._stands():
+        if self.perspective == SPECTATOR:
+            return
+        if self._ended(message) or not await self._stands():
             await self._lose_seat(authority.SIGNED_OUT)
+
+    def _ended(self, message: dict[str, Any]) -> bool:
+        """Whether ``account.changed`` says this connection's session signed out (sent
+        before Django deletes it: looked up then, it still stood)."""
+        key = self.credential.session_key
+        return key is not None and message.get("ended") == live.session_mark(key)
 
     async def table_look(self, message: dict[str, Any]) -> None:
         """A deadline was set at the table (by another connection, maybe in another

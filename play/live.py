@@ -13,6 +13,7 @@ draw each answer with the table component in their reader's language
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
 import threading
@@ -125,11 +126,23 @@ def account_group(user_id: int) -> str:
     return f"account-{user_id}"
 
 
-def account_changed(user_id: int) -> None:
+def account_changed(user_id: int, ended_session: str | None = None) -> None:
     """Tell the account's sockets to look its credentials up again (once the change is
     stored): a seat's socket whose session or token no longer stands for it is told
-    ``left`` (``signed_out``) and sent the spectator's view (``play.authority``)."""
-    transaction.on_commit(lambda: tell(account_group(user_id), {"type": "account.changed"}))
+    ``left`` (``signed_out``) and sent the spectator's view (``play.authority``).
+    ``ended_session``: the key of a session signing out, which Django deletes only after
+    its sign-out signal: its sockets are told it ended (:func:`session_mark`), not left
+    to look it up before it is gone."""
+    message: dict[str, Any] = {"type": "account.changed"}
+    if ended_session:
+        message["ended"] = session_mark(ended_session)
+    transaction.on_commit(lambda: tell(account_group(user_id), message))
+
+
+def session_mark(session_key: str) -> str:
+    """What an ``account.changed`` message names a session by: its key's SHA-256 (a
+    key is 32 random characters: its hash gives nothing away), never the key itself."""
+    return hashlib.sha256(session_key.encode()).hexdigest()
 
 
 def room_group(table_id: UUID) -> str:

@@ -558,6 +558,11 @@ class TableConsumer(NoHopConsumer):
             # replaced): what the seat sees is no longer this connection's to see.
             await self._lose_seat(authority.SIGNED_OUT)
             return
+        if seat is None and self._watches_as_its_account() and not await self._stands():
+            # A private table watched by right of the account (it sat there, or staff),
+            # which the connection's session or token no longer stands for.
+            await self.close(code=refusals.HANDSHAKE[refusals.PRIVATE_TABLE])
+            return
         if "history" not in update and update["since"] > self.sent_version:
             # A gap: the moves between what this connection holds and this one were
             # sent in another order (stored by another process) or not at all. Its
@@ -583,6 +588,15 @@ class TableConsumer(NoHopConsumer):
         if reflected is not None:
             text = live.with_ref(text, reflected)
         await self.send(text_data=text)
+
+    def _watches_as_its_account(self) -> bool:
+        """Whether this connection may watch only because of its account: a private
+        table, no invitation, and a session or token (the account it sat there as, or
+        staff). Its account is looked up again for every frame it is sent, as a
+        seat's is."""
+        credential = self.credential
+        return not (self.table.public or self.invited) and (
+            credential.session_key is not None or credential.token is not None)
 
     async def _stands(self) -> bool:
         """Whether the connection's session or token stands for its account now: looked

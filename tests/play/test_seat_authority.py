@@ -240,6 +240,27 @@ async def test_a_private_tables_socket_is_closed_once_its_session_stops_standing
 
 
 @in_loop
+async def test_a_private_table_watched_by_right_of_an_account_is_closed_once_it_ends(
+        ) -> None:
+    """Staff watch a private table without its invitation; once their session stops
+    standing for them, the next frame they would be sent closes the socket (4403)
+    instead: who may watch is decided for every frame, as who may play is."""
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open", "random"], public=False)
+    staff = await sync_to_async(User.objects.create_user)("staff", password="pw",
+                                                          is_staff=True)
+    _browser, watcher = await _browser_socket(table, staff)
+    first = await _frame(watcher)
+    assert first["type"] == "state" and first["seat"] is None
+    await watcher.send_to(text_data=json.dumps({"type": "sync"}))
+    assert (await _until(watcher, "state"))["seat"] is None  # still watching
+    await sync_to_async(_change_password)(staff)
+    await watcher.send_to(text_data=json.dumps({"type": "sync"}))
+    closed = await watcher.receive_output(TIMEOUT)
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4403)
+
+
+@in_loop
 async def test_a_seat_handed_to_a_bot_elsewhere_is_told_before_its_update() -> None:
     """Bob's second tab leaves the game; his first tab is told ``left`` before any
     frame of the version that handed the seat over, which it gets as a spectator: no

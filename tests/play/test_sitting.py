@@ -57,3 +57,59 @@ def assert_sitting_reads_what_the_orm_reads() -> None:
 @pytest.mark.django_db
 def test_sitting_reads_what_the_orm_reads() -> None:
     assert_sitting_reads_what_the_orm_reads()
+
+
+def assert_a_session_is_read_as_get_user_reads_it() -> None:
+    """``play.authority.session_account`` (one statement written by hand, every seat
+    frame) answers what ``django.contrib.auth.get_user`` answers, the reference it is
+    held to (a Django upgrade that changes how a session stands fails here): a session
+    signed in, another account's, expired, signed out, after a password change, of an
+    inactive account, and one of another backend (left to ``get_user``)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.test import Client
+
+    from play import authority
+
+    def signed_in(user: User) -> str:
+        client = Client()
+        client.force_login(user, backend=authority.MODEL_BACKEND)
+        return str(client.session.session_key)
+
+    def both(key: str, user: User) -> tuple[Any, Any]:
+        credential = authority.Credential(session_key=key, user_id=user.pk)
+        return (authority.session_account(key, user.pk),
+                authority.signed_in_account(credential))
+
+    ann = User.objects.create_user(f"ann-{uuid4().hex[:6]}", password="pw")
+    bob = User.objects.create_user(f"bob-{uuid4().hex[:6]}", password="pw")
+    key = signed_in(ann)
+    fast, reference = both(key, ann)
+    assert fast == reference == ann and fast.username == ann.username
+    assert both(key, bob) == (None, None)  # signed in as ann, asked for bob
+    assert both("no-such-session", ann) == (None, None)
+    expired = signed_in(ann)
+    Session.objects.filter(session_key=expired).update(expire_date=timezone.now())
+    assert both(expired, ann) == (None, None)
+    other = signed_in(ann)
+    store = SessionStore(other)
+    store["_auth_user_backend"] = "axes.backends.AxesStandaloneBackend"
+    store.save()
+    assert authority.session_account(other, ann.pk) is authority.ANOTHER_BACKEND
+    ann.is_active = False
+    ann.save()
+    assert both(key, ann) == (None, None)
+    ann.is_active = True
+    ann.save()
+    assert both(key, ann) == (ann, ann)
+    ann.set_password("another")
+    ann.save()
+    assert both(key, ann) == (None, None)  # get_user flushes it, too
+    key = signed_in(bob)
+    Session.objects.filter(session_key=key).delete()  # signed out
+    assert both(key, bob) == (None, None)
+
+
+@pytest.mark.django_db
+def test_a_session_is_read_as_get_user_reads_it() -> None:
+    assert_a_session_is_read_as_get_user_reads_it()

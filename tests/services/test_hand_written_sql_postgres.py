@@ -13,7 +13,10 @@ from django.core.cache import cache
 
 from replays.store import loaded, reset_games
 from tests.botapi.test_api import assert_a_token_is_found_and_marked_used_once_a_minute
-from tests.play.test_sitting import assert_sitting_reads_what_the_orm_reads
+from tests.play.test_sitting import (
+    assert_a_session_is_read_as_get_user_reads_it,
+    assert_sitting_reads_what_the_orm_reads,
+)
 from tests.services.conftest import postgres_default
 
 
@@ -38,3 +41,7 @@ def test_sitting_reads_what_the_orm_reads_on_postgresql(on_postgresql: None) -> 
 
 def test_a_token_is_found_and_marked_used_on_postgresql(on_postgresql: None) -> None:
     assert_a_token_is_found_and_marked_used_once_a_minute()
+
+
+def test_a_session_is_read_as_get_user_reads_it_on_postgresql(on_postgresql: None) -> None:
+    assert_a_session_is_read_as_get_user_reads_it()

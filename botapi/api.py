@@ -112,9 +112,19 @@ def _unauthenticated(request: HttpRequest, error: AuthenticationError) -> HttpRe
         "Sign in, or send a bot account's token: 'Authorization: Bearer <token>'.")))
 
 
+def _where(loc: Any) -> list[str]:
+    """A refused field's place, as the body has it: ``["body", "clock"]``. django-ninja
+    puts the call's parameter between the source and the field (``["body", "body",
+    "clock"]``, the parameter being named ``body``), which no bot author wrote."""
+    parts = [str(p)[:40] for p in loc][:7]
+    if len(parts) > 1 and parts[0] == "body" and parts[1] == "body":
+        del parts[1]
+    return parts[:6]
+
+
 @api.exception_handler(ValidationError)
 def _invalid(request: HttpRequest, error: ValidationError) -> HttpResponse:
-    detail = [{"loc": [str(p)[:40] for p in e.get("loc", ())][:6],
+    detail = [{"loc": _where(e.get("loc", ())),
                "msg": str(e.get("msg", ""))[:200]} for e in error.errors[:20]]
     return _error(request, ApiError("invalid_request", _("The request's fields are not "
                                                          "valid: see detail."),

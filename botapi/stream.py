@@ -109,13 +109,6 @@ def waiting(user: Any) -> list[dict[str, Any]]:
     return found
 
 
-def stands(account: authority.Credential, player: str) -> bool:
-    """Whether a stream's token or session still stands for its account (not revoked
-    or replaced; not signed out, its password not changed, its session not expired):
-    looked up before every line, as a table's socket does before every seat's frame."""
-    return authority.stands(account, player)
-
-
 def _line(event: dict[str, Any]) -> bytes:
     return (live.json_text(event) + "\n").encode()
 
@@ -128,7 +121,7 @@ async def lines(layer: Any, channel: str, caller: Caller, group: str,
     group, told when its credentials change, so a sign-out ends it at once)."""
     own = stream_group(caller.credential)
     player = authority.player_name(caller.user)
-    still = database_sync_to_async(stands, thread_sensitive=False)
+    still = database_sync_to_async(authority.stands, thread_sensitive=False)
     try:
         for event in first:
             yield _line(event)
@@ -150,8 +143,7 @@ async def lines(layer: Any, channel: str, caller: Caller, group: str,
                     yield _line({"type": REPLACED})
                     return
             elif message.get("type") == "account.changed":
-                key = caller.account.session_key
-                if (key is not None and message.get("ended") == live.session_mark(key)) or (
+                if live.session_ended(message, caller.account.session_key) or (
                         not await still(caller.account, player)):
                     return  # a client opening it again is told (401)
             elif message.get("type") == "account.event":

@@ -827,14 +827,9 @@ class TableConsumer(NoHopConsumer):
         at the table's next move."""
         if self.perspective == SPECTATOR:
             return
-        if self._ended(message) or not await self._stands():
+        if live.session_ended(message, self.credential.session_key) or (
+                not await self._stands()):
             await self._lose_seat(authority.SIGNED_OUT)
-
-    def _ended(self, message: dict[str, Any]) -> bool:
-        """Whether ``account.changed`` says this connection's session signed out (sent
-        before Django deletes it: looked up then, it still stood)."""
-        key = self.credential.session_key
-        return key is not None and message.get("ended") == live.session_mark(key)
 
     async def table_look(self, message: dict[str, Any]) -> None:
         """A deadline was set at the table (by another connection, maybe in another

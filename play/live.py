@@ -145,6 +145,12 @@ def session_mark(session_key: str) -> str:
     return hashlib.sha256(session_key.encode()).hexdigest()
 
 
+def session_ended(message: dict[str, Any], session_key: str | None) -> bool:
+    """Whether an ``account.changed`` message says the session ``session_key`` signed
+    out (sent before Django deletes it: looked up then, it still stood)."""
+    return session_key is not None and message.get("ended") == session_mark(session_key)
+
+
 def room_group(table_id: UUID) -> str:
     """Every connection to the table, whoever it is (a table starting, a seat handed to
     its bot)."""

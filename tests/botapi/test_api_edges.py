@@ -7,12 +7,10 @@ the built-in bots are described; docs/bots.md says what the code does."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import re
 import sys
-from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -31,32 +29,17 @@ from botapi.errors import MAX_BODY_BYTES, STATUS
 from config.limits import body_limit
 from play import notices
 from play.models import Table
-from replays.store import reset_games
-from tests.botapi.test_api import _bot, _client, post, refused
+from tests.botapi.test_api import _bot, _client, fresh, openapi, post, refused
 from tests.config.test_daphne_limits import _channel
-from tests.config.test_limits import FiftyMegabyteClient, call_asgi
+from tests.config.test_limits import ChunkedClient, FiftyMegabyteClient, call_asgi
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = {"ruleset": "classic", "players": 3, "seats": ["me", "bot:heuristic", "bot:random"]}
 
-
-@pytest.fixture(autouse=True)
-def fresh(settings: Any) -> Iterator[None]:
-    """As tests/botapi/test_api.py's: a quick hasher, no games, full allowances."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    reset_games()
-    auth._allowances.clear()
-    yield
-    reset_games()
-
-
-@pytest.fixture(scope="module")
-def openapi() -> dict[str, Any]:
-    from botapi.api import api
-
-    return api.get_openapi_schema(path_prefix="/api/")  # type: ignore[no-any-return]
+__all__ = ["fresh", "openapi"]  # test_api.py's fixtures: a quick hasher, no games, full
+# allowances (autouse); the OpenAPI document as the API builds it
 
 
 def _json(answer: Any) -> dict[str, Any]:
@@ -188,17 +171,10 @@ def test_the_api_parses_no_body_over_its_bound_which_fits_the_largest_with_room(
 def test_a_chunked_api_body_over_the_bound_is_refused_too() -> None:
     """Under ASGI a body without Content-Length (chunked) is counted as received."""
 
-    class Chunked(FiftyMegabyteClient):
-        async def receive(self) -> dict[str, Any]:
-            self.chunks_asked += 1
-            if self.chunks_asked > 2:  # after the body a client only ever disconnects
-                await asyncio.Event().wait()
-            return {"type": "http.request", "body": b" " * MAX_BODY_BYTES,
-                    "more_body": self.chunks_asked < 2}
-
     status, _headers, content = call_asgi(
         "/api/v1/challenges", [(b"transfer-encoding", b"chunked"),
-                               (b"content-type", b"application/json")], Chunked())
+                               (b"content-type", b"application/json")],
+        ChunkedClient(b" " * MAX_BODY_BYTES, 2))
     assert status == 413 and json.loads(content)["code"] == "too_large"
 
 

@@ -158,6 +158,22 @@ def test_the_lobby_socket_honours_a_token_looked_up_again_each_time() -> None:
     async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
 
 
+async def _challenge(token: str, name: str) -> None:
+    """The token's account challenges ``name`` and a built-in bot."""
+    made = await AsyncClient(AUTHORIZATION=f"Bearer {token}").post("/api/v1/challenges", {
+        "ruleset": "classic", "players": 3, "seats": ["me", f"user:{name}", "bot:random"]},
+        content_type="application/json")
+    assert made.status_code == 201
+
+
+async def _told(lines: AsyncIterator[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """Every event the stream tells until it ends (within :data:`TIMEOUT` seconds)."""
+    async def told() -> list[dict[str, Any]]:
+        return [line async for line in lines if line is not None]
+
+    return await asyncio.wait_for(told(), TIMEOUT)
+
+
 def test_a_stream_ends_once_its_token_is_revoked() -> None:
     """A stream opened with a token went on telling the account's challenges after the
     token was revoked (or rotated): it now ends, and opening it again is refused."""
@@ -171,16 +187,8 @@ def test_a_stream_ends_once_its_token_is_revoked() -> None:
         account = await sync_to_async(lambda: bobo.bot_account)()
         await sync_to_async(lambda: [tokens.revoke(account, t.pk)
                                      for t in account.tokens.all()])()
-        robo = AsyncClient(AUTHORIZATION=f"Bearer {robo_token}")
-        made = await robo.post("/api/v1/challenges", {
-            "ruleset": "classic", "players": 3, "seats": ["me", "user:bobo", "bot:random"]},
-            content_type="application/json")
-        assert made.status_code == 201
-
-        async def told() -> list[dict[str, Any]]:
-            return [line async for line in lines if line is not None]
-
-        assert await asyncio.wait_for(told(), TIMEOUT) == []  # ended, the challenge untold
+        await _challenge(robo_token, "bobo")
+        assert await _told(lines) == []  # ended, the challenge untold
         again = await client.get("/api/v1/stream/event")
         assert (again.status_code, again.json()["code"]) == (401, "invalid_token")
 
@@ -200,16 +208,8 @@ def test_a_sessions_stream_ends_once_it_signs_out() -> None:
         lines = _lines(response)
         assert await asyncio.wait_for(anext(lines), TIMEOUT) is None  # keepalive
         assert (await client.post("/accounts/logout/")).status_code == 302
-        robo = AsyncClient(AUTHORIZATION=f"Bearer {robo_token}")
-        made = await robo.post("/api/v1/challenges", {
-            "ruleset": "classic", "players": 3, "seats": ["me", "user:ann", "bot:random"]},
-            content_type="application/json")
-        assert made.status_code == 201
-
-        async def told() -> list[dict[str, Any]]:
-            return [line async for line in lines if line is not None]
-
-        assert await asyncio.wait_for(told(), TIMEOUT) == []  # ended, the challenge untold
+        await _challenge(robo_token, "ann")
+        assert await _told(lines) == []  # ended, the challenge untold
 
     async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
 

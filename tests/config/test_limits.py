@@ -39,6 +39,22 @@ class FiftyMegabyteClient:
         return {"type": "http.request", "body": b"x" * CHUNK, "more_body": more}
 
 
+class ChunkedClient(FiftyMegabyteClient):
+    """The receive side of a connection that sends ``chunks`` chunks of ``chunk``, then
+    only ever disconnects (never asked for: it waits)."""
+
+    def __init__(self, chunk: bytes, chunks: int) -> None:
+        super().__init__()
+        self.chunk, self.chunks = chunk, chunks
+
+    async def receive(self) -> dict[str, Any]:
+        self.chunks_asked += 1
+        if self.chunks_asked > self.chunks:
+            await asyncio.Event().wait()
+        return {"type": "http.request", "body": self.chunk,
+                "more_body": self.chunks_asked < self.chunks}
+
+
 def call_asgi(path: str, headers: list[tuple[bytes, bytes]],
               client: FiftyMegabyteClient) -> tuple[int, dict[bytes, bytes], bytes]:
     """POST to the ASGI application; the answer's status, headers and body."""
@@ -107,14 +123,7 @@ def test_asgi_stops_reading_chunked_body_past_the_limit() -> None:
 def test_asgi_passes_bodies_within_the_limit() -> None:
     """A small chunked POST reaches Django (its CSRF check answers), read whole."""
 
-    class SmallClient(FiftyMegabyteClient):
-        async def receive(self) -> dict[str, Any]:
-            self.chunks_asked += 1
-            if self.chunks_asked > 1:  # after the body a client only ever disconnects
-                await asyncio.Event().wait()
-            return {"type": "http.request", "body": b"a=1", "more_body": False}
-
-    client = SmallClient()
+    client = ChunkedClient(b"a=1", 1)
     status, _, _ = call_asgi("/accounts/login/", [], client)
 
     assert status == 403  # no CSRF token: Django read the body and judged the form

@@ -47,7 +47,7 @@ from play.lobby import LIST_LIMIT
 from play.models import BotAccount, Table, bot_account_ids
 from play.tables import OPEN, TableError
 from replays.names import USERNAME_MAX
-from tournaments.core import consent
+from tournaments.core import consent, quotas
 from tournaments.core.competition import CompetitionError
 from tournaments.core.store import CompetitionNotFound, competitions
 
@@ -601,7 +601,8 @@ def enter_competition(request: HttpRequest, competition_id: str, body: schemas.E
     except ValueError:
         raise not_found() from None
     try:
-        entrant = consent.enter_bot_account(competitions(), wanted, account)
+        entrant = consent.enter_bot_account(competitions(), wanted, account,
+                                            charge=quotas.entries_changed)
     except CompetitionNotFound:
         raise not_found() from None
     except CompetitionError as refused:  # a ValueError: caught before any other

@@ -24,6 +24,7 @@ line or keepalive), and opening one again is refused (401).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -121,6 +122,8 @@ async def lines(layer: Any, channel: str, caller: Caller, group: str,
     group, told when its credentials change, so a sign-out ends it at once)."""
     own = stream_group(caller.credential)
     player = authority.player_name(caller.user)
+    # A token stands while it may read (the stream's scope), not play.
+    credential = dataclasses.replace(caller.account, scope="read")
     still = database_sync_to_async(authority.stands, thread_sensitive=False)
     try:
         for event in first:
@@ -130,7 +133,7 @@ async def lines(layer: Any, channel: str, caller: Caller, group: str,
                 message = await asyncio.wait_for(layer.receive(channel),
                                                  keepalive_seconds())
             except TimeoutError:
-                if not await still(caller.account, player):
+                if not await still(credential, player):
                     return
                 yield b"\n"
                 # Renewed now and then: a channel layer's groups expire (a day).
@@ -143,11 +146,11 @@ async def lines(layer: Any, channel: str, caller: Caller, group: str,
                     yield _line({"type": REPLACED})
                     return
             elif message.get("type") == "account.changed":
-                if live.session_ended(message, caller.account.session_key) or (
-                        not await still(caller.account, player)):
+                if live.session_ended(message, credential.session_key) or (
+                        not await still(credential, player)):
                     return  # a client opening it again is told (401)
             elif message.get("type") == "account.event":
-                if not await still(caller.account, player):
+                if not await still(credential, player):
                     return
                 yield _line(message["event"])
     finally:

@@ -533,11 +533,14 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    # A share or invitation link's token is written [hidden] (config/logfilters.py).
+    "filters": {"secrets": {"()": "config.logfilters.HideSecrets"}},
     "handlers": {
         "stderr": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
             "formatter": "plain",
+            "filters": ["secrets"],
         },
     },
     "root": {"handlers": ["stderr"], "level": "WARNING"},

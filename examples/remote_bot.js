@@ -16,7 +16,7 @@
 const PREFERRED = ["decline_offer", "end_trading", "end_planting", "plant_from_hand",
   "plant_card", "discard_card", "accept_offer", "harvest"];
 const FINAL = new Set(["bad_table_id", "bad_token", "bad_authorization", "private_table",
-  "no_table", "bad_origin", "no_socket"]);
+  "no_table", "bad_origin", "no_socket", "missing_scope"]);
 const DELAYS = [500, 1000, 2000, 4000, 8000];
 
 function socketUrl(server, tableId) {

@@ -83,6 +83,9 @@ class Credential:
     session_key: str | None = None
     user_id: int | None = None
     token: str | None = None
+    scope: str = "play"
+    """What the token must still allow where it is used: ``play`` at a table, ``read``
+    for an event stream (a session may do both)."""
 
 
 def credential_of(scope: dict[str, Any], user: Any, token: str) -> Credential:
@@ -102,7 +105,7 @@ def account_now(credential: Credential) -> User | None:
     expired or was flushed, the password changed since, the token replaced). Reads the
     store: runs in a worker thread."""
     if credential.token is not None:
-        return bot_user_for(credential.token)
+        return bot_user_for(credential.token, credential.scope)
     if credential.session_key is None:
         return None
     if _sessions_read_by_hand():

@@ -154,6 +154,25 @@ def _bearer(scope: dict[str, Any]) -> str:
     return ""
 
 
+async def _token_holds(consumer: NoHopConsumer, bearer: authority.Bearer | None,
+                       scope: str) -> bool:
+    """Whether a handshake's token stands for a bot account and has the socket's
+    ``scope``; if not, the handshake is refused, the two causes told apart (a token
+    to replace, or one to make with another scope)."""
+    if bearer is None:
+        await consumer._refuse_handshake(refusals.BAD_TOKEN,
+                                         "no bot account has this token (replaced or "
+                                         "revoked?)")
+        return False
+    if scope not in bearer.scopes:
+        await consumer._refuse_handshake(
+            refusals.MISSING_SCOPE,
+            f"this token lacks the {scope} scope this socket takes (it has: "
+            f"{' '.join(sorted(bearer.scopes)) or 'none'})")
+        return False
+    return True
+
+
 def _query(scope: dict[str, Any], key: str) -> str:
     from urllib.parse import parse_qs
     raw = scope.get("query_string", b"")[:1000].decode("latin-1")
@@ -410,12 +429,11 @@ class TableConsumer(NoHopConsumer):
             await self._refuse_handshake(refusals.BAD_AUTHORIZATION, str(error))
             return
         if token:
-            user = await database_sync_to_async(authority.bot_user_for)(token)
-            if user is None:
-                await self._refuse_handshake(refusals.BAD_TOKEN,
-                                             "no bot account has this token (replaced or "
-                                             "revoked?)")
+            bearer = await database_sync_to_async(authority.account_for)(token)
+            if not await _token_holds(self, bearer, "play"):
                 return
+            assert bearer is not None
+            user = bearer.user
         try:
             self.table = await database_sync_to_async(live.running_table)(self.table_id)
         except Table.DoesNotExist:
@@ -753,8 +771,7 @@ class TableConsumer(NoHopConsumer):
                                "spectators do not trade: sit at a table to play", ref)
             return
         try:
-            await database_sync_to_async(clock.pass_trading)(self.table_id, self.perspective,
-                                                             self.actor)
+            await database_sync_to_async(self._pass_now)()
         except NotYourSeat as error:
             code = (refusals.SIGNED_OUT if error.why == authority.SIGNED_OUT
                     else refusals.NOT_YOUR_SEAT)
@@ -766,6 +783,12 @@ class TableConsumer(NoHopConsumer):
             return
         await driver.tell_clock(self.channel_layer, self.table_id)
         driver.kick(self.table_id, self.channel_layer)
+
+    def _pass_now(self) -> None:
+        """Pass for the seat, its connection's session or token looked up again first,
+        as for a command: a signed-out socket closes no one's trading window."""
+        self._still_signed_in()
+        clock.pass_trading(self.table_id, self.perspective, self.actor)
 
     async def _leave(self, ref: object) -> None:
         """Leave the running game: the table's bot plays the seat from now on (an event
@@ -896,11 +919,9 @@ class LobbyConsumer(NoHopConsumer):
         except BadAuthorization as error:
             await self._refuse_handshake(refusals.BAD_AUTHORIZATION, str(error))
             return
-        if self.token and await database_sync_to_async(authority.bot_user_for)(
-                self.token, "read") is None:
-            await self._refuse_handshake(refusals.BAD_TOKEN,
-                                         "no bot account has this token with the read "
-                                         "scope")
+        if self.token and not await _token_holds(
+                self, await database_sync_to_async(authority.account_for)(self.token),
+                "read"):
             return
         self.credential = authority.credential_of(self.scope, self.scope.get("user"),
                                                   self.token)

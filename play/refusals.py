@@ -42,6 +42,7 @@ PRIVATE_TABLE: Final = "private_table"
 BAD_ORIGIN: Final = "bad_origin"
 BAD_AUTHORIZATION: Final = "bad_authorization"
 BAD_TOKEN: Final = "bad_token"
+MISSING_SCOPE: Final = "missing_scope"
 NO_SOCKET: Final = "no_socket"
 
 CODES: Final[dict[str, str]] = {
@@ -75,6 +76,8 @@ CODES: Final[dict[str, str]] = {
     BAD_AUTHORIZATION: "handshake: an Authorization header that is not "
                        "'Bearer <token>' (closed 4402)",
     BAD_TOKEN: "handshake: no bot account has this token (closed 4401)",
+    MISSING_SCOPE: "handshake: the token lacks the socket's scope: play for a table's, "
+                   "read for the lobby's (closed 4407)",
     NO_SOCKET: "handshake: no socket at this address (closed 4406)",
 }
 """Every code, with what it means (the documented list)."""
@@ -87,6 +90,7 @@ HANDSHAKE: Final[dict[str, int]] = {
     NO_TABLE: 4404,
     BAD_ORIGIN: 4405,
     NO_SOCKET: 4406,
+    MISSING_SCOPE: 4407,
     TOO_MANY_CONNECTIONS: 4429,
 }
 """The close code of each handshake refusal, one per cause: a client that cannot read
@@ -131,4 +135,5 @@ def words() -> dict[str, str]:
         BAD_ORIGIN: _("The table does not take connections from this address."),
         BAD_AUTHORIZATION: token,
         BAD_TOKEN: token,
+        MISSING_SCOPE: token,
     }

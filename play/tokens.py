@@ -20,7 +20,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -69,7 +69,10 @@ def create_bot(owner: User, username: str) -> BotAccount:
     """A new bot account named ``username``, owned by ``owner``: it has no password
     (it signs in by token only)."""
     users = get_user_model()
-    username = username.strip()
+    # Normalised (NFKC) first, as create_user stores it, so the checks see what is
+    # stored: a name in full-width letters (U+FF21...) is stored in ASCII, and is
+    # taken when its ASCII spelling is, in any case.
+    username = users.normalize_username(username.strip())
     field = users._meta.get_field("username")
     try:
         field.run_validators(username)
@@ -84,7 +87,12 @@ def create_bot(owner: User, username: str) -> BotAccount:
         if users.objects.filter(username__iexact=username).exists():
             raise TokenError(_("the name %(name)s is taken") % {"name": username},
                              "name_taken")
-        user = users.objects.create_user(username=username)
+        try:
+            with transaction.atomic():
+                user = users.objects.create_user(username=username)
+        except IntegrityError:  # taken meanwhile, by another request
+            raise TokenError(_("the name %(name)s is taken") % {"name": username},
+                             "name_taken") from None
         user.set_unusable_password()
         user.save()
         return BotAccount.objects.create(user=user, owner=owner)

@@ -600,6 +600,7 @@ def _change(request: HttpRequest, competition_id: UUID, action: Action) -> HttpR
         try:
             with transaction.atomic():
                 said = action(competition, me)
+                quotas.entries_changed(competition)
                 consent.save(app, competition)
         except CompetitionError as refused:
             messages.error(request, str(refused))

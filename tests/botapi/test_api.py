@@ -98,6 +98,27 @@ def test_tokens_are_kept_as_a_keyed_digest_shown_once_scoped_and_revoked() -> No
     assert not robo.has_usable_password()
 
 
+def test_a_bot_accounts_name_is_checked_as_it_is_stored() -> None:
+    """A full-width name passed the case-insensitive check unnormalised, then was
+    stored in ASCII: "mallory" with a full-width m failed with a 500 on the unique
+    name, and MALLORY in full-width letters became a bot account MALLORY beside the
+    person mallory."""
+    User.objects.create_user("mallory")
+    owner = User.objects.create_user("olga")
+    for name in ("\uff4dallory", "\uff2d\uff21\uff2c\uff2c\uff2f\uff32\uff39", "MALLORY"):
+        with pytest.raises(tokens.TokenError) as refused:
+            tokens.create_bot(owner, name)
+        assert refused.value.code == "name_taken"
+    made = tokens.create_bot(owner, "\uff52obo")  # full-width r: stored as "robo"
+    assert made.user.username == "robo"
+    browser = Client()
+    browser.force_login(owner)
+    answer = browser.post("/account/bots/new/", {"name": "\uff4dallory"})
+    assert answer.status_code == 400 and "is taken" in answer.content.decode()
+    assert not User.objects.filter(username__iexact="mallory").exclude(
+        username="mallory").exists()
+
+
 def assert_a_token_is_found_and_marked_used_once_a_minute() -> None:
     """``account_for`` (a statement written by hand): a token's account with every
     column as the ORM reads it, its scopes, its id; its last use marked on first use,

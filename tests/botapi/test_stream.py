@@ -241,3 +241,23 @@ def test_the_lobby_socket_looks_a_session_up_again_each_time() -> None:
         await lobby.disconnect()
 
     async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
+
+
+def test_a_read_only_tokens_stream_stays_open() -> None:
+    """A token of scope ``read`` alone opened the stream, which ended silently at its
+    first keepalive: the credential was looked up again as if it were to play."""
+    async def body() -> None:
+        robo_token, _bobo_token, bobo = await sync_to_async(_bots)()
+        account = await sync_to_async(lambda: bobo.bot_account)()
+        _row, reader = await sync_to_async(tokens.issue)(account, "reader", ("read",))
+        response = await AsyncClient(AUTHORIZATION=f"Bearer {reader}").get(
+            "/api/v1/stream/event")
+        assert response.status_code == 200
+        lines = _lines(response)
+        for _keepalive in range(3):
+            assert await asyncio.wait_for(anext(lines), TIMEOUT) is None
+        await _challenge(robo_token, "bobo")
+        told = await _next_event(lines)
+        assert (told["type"], told["by"]) == ("challenge", "robo")
+
+    async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)

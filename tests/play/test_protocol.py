@@ -475,6 +475,31 @@ async def _bad_token(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return error
 
 
+@scenario(refusals.MISSING_SCOPE)
+async def _missing_scope(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """A read-only token at a table, a play-only token at the lobby: each told which
+    scope it lacks, not that no bot account has it (a token to replace)."""
+    from play import tokens
+
+    def bot() -> tuple[str, str]:
+        owner = User.objects.create_user("olga")
+        account = tokens.create_bot(owner, "robo")
+        return (tokens.issue(account, "reader", ("read",))[1],
+                tokens.issue(account, "player", ("play",))[1])
+
+    reader, player = await sync_to_async(bot)()
+    people = await sync_to_async(_people)(1)
+    table = await sync_to_async(_table)(people, ["open", "random"], preset="duel")
+    error, close = await _handshake(f"/ws/tables/{table.id}/",
+                                    [(b"authorization", f"Bearer {reader}".encode())])
+    assert close == 4407 and "lacks the play scope" in error["reason"]
+    lobby, close = await _handshake("/ws/lobby/",
+                                    [(b"authorization", f"Bearer {player}".encode())])
+    assert (lobby["code"], close) == (refusals.MISSING_SCOPE, 4407)
+    assert "lacks the read scope" in lobby["reason"]
+    return error
+
+
 async def _cookie(user: User) -> bytes:
     from django.conf import settings
     client = Client()

@@ -173,15 +173,16 @@ async def _browser_socket(table: Table, user: User) -> tuple[Client, WebsocketCo
 
 def _change_password(user: User) -> None:
     """The password changed as the admin or a reset would: no sign-out signal, every
-    session signed in before it stops standing for the account (Django's session hash)."""
+    session signed in before it stops standing for the account (Django's session hash);
+    the account's save tells its sockets to look their sessions up again."""
     user.set_password("a new password")
     user.save()
 
 
 @in_loop
 async def test_a_socket_whose_session_stopped_standing_is_sent_no_seat_frame() -> None:
-    """Finding 1 of the second attack: Ann's password changed elsewhere (no signal
-    tells the socket) and her socket asked for the table again, then Bob moved: each
+    """Finding 1 of the second attack: Ann's password changed elsewhere and her socket
+    asked for the table again, then Bob moved: each
     frame a seat is sent looks the session up again, so the socket is told ``left``
     (``signed_out``) and never sent her hand again."""
     people = await sync_to_async(_people)(2)
@@ -196,6 +197,45 @@ async def test_a_socket_whose_session_stopped_standing_is_sent_no_seat_frame() -
     assert frames and all(f.get("seat") is None for f in frames)
     assert all("hand" not in s for f in frames if f["type"] == "state"
                for s in f["answer"]["table"]["seats"])
+    await ann.disconnect()
+
+
+@in_loop
+async def test_a_password_changed_elsewhere_takes_the_seat_from_the_sockets_at_once() -> None:
+    """A password changed (in another browser, by a reset, by the admin) ends every
+    other session of the account: its sockets are told ``left`` (``signed_out``) at
+    once, before they send anything, not at their next frame (a stale socket could
+    ``pass`` for the seat meanwhile). A save of other fields tells them nothing."""
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open", "random"])
+    _browser, ann = await _browser_socket(table, people[0])
+    assert (await _frame(ann))["seat"] == 0
+
+    def sign_in_again() -> None:
+        people[0].last_login = timezone.now()
+        people[0].save(update_fields=["last_login"])
+
+    await sync_to_async(sign_in_again)()
+    assert await ann.receive_nothing(timeout=0.3)
+    await sync_to_async(_change_password)(people[0])
+    assert (await _until(ann, "left"))["reason"] == "signed_out"
+    await ann.disconnect()
+
+
+@in_loop
+async def test_a_pass_from_a_socket_whose_session_expired_is_refused() -> None:
+    """``pass`` closed the seat's trading window from a socket whose session no longer
+    stood (no signal: an expiry): it is looked up again, as a command is."""
+    people = await sync_to_async(_people)(2)
+    table = await sync_to_async(_table)(people, ["open", "open", "random"])
+    browser, ann = await _browser_socket(table, people[0])
+    assert (await _frame(ann))["seat"] == 0
+    await sync_to_async(Session.objects.filter(session_key=browser.session.session_key)
+                        .update)(expire_date=timezone.now())
+    await ann.send_to(text_data=json.dumps({"type": "pass", "ref": 7}))
+    refused = await _until(ann, "error")
+    assert (refused["code"], refused["ref"]) == ("signed_out", 7)
+    assert (await _until(ann, "left"))["reason"] == "signed_out"
     await ann.disconnect()
 
 

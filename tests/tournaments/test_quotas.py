@@ -6,6 +6,7 @@ language) and nothing is stored; staff are not bounded."""
 from __future__ import annotations
 
 import html
+import io
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -209,3 +210,43 @@ def test_bot_tests_count_as_running_competitions(competitions: Competitions,
     url = reverse("tournaments:bot_tests")
     assert owner.post(url, test).status_code == 302
     refused_test(owner.post(url, test), "An account runs at most 1 competition at a time")
+
+
+def test_a_running_ladders_new_entrants_count_against_its_organisers_games_a_day(
+        competitions: Competitions, limits: dict[str, int]):
+    """A ladder made with no entrant was charged nothing, then took 20 bot accounts (10
+    tables a tick) by the API with no check: each entry now charges its maker again
+    and is refused once the ladder's games a day would pass the quota."""
+    from play import tokens
+
+    limits.update(games_per_day=200)
+    owner = account("owner")
+    ladder = {**LADDER, "bots": "", "live_tables": "on", "move_seconds": "30",
+              "game_seconds": "0", "fixture_hours": "2", "absent": "clock"}
+    assert owner.post(new("ladder"), ladder).status_code == 302
+    (lid,) = of_format(competitions, "ladder")
+    maker = User.objects.get(username="owner")
+    assert quotas.games_used(maker) == 0
+    entries = f"/api/v1/competitions/{lid}/entries"
+    for n in range(3):  # one table a tick, 144 ticks a day
+        tokens.create_bot(maker, f"robo{n}")
+        answer = owner.post(entries, {"account": f"robo{n}"},
+                            content_type="application/json")
+        assert answer.status_code == 201, answer.content
+    assert quotas.games_used(maker) == 144
+    tokens.create_bot(maker, "robo3")  # a second table: 288 a day, over the 200
+    answer = owner.post(entries, {"account": "robo3"}, content_type="application/json")
+    assert (answer.status_code, answer.json()["code"]) == (409, "entry_refused")
+    assert "would play 288 games a day" in answer.json()["message"]
+    assert "user:robo3" not in competitions.get(lid).entrants
+    assert quotas.games_used(maker) == 144
+    limits.update(games_per_day=300)
+    assert owner.post(entries, {"account": "robo3"},
+                      content_type="application/json").status_code == 201
+    assert quotas.games_used(maker) == 288
+    # the command line's operator enters whom they like, and the count follows
+    limits.update(games_per_day=100)
+    from django.core.management import call_command
+    call_command("tournament", "join", str(lid), "--bots", "heuristic, random",
+                 stdout=io.StringIO())
+    assert quotas.games_used(maker) == 432

@@ -19,7 +19,7 @@ person's invitations page queries) in one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -32,7 +32,7 @@ from eventsourcing.persistence import IntegrityError
 
 from bohnanza_core.pairings import MAX_ENTRANTS
 from play.models import BotAccount
-from tournaments.core.competition import CompetitionError
+from tournaments.core.competition import Competition, CompetitionError
 from tournaments.core.entrants import person_entrant, username_of
 from tournaments.models import Invitation
 
@@ -90,11 +90,14 @@ def sort_people(people: Sequence[str], organiser: str | None, *,
     return People([p for p in people if p == organiser], others)
 
 
-def enter_bot_account(app: Any, competition_id: Any, account: BotAccount) -> str:
+def enter_bot_account(app: Any, competition_id: Any, account: BotAccount, *,
+                      charge: Callable[[Competition], None]) -> str:
     """Enter a bot account in a competition, its owner consenting (the caller checked
     who asks: the owner, or the bot with its owner's standing consent). Only where its
     games are played at live tables, with the competition's clock: a ladder at any
     time (it plays the next tick), another competition while it takes entries.
+    ``charge`` counts the entry against a quota (``quotas.entries_changed``), in the
+    transaction that stores it, and may refuse it (a CompetitionError).
     Returns its entrant id; CompetitionError (translated) when it cannot enter,
     ``tournaments.core.store.CompetitionNotFound`` for no such competition. A lost race
     with another change is tried again."""
@@ -108,7 +111,9 @@ def enter_bot_account(app: Any, competition_id: Any, account: BotAccount) -> str
             raise CompetitionError(_("This competition takes no more entries."))
         competition.enter(entrant)
         try:
-            save(app, competition)
+            with transaction.atomic():
+                charge(competition)
+                save(app, competition)
         except IntegrityError:
             continue
         return entrant

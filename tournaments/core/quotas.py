@@ -18,7 +18,10 @@ competitions, ladders and leagues are bounded, from ``settings.TOURNAMENT_QUOTAS
 A bot test (``tournaments.core.bottests``) counts as a competition: every game it may
 play when it is created, what it did not play given back once it is decided.
 Staff are exempt, and so is the command line (``manage.py tournament
-create``: its operator runs the workers). Every creation for an account over the web
+create``: its operator runs the workers). A running ladder's games a day grow with its
+entrants: every entry over the web passes :func:`entries_changed`, which charges the
+ladder's maker again and refuses the entry that would take them over their
+``games_per_day``. Every creation for an account over the web
 passes :func:`creating`, in the transaction that stores it: the check and the
 :class:`~tournaments.models.QuotaUse` row it writes commit or roll back with the
 competition, and the account's row is locked for the transaction (PostgreSQL; SQLite
@@ -232,6 +235,40 @@ def creating_bot_test(user: Any) -> Iterator[Callable[[BotTest], None]]:
         yield admit
 
 
+def entries_changed(competition: Competition, *, operator: bool = False) -> None:
+    """A running ladder's entrants changed (an entry, a leave): its games a day, which
+    grow with its tables a tick, count again against the account that made it, in the
+    caller's transaction (the one that stores the change). An entry that would take
+    that account over its ``games_per_day`` is refused (:class:`QuotaExceeded`,
+    translated), unless its maker is staff or ``operator`` (the command line) enters it.
+    A competition of another format takes no entries once paired (its games are
+    charged when it starts): nothing to do; nor for a ladder made by staff or on the
+    command line (no row)."""
+    if not competition.continuous:
+        return
+    row = (QuotaUse.objects.select_for_update().select_related("user")
+           .filter(competition_id=competition.id).first())
+    if row is None:
+        return
+    games = games_asked(competition)
+    if games == row.games:
+        return
+    if games > row.games and not (operator or exempt(row.user)):
+        get_user_model().objects.select_for_update().filter(pk=row.user_id).first()
+        limit = limits()["games_per_day"]
+        used = games_used(row.user, leaving_out=competition.id)
+        if used + games > limit:
+            raise QuotaExceeded(ngettext(
+                "This ladder takes no more entrants: with one more it would play %(games)s "
+                "games a day, and its organiser may ask for %(limit)s game a day in all.",
+                "This ladder takes no more entrants: with one more it would play %(games)s "
+                "games a day, and its organiser may ask for %(limit)s games a day in all.",
+                limit) % {"games": games, "limit": limit})
+    row.games = games
+    row.games_at = timezone.now() if games else None
+    row.save(update_fields=["games", "games_at"])
+
+
 def admit_start(user: Any, league: Competition) -> None:
     """The organiser starts a competition that waited for entries: its games count
     from now. Checked and written inside the caller's transaction (the one that stores
@@ -250,5 +287,5 @@ def admit_start(user: Any, league: Competition) -> None:
 
 
 __all__ = ["DEFAULTS", "QuotaExceeded", "admit_start", "creating", "creating_bot_test",
-           "exempt", "games_asked",
+           "entries_changed", "exempt", "games_asked",
            "games_used", "limits", "running"]

@@ -10,13 +10,15 @@ CODES = (
     "bad_command", "illegal", "stale", "busy", "not_your_seat", "signed_out",
     "cannot_leave", "not_trading", "too_many_refused", "too_many_syncs",
     "too_many_frames", "too_many_connections", "bad_table_id", "no_table",
-    "private_table", "bad_origin", "bad_authorization", "bad_token", "no_socket",
+    "private_table", "bad_origin", "bad_authorization", "bad_token",
+    "missing_scope", "no_socket",
 )
 """Every code an ``error`` frame may carry, in the documented order."""
 
 HANDSHAKE = {
     "bad_table_id": 4400, "bad_token": 4401, "bad_authorization": 4402,
     "private_table": 4403, "no_table": 4404, "bad_origin": 4405, "no_socket": 4406,
+    "missing_scope": 4407,
     "too_many_connections": 4429,
 }
 """The handshake's refusals and the close code of each."""

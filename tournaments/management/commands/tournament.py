@@ -43,6 +43,7 @@ from typing import Any
 from uuid import UUID
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 from django.template.defaultfilters import floatformat
 
 from bohnanza_core.errors import RulesetError
@@ -50,7 +51,7 @@ from bohnanza_core.formats import FORMATS, MAX_TICKS
 from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
-from tournaments.core import bottests, consent
+from tournaments.core import bottests, consent, quotas
 from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import display_name, entrants_for
 from tournaments.core.export import file_name, games_zip
@@ -384,7 +385,9 @@ class Command(BaseCommand):
         competition = find(options["id"])
         for entrant in entrants_for(self._names(options["bots"])):
             competition.enter(entrant)
-        competitions().save(competition)
+        with transaction.atomic():
+            quotas.entries_changed(competition, operator=True)
+            competitions().save(competition)
         self.stdout.write(describe(competition))
 
     def _tick(self, options: dict[str, Any]) -> None:

@@ -49,6 +49,8 @@ from play.tables import OPEN, TableError
 from replays.names import USERNAME_MAX
 from tournaments.core import consent, quotas
 from tournaments.core.competition import CompetitionError
+from tournaments.core.entrants import display_name
+from tournaments.core.ratings import Rating
 from tournaments.core.store import CompetitionNotFound, competitions
 
 
@@ -316,7 +318,7 @@ def _table_size(body: schemas.TableIn) -> None:
                   "counts": "-".join(str(n) for n in sorted({counts[0], counts[-1]})),
                   "players": body.players, "others": ", ".join(others)})
     raise ApiError("invalid_request", message,
-                   detail=[{"loc": ["body", "body", "players"], "msg": message}])
+                   detail=[{"loc": ["body", "players"], "msg": message}])
 
 
 def _create(request: HttpRequest, body: schemas.TableIn, *, start_when_full: bool,
@@ -554,26 +556,57 @@ def open_competitions(request: HttpRequest) -> list[dict[str, Any]]:
     """The competitions a bot account may enter now, newest first: a ladder whose games
     are live tables (at any time), or another competition with live tables while it
     takes entries. Scope: read."""
-    require(request, "read")
+    caller = require(request, "read")
     app = competitions()
     found: list[dict[str, Any]] = []
     for competition_id in app.ids(limit=COMPETITIONS_LOOKED_AT):
         competition = app.get(competition_id, copy=False)
-        play = competition.live
-        if play is None or competition.finished or not (
+        if competition.live is None or competition.finished or not (
                 competition.continuous or competition.entries_open):
             continue
-        found.append({
-            "id": str(competition.id), "name": competition.name,
-            "format": competition.format, "ruleset": play.preset,
-            "house_rules": play.overrides, "players": competition.table,
-            "clock": {"move_seconds": play.move_seconds, "game_seconds": play.game_seconds},
-            "fixture_hours": play.fixture_hours, "entrants": len(competition.entrants),
-            "organiser": competition.organiser,
-            "page": reverse("tournaments:detail", args=[competition.id])})
+        found.append(_competition_out(competition, caller))
         if len(found) >= LIST_LIMIT:
             break
     return found
+
+
+def _competition_out(competition: Any, caller: Caller) -> dict[str, Any]:
+    play = competition.live
+    return {
+        "id": str(competition.id), "name": competition.name,
+        "format": competition.format, "ruleset": play.preset,
+        "house_rules": play.overrides, "players": competition.table,
+        "clock": {"move_seconds": play.move_seconds, "game_seconds": play.game_seconds},
+        "fixture_hours": play.fixture_hours, "entrants": len(competition.entrants),
+        "organiser": competition.organiser,
+        "page": reverse("tournaments:detail", args=[competition.id]),
+        "entered": authority.player_name(caller.user) in competition.entrants}
+
+
+@v1.get("/competitions/{competition_id}",
+        response={200: schemas.CompetitionDetailOut, **ERRORS})
+def competition_detail(request: HttpRequest, competition_id: str) -> dict[str, Any]:
+    """One competition whose games are played at live tables (one a bot account may
+    enter, has entered or played in, running or finished), with every entrant's rating
+    now, best first: a bot reads its own (``entered``, its entrant ``user:<name>``)
+    without the page. Scope: read."""
+    caller = require(request, "read")
+    try:
+        competition = competitions().get(UUID(str(competition_id)[:40]), copy=False)
+    except (ValueError, CompetitionNotFound):
+        raise not_found() from None
+    if competition.live is None:
+        raise not_found()
+    ratings = []
+    for index in competition.ranking():
+        entrant = competition.entrants[index]
+        mu, sigma, games = competition.ratings.get(
+            entrant, (Rating().mu, Rating().sigma, 0))
+        ratings.append({"entrant": entrant, "name": display_name(entrant), "mu": mu,
+                        "sigma": sigma, "rating": Rating(mu, sigma).conservative,
+                        "games": games})
+    return {**_competition_out(competition, caller), "finished": competition.finished,
+            "ratings": ratings}
 
 
 @v1.post("/competitions/{competition_id}/entries",

@@ -144,6 +144,29 @@ class CompetitionOut(Schema):
     organiser: str | None = Field(description="who made it (user:<name>, shell: the "
                                               "command line); null if nobody is named")
     page: str = Field(description="its page on the site")
+    entered: bool = Field(description="whether the calling account is one of its entrants")
+
+
+class RatingOut(Schema):
+    """One entrant's rating in a competition (OpenSkill's Plackett-Luce, as its page
+    shows it)."""
+
+    entrant: str = Field(description="user:<name> for an account, name@version for a "
+                                     "built-in or registered bot")
+    name: str = Field(description="its display name")
+    mu: float
+    sigma: float
+    rating: float = Field(description="the conservative rating, mu - 3 sigma, by which "
+                                      "the list is ordered")
+    games: int = Field(description="its games rated so far")
+
+
+class CompetitionDetailOut(CompetitionOut):
+    """One competition with live tables, and its entrants' ratings now
+    (``GET /competitions/{id}``)."""
+
+    finished: bool
+    ratings: list[RatingOut] = Field(description="every entrant, best rating first")
 
 
 class EntryOut(Schema):

@@ -124,10 +124,11 @@ def _mine(user: Any) -> list[dict[str, Any]]:
 def tables_of(user: Any) -> list[Table]:
     """The tables a person sits at that are waiting or being played (theirs or set for
     them, e.g. a league's fixtures), newest first: the lobby and their profile list
-    them."""
+    them. Not a game whose seat a bot plays now (they left it, or stayed away): they
+    only watch it."""
     if not user.is_authenticated:
         return []
-    return list(Table.objects.filter(seats__user=user, status__in=[
+    return list(Table.objects.filter(seats__user=user, seats__bot="", status__in=[
         Table.Status.OPEN, Table.Status.RUNNING]).distinct().select_related("created_by")
         .prefetch_related("seats__user")[:LIST_LIMIT])
 

@@ -11,8 +11,9 @@ the table's socket, to the seat that may see it.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 from uuid import UUID
 
 from django.db import transaction
@@ -54,8 +55,23 @@ def tell(user_ids: Iterable[int | None], event: dict[str, Any]) -> None:
             live.tell, events_group(user_id), {"type": "account.event", "event": event}))
 
 
+TOLD_KEPT_SECONDS: Final = 600.0
+"""How long this process remembers the games it told of: longer than the sweep looks
+back (``play.driver.SWEEP_WINDOW``), so its sweep never tells them again."""
+
+_told: dict[UUID, float] = {}
+"""The tables whose start this process told of, with when (``time.monotonic``)."""
+
+
 def started(table: Table) -> None:
     """A game started at ``table``: each seat's account is told its seat."""
+    now = time.monotonic()
+    while _told:  # oldest first (insertion order)
+        oldest, when = next(iter(_told.items()))
+        if now - when <= TOLD_KEPT_SECONDS:
+            break
+        _told.pop(oldest, None)
+    _told[table.pk] = now
     for seat in table.seats.all():
         if seat.person:
             tell([seat.user_id], notice(GAME_START, table, seat=seat.number,
@@ -65,10 +81,13 @@ def started(table: Table) -> None:
 def started_elsewhere(table_ids: Iterable[UUID]) -> None:
     """Tables another process started (a competition's, opened by a worker) found by
     this one's sweep (``play.driver.sweep``): their accounts' streams in this process
-    are told too, since an in-process channel layer carries nothing between processes.
-    With a shared layer (Redis) an account may be told of a game twice: clients key
-    notices by table."""
-    for table in Table.objects.filter(pk__in=list(table_ids)).prefetch_related("seats__user"):
+    are told too, since an in-process channel layer carries nothing between processes;
+    not the ones this process told of itself. With a shared layer (Redis) an account
+    may still be told of another process's game twice: clients key notices by table."""
+    others = [t for t in table_ids if t not in _told]
+    if not others:
+        return
+    for table in Table.objects.filter(pk__in=others).prefetch_related("seats__user"):
         started(table)
 
 

@@ -439,8 +439,26 @@ def test_entries_are_the_owners_or_the_bots_with_its_consent(openapi: dict) -> N
                           {"account": "robo"}), "not_found")
     refused(openapi, post(_client(enter_token), f"/api/v1/competitions/{bots_only.id}/entries",
                           {"account": "robo"}), "entry_refused")
+    assert not open_one["entered"]
     assert post(_client(enter_token), url, {"account": "robo"}).status_code == 201
     refused(openapi, post(_client(enter_token), url, {"account": "robo"}), "entry_refused")
+    # the bot reads that it entered, and its rating, without the page
+    (listed_again,) = _client(play_token).get("/api/v1/competitions").json()
+    assert listed_again["entered"]
+    detail = _client(play_token).get(f"/api/v1/competitions/{ladder.id}")
+    assert detail.status_code == 200
+    jsonschema.validate(detail.json(), {
+        **openapi["components"]["schemas"]["CompetitionDetailOut"],
+        "components": openapi["components"]})
+    body = detail.json()
+    assert body["entered"] and not body["finished"]
+    assert {r["entrant"] for r in body["ratings"]} == {
+        "heuristic@builtin", "random@builtin", "user:robo"}
+    mine = next(r for r in body["ratings"] if r["entrant"] == "user:robo")
+    assert (mine["name"], mine["games"], mine["rating"]) == ("robo", 0, 0.0)
+    for missing in (f"/api/v1/competitions/{bots_only.id}", "/api/v1/competitions/nope",
+                    "/api/v1/competitions/00000000-0000-0000-0000-000000000000"):
+        refused(openapi, _client(play_token).get(missing), "not_found")
     # its owner, signed in, enters it too (here: bobo, owned by zed)
     zed = Client()
     zed.force_login(User.objects.get(username="zed"))

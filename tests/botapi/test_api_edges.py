@@ -232,6 +232,9 @@ def test_a_failure_under_api_is_answered_in_json(openapi: dict,
      "start_when_full"),
     ("/api/v1/seeks", {**TABLE, "seats": ["me", "open", "open"], "start": True}, "start"),
     ("/api/v1/competitions/x/entries", {"account": "robo", "bot": True}, "bot"),
+    # a number of players its ruleset is not played by (checked by the call itself)
+    ("/api/v1/challenges", {**TABLE, "players": 2, "seats": ["me", "bot:random"]},
+     "players"),
 ])
 def test_input_bodies_are_strict(openapi: dict, url: str, body: dict, field: str) -> None:
     """A value of another type is refused, not converted (``"60"``, ``3.0``, ``"yes"``,

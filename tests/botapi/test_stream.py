@@ -261,3 +261,29 @@ def test_a_read_only_tokens_stream_stays_open() -> None:
         assert (told["type"], told["by"]) == ("challenge", "robo")
 
     async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)
+
+
+def test_a_game_this_process_started_is_told_once_though_its_sweep_finds_it() -> None:
+    """Every game a bot started on a one-process server came twice on its stream: the
+    process told it at the start, and its sweep for other processes' tables told it
+    again. The sweep tells only the games this process has not told of."""
+    from channels.layers import get_channel_layer
+
+    async def body() -> None:
+        robo_token, _bobo_token, _bobo = await sync_to_async(_bots)()
+        robo = AsyncClient(AUTHORIZATION=f"Bearer {robo_token}")
+        response = await robo.get("/api/v1/stream/event")
+        lines = _lines(response)
+        assert await asyncio.wait_for(anext(lines), TIMEOUT) is None  # keepalive
+        made = await robo.post("/api/v1/challenges", {
+            "ruleset": "classic", "players": 3,
+            "seats": ["me", "bot:random", "bot:random"]}, content_type="application/json")
+        assert made.status_code == 201
+        assert (await _next_event(lines))["type"] == "seated"
+        assert (await _next_event(lines))["type"] == "gameStart"
+        await driver.sweep(get_channel_layer())
+        for _keepalive in range(3):  # nothing but keepalives
+            assert await asyncio.wait_for(anext(lines), TIMEOUT) is None
+        await driver.stop_all()
+
+    async_to_sync(body)()  # thread-sensitive calls in this thread (see conftest)

@@ -217,6 +217,7 @@ SPECS: dict[str, Spec] = {
     "api:seat_view": API,
     "api:my_games": Spec(query=("status",), signed_in=True),
     "api:open_competitions": API,
+    "api:competition_detail": API,
     "api:enter_competition": Spec(body=("account",), signed_in=True),
     "api:event_stream": API,
     # play/botaccounts.py

@@ -197,3 +197,38 @@ def test_a_player_plays_the_games_in_hand_to_their_end_before_it_stops() -> None
 
     assert asyncio.run(scenario()) == ["challenge", "old"]  # "late" never started
     assert answered == []
+
+
+def test_a_seat_lost_ends_play_with_its_reason_not_a_result() -> None:
+    """After leaving a game (or staying away) the client went on watching and took the
+    bot's result for its own: a ``left`` frame now ends ``play`` with SeatLost."""
+    from bohnanza_client import SeatLost
+
+    socket = FakeSocket([state(5, 5), {"type": "left", "protocol": 3, "reason": "left"},
+                         state(6, 5, finished=True)])
+    with pytest.raises(SeatLost) as lost:
+        asyncio.run(client_with(socket).play(lambda s: None))
+    assert lost.value.reason == "left"
+
+
+def test_a_player_replaced_by_another_stream_raises_and_stops_its_games() -> None:
+    """A second process with the same token took the first's stream, and the first
+    returned as if done: ``run`` now raises StreamReplaced, its games stopped."""
+    from bohnanza_client import Player, StreamReplaced
+
+    class Stream:
+        server, token = "http://127.0.0.1:1", "t"
+
+        async def events(self) -> Any:
+            yield {"type": "gameStart", "table": {"id": "ladder"}}
+            await asyncio.sleep(0.01)
+            yield {"type": "replaced"}
+
+    class Forever(Player):
+        async def play(self, start: dict[str, Any]) -> Any:
+            await asyncio.Event().wait()
+
+    player = Forever(Stream(), lambda: fallback, log=None)  # type: ignore[arg-type]
+    with pytest.raises(StreamReplaced):
+        asyncio.run(player.run())
+    assert player.games["ladder"].cancelled() and player.results == {}

@@ -532,9 +532,38 @@ def test_the_schema_lists_the_refusal_codes_and_is_served() -> None:
     for name in ("client-frame.json", "server-frame.json"):
         answer = web.get(f"/protocol/schema/{name}")
         assert answer.status_code == 200 and answer["Content-Type"] == "application/schema+json"
-        assert json.loads(answer.content) == schema(name)
+    assert json.loads(web.get("/protocol/schema/client-frame.json").content) == schema(
+        "client-frame.json")
+    # the server's as published, with the client's inside it (its $id, no $schema)
+    served = json.loads(web.get("/protocol/schema/server-frame.json").content)
+    embedded = served["$defs"].pop("client_frame")
+    assert served == schema("server-frame.json")
+    assert embedded.pop("$id") == "client-frame.json"
+    assert embedded == {k: v for k, v in schema("client-frame.json").items() if k != "$schema"}
     assert web.get("/protocol/schema/other.json").status_code == 404
     assert web.get("/protocol/schema/..%2Fprotocol.md").status_code == 404
+
+
+@in_loop
+async def test_the_served_server_schema_validates_a_frame_on_its_own() -> None:
+    """A bot author's plain validator, given the served server-frame.json and nothing
+    else, could not resolve ``client-frame.json#/$defs/command`` (the published files
+    name each other): the served one carries the client's, and validates a real frame
+    with its legal commands (which follow that reference)."""
+    from jsonschema import Draft202012Validator
+
+    served = json.loads(await sync_to_async(
+        lambda: Client().get("/protocol/schema/server-frame.json").content)())
+    Draft202012Validator.check_schema(served)
+    people = await sync_to_async(_people)(1)
+    table = await sync_to_async(_table)(people, ["open", "random"], preset="duel")
+    c = await _client(table, people[0], "?html=0")
+    frame = await _frame(c)
+    assert frame["type"] == "state" and frame["legal"]
+    assert list(Draft202012Validator(served).iter_errors(frame)) == []
+    wrong = {**frame, "legal": [{**frame["legal"][0], "kind": "steal"}]}
+    assert list(Draft202012Validator(served).iter_errors(wrong))
+    await c.disconnect()
 
 
 def test_the_table_page_says_every_refusal_code_in_the_readers_words() -> None:

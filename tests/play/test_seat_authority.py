@@ -397,3 +397,16 @@ def test_a_player_who_left_reads_no_seat_over_http() -> None:
 
 
 __all__ += ["TIMEOUT"]
+
+
+def test_a_game_left_is_no_longer_among_the_tables_one_sits_at() -> None:
+    """After leaving a running game (a bot plays the seat) the lobby's ``mine`` and the
+    profile still listed it as a table the person sits at: they only watch it now."""
+    from play.lobby import tables_of
+
+    people = _people(2)
+    table = _table(people[:2], ["open", "open", "random"])
+    assert [t.pk for t in tables_of(people[0])] == [table.pk]
+    hand_to_bot(table.id, 0, Handover.LEFT, user=people[0])
+    assert tables_of(people[0]) == []
+    assert [t.pk for t in tables_of(people[1])] == [table.pk]

@@ -146,6 +146,8 @@ def test_people_and_bots_play_a_league_through_live_tables(competitions: Competi
                 e if e.startswith("user:") else f"bot:{e.split('@')[0]}" for e in entrants]
             assert table.game_id == league.game_id(season, row.index)
             assert table.move_seconds == 60 and table.overrides == SHORT
+            # the organiser's table (its lobby line's host), not a seated bot account's
+            assert table.created_by.get_username() == "olga"
             # its record names who sits where, by display names, and where it belongs
             start = games().started(table.game_id)
             assert list(start.seats) == league.seat_names(season, row.index)

@@ -101,6 +101,11 @@ def open_tables(competition: Competition, r: int) -> int:
     done = set(CompetitionTable.objects.filter(competition_id=competition.id, round=r)
                .values_list("index", flat=True))
     users = get_user_model()
+    organiser_name = username_of(competition.organiser or "")
+    # The tables are the organiser's (their lobby line's host), not a seated bot's:
+    # one made on the command line has none, and is its first person's.
+    organiser = (users.objects.filter(username=organiser_name).first()
+                 if organiser_name is not None else None)
     deadline = timezone.now() + timedelta(hours=live.fixture_hours)
     made = 0
     for index in wanted:
@@ -119,7 +124,7 @@ def open_tables(competition: Competition, r: int) -> int:
         try:
             with catch_up_deferred(), transaction.atomic():
                 table = open_table(
-                    first, live.preset, live.overrides, seats,
+                    organiser or first, live.preset, live.overrides, seats,
                     game_id=competition.game_id(r, index),
                     seed=competition.table_seed(r, index),
                     players=[_player(e, user, bot) for e, (user, bot) in zip(entrants, seats,

@@ -31,10 +31,13 @@ from bohnanza_client.refusals import (
     ConnectionLost,
     HandshakeRefused,
     Refused,
+    SeatLost,
+    StreamReplaced,
 )
 from bohnanza_client.state import BEANOMETER, Field, State, coins_for
 from bohnanza_client.table import PROTOCOL, TableClient, fallback, socket_url
 
 __all__ = ["BEANOMETER", "CODES", "HANDSHAKE", "PROTOCOL", "Account", "ApiError",
-           "ConnectionLost", "Field", "HandshakeRefused", "Player", "Refused", "State",
-           "StreamError", "TableClient", "coins_for", "fallback", "read_events", "socket_url"]
+           "ConnectionLost", "Field", "HandshakeRefused", "Player", "Refused", "SeatLost",
+           "State", "StreamError", "StreamReplaced", "TableClient", "coins_for", "fallback",
+           "read_events", "socket_url"]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from bohnanza_client.account import Account, ApiError, table_id
+from bohnanza_client.refusals import StreamReplaced
 from bohnanza_client.state import State
 from bohnanza_client.table import Decide, TableClient
 
@@ -105,11 +106,14 @@ class Player:
 
     async def run(self, games: int | None = None) -> None:
         """Read the stream and play, until ``games`` games are over (None: for ever)
-        and no other game is in hand, or the stream ends (``replaced``: another
-        instance took over). Once ``games`` are over no challenge is answered and no
-        new game started, but every game already being played is played to its end
-        (a seat is never left mid-game because another game ended first); games still
-        running when the stream ends are stopped."""
+        and no other game is in hand. Once ``games`` are over no challenge is answered
+        and no new game started, but every game already being played is played to its
+        end (a seat is never left mid-game because another game ended first). A game
+        whose seat is lost (:class:`~bohnanza_client.SeatLost`: left, stayed away) is
+        in :attr:`failures`, never in :attr:`results`. Raises
+        :class:`~bohnanza_client.StreamReplaced` when another stream for the same token
+        took over (a second process of the bot, which plays the account's games from
+        then on), after stopping the games still running here."""
         woken: asyncio.Queue[Event | None] = asyncio.Queue()
 
         async def pump() -> None:
@@ -134,6 +138,7 @@ class Player:
             return any(not task.done() for task in self.games.values())
 
         reader = asyncio.create_task(pump())
+        replaced = False
         try:
             while not (enough() and not in_hand()):
                 event = await woken.get()
@@ -156,9 +161,14 @@ class Player:
                     self.finished.add(table_id(event))
                 elif kind == "replaced":
                     self._say("another stream for this token took over: stopping")
+                    replaced = True
+                    break
         finally:
             pending: list[asyncio.Task[Any]] = [
                 t for t in (reader, *self.games.values()) if not t.done()]
             for stopped in pending:
                 stopped.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        if replaced:
+            raise StreamReplaced("another event stream for this token took over: one "
+                                 "process per bot account (the other plays its games)")

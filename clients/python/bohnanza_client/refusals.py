@@ -55,3 +55,20 @@ class HandshakeRefused(Refused):
 
 class ConnectionLost(Exception):
     """The connection closed and the client was told not to reconnect (or gave up)."""
+
+
+class SeatLost(Exception):
+    """The connection no longer plays its seat (a ``left`` frame): the account left the
+    game, stayed away past the table's limit, or its token stopped standing for it. Its
+    ``reason`` is the frame's (``left``, ``absent``, ``taken``, ``signed_out``); the
+    game goes on without this client, a bot playing the seat."""
+
+    def __init__(self, frame: dict[str, Any]) -> None:
+        self.reason: str = str(frame.get("reason"))
+        super().__init__(f"the seat is no longer this connection's ({self.reason})")
+        self.frame = frame
+
+
+class StreamReplaced(Exception):
+    """Another event stream for the same token took over (a second process of the bot
+    started with it): this one stopped, and the other plays the account's games."""

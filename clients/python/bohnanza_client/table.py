@@ -30,6 +30,7 @@ from bohnanza_client.refusals import (
     ConnectionLost,
     HandshakeRefused,
     Refused,
+    SeatLost,
 )
 from bohnanza_client.state import State
 
@@ -274,9 +275,12 @@ class TableClient:
         (a seat may act out of turn, never has to). Its command is sent with the
         frame's version, once per version. When the server refuses it as illegal,
         ``on_refused`` (default :func:`fallback`) answers instead, so a bot with a bug
-        does not stall the table."""
+        does not stall the table. Raises :class:`SeatLost` once the connection no
+        longer plays the seat (a ``left`` frame: the game goes on, a bot playing it)."""
         answered = -1
         async for frame in self.frames():
+            if frame.get("type") == "left":
+                raise SeatLost(frame)
             state = self.state
             if frame.get("type") == "error" and state is not None:
                 if (frame.get("code") == "illegal" and state.awaited

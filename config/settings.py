@@ -346,6 +346,10 @@ if not CELERY_BROKER_URL:
     # hostname was supplied" on every connection (every manage.py call that sends a
     # task) when a URL names none.
     CELERY_BROKER_URL = "filesystem://localhost/"
+    # Kombu's filesystem transport, each message written in the queue folder's sibling
+    # "staging" (var/celery/staging/) and renamed into the queue whole: kombu's own lets
+    # a worker read a message half-written and die of it (config/kombu_filesystem.py).
+    CELERY_BROKER_TRANSPORT = "config.kombu_filesystem:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR),
         "data_folder_out": str(CELERY_QUEUE_DIR),

@@ -31,6 +31,11 @@ PINNED = {
     # Lists the queue folder, sorts the names, filters by queue, moves one out and reads
     # it: a rename into the folder is what it sees whole.
     "kombu filesystem Channel._get": (filesystem.Channel._get, "4d32b0a982cd7423"),
+    # Where the wall's _put renames to, and where it finds the staging folder's option.
+    "kombu filesystem Channel.data_folder_out": (
+        filesystem.Channel.__dict__["data_folder_out"].func, "f67b6837e881fd19"),
+    "kombu filesystem Channel.transport_options": (
+        filesystem.Channel.__dict__["transport_options"].fget, "75922c0630e2822c"),
 }
 
 MESSAGE = {"body": "x" * 4096, "headers": {"task": "tournaments.tick"}, "properties": {}}

@@ -22,7 +22,9 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import venv
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -236,9 +238,29 @@ def _stop(process: "subprocess.Popen[bytes]", name: str) -> None:
         process.wait()
 
 
-def serve(command: list[str], worker: "subprocess.Popen[bytes]") -> int:
+WORKER_RESTARTS = 5
+"""How many times :func:`serve` starts a dead worker again within
+:data:`WORKER_RESTART_SECONDS`; a worker that dies more often than that has a fault that
+restarting does not mend, and is left stopped, loudly."""
+WORKER_RESTART_SECONDS = 60.0
+POLL_SECONDS = 0.5
+"""How often :func:`serve` looks whether the worker still runs."""
+
+
+def _ended(process: "subprocess.Popen[bytes]") -> str:
+    code = process.returncode
+    return f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+
+
+def serve(command: list[str], worker: "subprocess.Popen[bytes]",
+          restart: "Callable[[], subprocess.Popen[bytes]] | None" = None) -> int:
     """Run the server as a child until it stops (Ctrl-C, SIGTERM to this process, or
-    the server killed), then stop the worker too; returns the server's exit code."""
+    the server killed), then stop the worker too; returns the server's exit code.
+
+    Nothing else watches the worker (the embedded default has no service manager), and
+    without it ladders stop ticking and stalls go unnoticed while the site still
+    serves: while the server runs, a worker that exits is said so and started again by
+    ``restart``, at most :data:`WORKER_RESTARTS` times in :data:`WORKER_RESTART_SECONDS`."""
     import signal
 
     def terminated(signum: int, _frame: object) -> None:
@@ -248,8 +270,30 @@ def serve(command: list[str], worker: "subprocess.Popen[bytes]") -> int:
     print("$ " + " ".join(command), flush=True)
     server = _child(command)
     say(f"server pid {server.pid}")
+    restarts: list[float] = []
+    given_up = False
     try:
-        return server.wait()
+        while True:
+            try:
+                return server.wait(timeout=POLL_SECONDS)
+            except subprocess.TimeoutExpired:
+                pass
+            if restart is None or given_up or worker.poll() is None:
+                continue
+            now = time.monotonic()
+            restarts = [t for t in restarts if now - t < WORKER_RESTART_SECONDS]
+            if len(restarts) >= WORKER_RESTARTS:
+                given_up = True
+                say(f"WORKER DOWN: the worker (pid {worker.pid}) stopped ({_ended(worker)}) "
+                    f"{len(restarts) + 1} times in {WORKER_RESTART_SECONDS:g} s; not "
+                    f"starting it again. No competition plays on until run.py start is "
+                    f"run again (log: var/celery/worker.log)")
+                continue
+            restarts.append(now)
+            say(f"the worker (pid {worker.pid}) stopped ({_ended(worker)}): starting it "
+                f"again ({len(restarts)} of {WORKER_RESTARTS} in "
+                f"{WORKER_RESTART_SECONDS:g} s)")
+            worker = restart()
     except KeyboardInterrupt:
         return 130
     finally:
@@ -280,7 +324,7 @@ def start() -> None:
         run(str(PYTHON), "manage.py", "tournament", "resume")
         port = os.environ.get("PORT", "8000")
         say(f"serving the site at http://127.0.0.1:{port}/ (Ctrl-C stops it and the worker)")
-        code = serve(server_command(port), worker)
+        code = serve(server_command(port), worker, restart=start_worker)
     finally:
         _stop(worker, "worker")
     sys.exit(code)

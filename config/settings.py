@@ -346,6 +346,10 @@ if not CELERY_BROKER_URL:
     # hostname was supplied" on every connection (every manage.py call that sends a
     # task) when a URL names none.
     CELERY_BROKER_URL = "filesystem://localhost/"
+    # Kombu's filesystem transport, each message written in the queue folder's sibling
+    # "staging" (var/celery/staging/) and renamed into the queue whole: kombu's own lets
+    # a worker read a message half-written and die of it (config/kombu_filesystem.py).
+    CELERY_BROKER_TRANSPORT = "config.kombu_filesystem:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR),
         "data_folder_out": str(CELERY_QUEUE_DIR),
@@ -411,6 +415,17 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Ladders' ticks are periodic tasks in the database (django-celery-beat), one a ladder,
 # read by the beat the worker runs (`celery -A config worker --beat`).
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# The workers' heartbeat (tournaments/core/workers.py): the beat sends it every
+# WORKER_HEARTBEAT_SECONDS, a worker stamps a row; /health/ answers 503 and a running
+# competition's page says so once it is older than WORKER_SILENCE_SECONDS while a
+# competition waits for the workers. A heartbeat not run within its interval expires
+# (none pile up in the queue of a dead worker).
+WORKER_HEARTBEAT_SECONDS = env_int("BOHNANZA_WORKER_HEARTBEAT_SECONDS", default=5, minimum=1)
+WORKER_SILENCE_SECONDS = env_int("BOHNANZA_WORKER_SILENCE_SECONDS", default=60, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "workers seen": {"task": "tournaments.workers_seen", "schedule": WORKER_HEARTBEAT_SECONDS,
+                     "options": {"expires": WORKER_HEARTBEAT_SECONDS}},
+}
 # The queue the tasks go to and the workers read (several platforms on one broker).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "bohnanza")
 

@@ -9,7 +9,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from replays.views.health import health
+from config.health import health
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -1,5 +1,6 @@
 """What the contract tests of the named walls share (bohnanza_core/fastpath.py,
-play/channels_internals.py, config/daphne_limits.py, replays/persistence/django_cursor.py):
+play/channels_internals.py, config/daphne_limits.py, config/kombu_filesystem.py,
+replays/persistence/django_cursor.py):
 a fingerprint of a library function's code, to notice an upgrade that changes a function
 whose behaviour a wall copies or relies on.
 

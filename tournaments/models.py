@@ -108,3 +108,15 @@ class QuotaUse(models.Model):
     class Meta:
         indexes = [models.Index(fields=["user", "kind", "running"]),
                    models.Index(fields=["user", "games_at"])]
+
+
+class WorkersSeen(models.Model):
+    """When a Celery worker last ran the beat's heartbeat (``tournaments.workers_seen``,
+    every ``WORKER_HEARTBEAT_SECONDS``): one row, rewritten in place. A row in the
+    shared database, not a file, because the web processes that read it (``/health/``,
+    a competition's page) and the workers that write it may be on different machines;
+    and written by a worker from a task the beat sends, so that it says the whole path
+    works: beat, broker and a worker."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    seen_at = models.DateTimeField()

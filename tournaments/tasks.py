@@ -26,7 +26,7 @@ from django.db import DatabaseError
 from django_celery_beat.models import PeriodicTask
 from eventsourcing.persistence import PersistenceError
 
-from tournaments.core import beat, bottests, games, live, rounds
+from tournaments.core import beat, bottests, games, live, rounds, workers
 from tournaments.core.competition import Competition
 from tournaments.core.store import CompetitionNotFound
 from tournaments.models import CompetitionTable
@@ -115,6 +115,13 @@ def watch(competition_id: str) -> str:
     return said
 
 
+@shared_task(name=workers.HEARTBEAT_TASK, ignore_result=True)
+def workers_seen() -> None:
+    """The beat's heartbeat, run by whichever worker takes it (``workers.seen``): that
+    the beat, the broker and a worker all work, for ``/health/`` and the pages."""
+    workers.seen()
+
+
 JOB_SECONDS = 30.0
 """How long one bot test job plays before it hands on to a new one (so that other jobs
 get the workers in turn)."""
@@ -185,4 +192,5 @@ def table_finished(sender: Any, table_id: UUID, game_id: UUID, **kwargs: Any) ->
 
 __all__ = ["JOB_SECONDS", "WATCH_TASK", "batch_size", "bot_test", "collect", "play_deals",
            "resume", "schedule_ticks", "schedule_watch", "send_deals", "start",
-           "table_finished", "tick", "unschedule_watch", "watch", "watch_seconds"]
+           "table_finished", "tick", "unschedule_watch", "watch", "watch_seconds",
+           "workers_seen"]

@@ -49,7 +49,7 @@ from replays.caching import ANSWER_MAX_AGE, NOT_CACHED, PAGE_MAX_AGE, Policy, an
 from replays.table import bot_accounts
 from tournaments import tasks
 from tournaments.charts import rating_chart
-from tournaments.core import consent, quotas, rounds
+from tournaments.core import consent, quotas, rounds, workers
 from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import person_entrant, username_of
 from tournaments.core.export import file_name
@@ -448,6 +448,9 @@ def _live_part(request: HttpRequest, c: Competition) -> dict[str, Any]:
             context.update(games=games, more=more, filtered=entrant + 1,
                            filtered_entrant=c.entrants[entrant])
     context["podium"] = _podium(c)
+    # A running competition's games wait for the workers: the page says when they are
+    # away (tournaments.core.workers), as /health/ does.
+    context["workers"] = None if c.finished else workers.workers(c.id)
     if c.rounds:
         context["download_url"] = reverse("tournaments:games_zip", args=[c.id])
     return context

@@ -1,7 +1,9 @@
 """``run.py start``'s background Celery worker stops with the server: the server killed
 (SIGKILL), run.py itself killed (SIGKILL: the kernel's parent-death signal and the
-worker's watchdog on its parent), or run.py stopped (SIGTERM, as Ctrl-C). The real
-worker command of run.py, in subprocesses; the deadlines are bounded polls."""
+worker's watchdog on its parent), or run.py stopped (SIGTERM, as Ctrl-C); and while the
+server runs, a worker killed (SIGKILL) is said so and started again, a bounded number of
+times. The real worker command of run.py, in subprocesses; the deadlines are bounded
+polls."""
 
 from __future__ import annotations
 
@@ -133,3 +135,84 @@ def test_the_watchdog_alone_stops_a_worker_whose_parent_died(tmp_path: Path) -> 
         for pid in (worker, parent.pid):
             if not gone(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+SUPERVISED = """
+import sys
+import run
+run.WORKER_RESTARTS = int(sys.argv[2])
+if sys.argv[3] == "real":
+    start = lambda: run.start_worker(run.Path(sys.argv[1]))
+else:  # a worker that dies as it starts, every time
+    start = lambda: run._child([sys.executable, "-c", "import sys; sys.exit(3)"])
+worker = start()
+print("==> worker pid", worker.pid, flush=True)
+sys.exit(run.serve([sys.executable, "-c", "import time; time.sleep(600)"], worker,
+                   restart=start))
+"""
+
+
+def said(driver: subprocess.Popen[str], start: str) -> str:
+    """The next line of run.py's output that starts with ``start``."""
+    assert driver.stdout is not None
+    while True:
+        line = driver.stdout.readline()
+        assert line, f"run.py ended without saying {start!r}"
+        if line.startswith(start):
+            return line
+
+
+@pytest.fixture
+def supervised(tmp_path: Path) -> Iterator[Callable[[int, str], subprocess.Popen[str]]]:
+    """run.py's serve with a worker it restarts (``real``: run.py's own Celery worker;
+    else one that exits at once) and a stand-in server; everything killed afterwards."""
+    drivers: list[subprocess.Popen[str]] = []
+    env = {**os.environ, "CELERY_BROKER_URL": "memory://",
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+
+    def begin(restarts: int, kind: str) -> subprocess.Popen[str]:
+        driver = subprocess.Popen(
+            [sys.executable, "-c", SUPERVISED, str(tmp_path / "worker.log"), str(restarts),
+             kind], cwd=run.ROOT, env=env, stdout=subprocess.PIPE, text=True)
+        drivers.append(driver)
+        return driver
+
+    yield begin
+    for driver in drivers:
+        driver.send_signal(signal.SIGTERM)
+        try:
+            driver.wait(timeout=run.STOP_SECONDS + GONE_SECONDS)
+        except subprocess.TimeoutExpired:
+            driver.kill()
+            driver.wait()
+
+
+def test_a_worker_killed_while_the_server_runs_is_started_again(
+        supervised: Callable[[int, str], subprocess.Popen[str]], tmp_path: Path) -> None:
+    driver = supervised(5, "real")
+    log = tmp_path / "worker.log"
+    first = int(said(driver, "==> worker pid ").split()[-1])
+    wait_until(lambda: log.exists() and log.read_text(errors="replace").count(" ready.") == 1,
+               READY_SECONDS, "the worker never got ready")
+    os.kill(first, signal.SIGKILL)
+    line = said(driver, "==> the worker ")
+    assert f"(pid {first}) stopped (killed by signal 9): starting it again" in line
+    second = int(said(driver, "==> worker pid ").split()[-1])
+    assert second != first and not gone(second)
+    wait_until(lambda: log.read_text(errors="replace").count(" ready.") == 2,
+               READY_SECONDS, "the restarted worker never got ready")
+    assert driver.poll() is None, "run.py stopped serving"
+    driver.send_signal(signal.SIGTERM)
+    assert driver.wait(timeout=run.STOP_SECONDS + GONE_SECONDS) == 130
+    assert gone(second), "the restarted worker outlived run.py's shutdown"
+
+
+def test_a_worker_that_keeps_dying_is_left_stopped_loudly_and_the_server_serves_on(
+        supervised: Callable[[int, str], subprocess.Popen[str]]) -> None:
+    driver = supervised(2, "dying")
+    restarts = [said(driver, "==> the worker ") for _ in range(2)]
+    assert all("(exit code 3): starting it again" in line for line in restarts)
+    assert "of 2 in 60 s" in restarts[-1]
+    down = said(driver, "==> WORKER DOWN: ")
+    assert "3 times in 60 s; not starting it again" in down
+    assert driver.poll() is None, "run.py stopped serving when the worker gave up"

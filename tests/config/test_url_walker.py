@@ -312,7 +312,7 @@ SPECS: dict[str, Spec] = {
     "replays:dispute_detail": Spec(form=("ruling", "explanation"),
                                    extra_form={"explanation": "see the record"},
                                    signed_in=True, staff=True),
-    # replays/views/health.py
+    # config/health.py
     "health": Spec(),
     # django.conf.urls.i18n: the language switch
     "set_language": Spec(form=("language", "next"), few=True),

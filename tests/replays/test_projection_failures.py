@@ -176,7 +176,8 @@ def test_health_answers_200_while_the_list_keeps_up(store: Games) -> None:
     events = stored_events(store)
     assert answer.json() == {"ok": True, "projections": {"GameList": {
         "ok": True, "stalled": False, "position": events, "head": events, "behind": 0,
-        "waiting_seconds": None, "failed": 0, "first_failed": None}}}
+        "waiting_seconds": None, "failed": 0, "first_failed": None}},
+        "worker": {"seen_seconds_ago": None, "silent": False}}
 
 
 def test_health_answers_503_with_a_failed_event_and_tells_no_secret(
@@ -224,7 +225,7 @@ def test_health_answers_503_when_the_database_cannot_be_read(
     def unreachable() -> Any:
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("replays.views.health.projections_health", unreachable)
+    monkeypatch.setattr("config.health.projections_health", unreachable)
     answer = Client().get("/health/")
     assert answer.status_code == 503
     assert answer.json() == {"ok": False, "database": "unavailable", "projections": {}}

@@ -28,3 +28,11 @@ def periodic(competition_id: UUID, what: str, task: str, seconds: int) -> Period
 def stop(competition_id: UUID, what: str) -> None:
     """No more of the competition's ``what`` (nothing happens if there was none)."""
     PeriodicTask.objects.filter(name=_name(competition_id, what)).delete()
+
+
+def scheduled(competition_id: UUID | None = None) -> bool:
+    """Whether a competition (``None``: any) has a periodic task: work that stands still
+    while no worker runs (a finished competition has none)."""
+    entries = PeriodicTask.objects.filter(enabled=True)
+    prefix = _name(competition_id, "") if competition_id is not None else "competition "
+    return bool(entries.filter(name__startswith=prefix).exists())

@@ -1,8 +1,8 @@
 """The competitions' pages, one set for every format: the list, a new competition (the
 format chosen first, then one field per option of it), one competition, the part of it
 that changes as games are played (fetched again by the page), its progress as JSON,
-the changes a signed-in person makes (join, leave, start, invite, accept, decline) and
-a person's invitations.
+the changes a signed-in person makes (join, leave, start, invite, accept, decline;
+stop: its organiser or staff) and a person's invitations.
 
 One competition's page shows what its format has: standings, statistics and rounds
 (round robin, Swiss, knockout, duplicate), a ranking with its rating history (a

@@ -177,8 +177,8 @@ def test_stopping_frees_the_quota_slot(competitions: Competitions, settings: Any
 def test_a_league_with_live_tables_stopped_on_its_page(competitions: Competitions,
                                                        sent: list[Any], settings: Any):
     settings.PLAY_BOT_PACE_SECONDS = 0
-    olga, organiser = account("olga")
-    alice, player = account("alice")
+    _, organiser = account("olga")
+    _, player = account("alice")
     league = create("People's league", "league", {"divisions": 1, "moves": 0, "seasons": 1},
                     customize("duel", 2, SHORT), 2, ["heuristic@builtin", "random@builtin"],
                     organiser="user:olga",

@@ -577,8 +577,8 @@ def competition_progress(request: HttpRequest, competition_id: UUID) -> JsonResp
 
 def pace_text(c: dict[str, Any]) -> str:
     """The rate and the time left, in words: "12.5 games a minute, about 4 minutes
-    left"."""
-    if c["finished"] or c["rate"] is None:
+    left" (nothing once it has ended: finished or stopped)."""
+    if c["ended"] or c["rate"] is None:
         return ""
     text = _("%(rate)s games a minute") % {"rate": f"{c['rate']:.1f}"}
     if c["remaining"] is not None:

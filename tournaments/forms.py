@@ -136,7 +136,11 @@ class NewCompetition(forms.Form):
         if FORMATS[format].continuous:
             self.fields["every"] = forms.IntegerField(
                 label=gettext_lazy("Seconds between ticks"), min_value=MIN_EVERY,
-                max_value=MAX_EVERY, initial=300)
+                max_value=MAX_EVERY, initial=300, help_text=gettext_lazy(
+                    "At most a week. A ladder plays 10,000 ticks at most, and no more than "
+                    "a year's: every 60 seconds it runs about 7 days, every 300 seconds "
+                    "about 35, every hour or more a year. Its organiser may stop it "
+                    "sooner."))
         if format in TAKES_PEOPLE:
             self._people_fields()
         elif format == LIVE_LADDER:

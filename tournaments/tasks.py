@@ -28,7 +28,7 @@ from eventsourcing.persistence import PersistenceError
 
 from tournaments.core import beat, bottests, games, live, rounds, workers
 from tournaments.core.competition import Competition
-from tournaments.core.store import CompetitionNotFound
+from tournaments.core.store import CompetitionNotFound, competitions
 from tournaments.models import CompetitionTable
 
 RETRIED = (DatabaseError, PersistenceError)
@@ -88,8 +88,18 @@ def resume(competition_id: str) -> int:
              max_retries=5)
 def tick(competition_id: str) -> str:
     """The beat's periodic task of a competition on a schedule (a ladder): pair its next
-    round (or send the open round's missing games again)."""
-    return rounds.tick(UUID(competition_id), send_deals)
+    round (or send the open round's missing games again); unscheduled once the ladder
+    has played its last tick or been stopped (or its events are gone)."""
+    cid = UUID(competition_id)
+    try:
+        said = rounds.tick(cid, send_deals)
+        ended = said == "idle" and competitions().get(cid).ended
+    except CompetitionNotFound:
+        said, ended = "idle", True
+    if ended:
+        beat.stop(cid, "tick")
+        return "ended"
+    return said
 
 
 @shared_task(name=live.COLLECT_TASK, acks_late=True, autoretry_for=RETRIED, retry_backoff=1,

@@ -1,8 +1,8 @@
 """The competitions' pages, one set for every format: the list, a new competition (the
 format chosen first, then one field per option of it), one competition, the part of it
 that changes as games are played (fetched again by the page), its progress as JSON,
-the changes a signed-in person makes (join, leave, start, invite, accept, decline) and
-a person's invitations.
+the changes a signed-in person makes (join, leave, start, invite, accept, decline;
+stop: its organiser or staff) and a person's invitations.
 
 One competition's page shows what its format has: standings, statistics and rounds
 (round robin, Swiss, knockout, duplicate), a ranking with its rating history (a
@@ -27,7 +27,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -50,7 +57,15 @@ from replays.table import bot_accounts
 from tournaments import tasks
 from tournaments.charts import rating_chart
 from tournaments.core import consent, quotas, rounds, workers
-from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
+from tournaments.core.competition import (
+    CLOCK,
+    MAX_STOP_REASON,
+    OPERATOR,
+    Competition,
+    CompetitionError,
+    LivePlay,
+    SignUp,
+)
 from tournaments.core.entrants import person_entrant, username_of
 from tournaments.core.export import file_name
 from tournaments.core.export import games_zip as games_zip_of
@@ -99,9 +114,10 @@ def summary(c: Competition, stored: int | None = None) -> dict[str, Any]:
             "percent": p.percent, "finished": c.finished, "rate": p.rate,
             "eta": p.eta, "remaining": p.remaining,
             "rounds": len(c.results), "every": c.every, "live": c.live,
-            "entries_open": c.entries_open, "waiting": c.waiting and not c.continuous,
-            "rated": bool(c.ratings),
-            "stalled": None if c.finished else rounds.stalled_since(c),
+            "entries_open": c.entries_open,
+            "waiting": c.waiting and not c.continuous and c.stopped is None,
+            "rated": bool(c.ratings), "ended": c.ended, "stopped": _stopped(c),
+            "stalled": None if c.ended else rounds.stalled_since(c),
             "organiser_name": username_of(c.organiser or "") or _("the platform's operator")}
     out["status"] = status_text(out)
     return out
@@ -112,12 +128,24 @@ def status_text(c: dict[str, Any]) -> str:
     platform is sending its missing games again), or running."""
     if c["finished"]:
         return _("finished")
+    if c["stopped"] is not None:
+        return _("stopped")
     if c["waiting"]:
         return _("waiting for entries")
     if c["stalled"] is not None:
         return _("stalled since %(time)s: its missing games are being sent again") % {
             "time": date_format(timezone.localtime(c["stalled"]), "DATETIME_FORMAT")}
     return _("running")
+
+
+def _stopped(c: Competition) -> dict[str, Any] | None:
+    """Who stopped the competition (a username, or the platform's operator), when and
+    why; None if nobody did."""
+    stop = c.stopped
+    if stop is None:
+        return None
+    who = username_of(stop.by) if stop.by != OPERATOR else None
+    return {"by": who or _("the platform's operator"), "at": stop.at, "reason": stop.reason}
 
 
 def _get(competition_id: UUID) -> Competition:
@@ -325,6 +353,8 @@ def _bracket(c: Competition) -> list[dict[str, Any]]:
     results: list[Sequence[Result | None]] = [*c.results]
     if c.open_round is not None:
         results.append(results_so_far(c, c.open_round))
+    elif len(c.results) < len(c.rounds):  # stopped: its open round's games by then
+        results.append(c.so_far(len(c.results)))
     rounds = c.bracket(results)
     last = len(rounds) - 1
     # A table's match is games t*k to (t+1)*k of its round: the games list, the zip and
@@ -380,7 +410,8 @@ def _seasons(c: Competition, me: str | None) -> list[dict[str, Any]]:
     seasons = []
     for season in range(len(c.rounds) - 1, -1, -1):
         ended = season < len(c.results)
-        results = c.results[season] if ended else results_so_far(c, season)
+        results = (c.results[season] if ended else c.so_far(season) if c.stopped
+                   else results_so_far(c, season))
         tallies = c.tallies(season, results)
         games = _games(c, season, me)
         divisions = []
@@ -504,14 +535,17 @@ def competition_detail(request: HttpRequest, competition_id: UUID) -> HttpRespon
 def _detail(request: HttpRequest, competition: Competition) -> HttpResponse:
     me = _me(request)
     organiser = me is not None and competition.organiser == me
+    staff = request.user.is_authenticated and quotas.exempt(request.user)
     return render(request, "tournaments/detail.html", {
+        "can_stop": (organiser or staff) and not competition.ended,
+        "stop_reason_max": MAX_STOP_REASON,
         **_live_part(request, competition), **_entries(competition, me),
         "entrants": competition.entrants, "me": me, "organiser": organiser,
         "entered": me is not None and me in competition.entrants,
         "invitations": list(competition.invitations.items()) if organiser else [],
         "my_invitation": competition.invitations.get(me) if me is not None else None,
         "invite_max": MAX_PEOPLE_TEXT,
-        "follow": not competition.finished and not (competition.waiting
+        "follow": not competition.ended and not (competition.waiting
                                                      and not competition.continuous),
         "progress_url": reverse("tournaments:progress", args=[competition.id]),
         "live_url": reverse("tournaments:live", args=[competition.id])})
@@ -546,8 +580,8 @@ def competition_progress(request: HttpRequest, competition_id: UUID) -> JsonResp
 
 def pace_text(c: dict[str, Any]) -> str:
     """The rate and the time left, in words: "12.5 games a minute, about 4 minutes
-    left"."""
-    if c["finished"] or c["rate"] is None:
+    left" (nothing once it has ended: finished or stopped)."""
+    if c["ended"] or c["rate"] is None:
         return ""
     text = _("%(rate)s games a minute") % {"rate": f"{c['rate']:.1f}"}
     if c["remaining"] is not None:
@@ -708,6 +742,29 @@ def invite(request: HttpRequest, competition_id: UUID) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def stop(request: HttpRequest, competition_id: UUID) -> HttpResponse:
+    """Its organiser, or a member of staff, stops a running (or waiting) competition,
+    ladder or league, with an optional reason (``rounds.stop``). Anyone else is
+    refused with a 403 and nothing is stored; stopping it twice is refused with the
+    reason."""
+    competition = _get(competition_id)
+    me = person_entrant(request.user.get_username())
+    staff = quotas.exempt(request.user)
+    if competition.organiser != me and not staff:
+        return HttpResponseForbidden(_("Only its organiser or the platform's staff stop a "
+                                       "competition."))
+    try:
+        rounds.stop(competition.id, me, request.POST.get("reason", "")[:MAX_STOP_REASON * 2],
+                    staff=staff)
+    except CompetitionError as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, _("%(name)s is stopped.") % {"name": competition.name})
+    return redirect("tournaments:detail", competition_id=competition_id)
+
+
+@login_required
 @require_safe
 def invitations(request: HttpRequest) -> HttpResponse:
     """The signed-in person's invitations: each competition's name, organiser and
@@ -763,6 +820,7 @@ urlpatterns: list[URLPattern] = [
     path("<uuid:competition_id>/accept/", accept, name="accept"),
     path("<uuid:competition_id>/decline/", decline, name="decline"),
     path("<uuid:competition_id>/invite/", invite, name="invite"),
+    path("<uuid:competition_id>/stop/", stop, name="stop"),
     path("invitations/", invitations, name="invitations"),
     # Where the ladders' and leagues' pages were before there was one core.
     path("ladders/", _format_list("ladder"), name="ladders"),

@@ -189,3 +189,31 @@ def test_the_competition_pages_fit_a_phone(page: Page, live_server: LiveServer,
             page.screenshot(path=str(SCREENSHOTS / f"phone-{name}-{language}.png"),
                             full_page=True)
     assert not wide, f"pages wider than a 390 px phone: {wide}"
+
+
+def test_its_organiser_stops_a_round_robin_mid_way(page: Page, live_server: LiveServer,
+                                                   competitions: Competitions) -> None:  # noqa: F811
+    from django.contrib.auth.models import User
+
+    from tournaments.core.games import play_deals
+    from tournaments.core.rounds import advance
+
+    User.objects.create_user("olga", password="pw-olga-1234")
+    cup = create("Broken Cup", "round-robin", {"cycles": 1}, ruleset_for("duel", 2), 2,
+                 ENTRANTS[:5], organiser="user:olga")
+    sent: list[tuple[int, int]] = []
+    start_round(cup, lambda _cid, r, deals: sent.extend((r, d) for d in deals))
+    for r, deal in list(sent):  # the first round, in full; the second is paired
+        play_deals(cup.id, r, [deal])
+        advance(cup.id, lambda _cid, r, deals: None)
+    sign_in(page, live_server.url, "olga", "pw-olga-1234", f"/tournaments/{cup.id}/")
+    page.get_by_text("Stop this competition").click()
+    page.fill("#stop-reason", "a bot never answers")
+    page.get_by_role("button", name="Stop it for good").click()
+    expect(page.locator(".stopped-note")).to_contain_text(
+        "Stopped by olga on ")
+    expect(page.locator(".stopped-note")).to_contain_text(": a bot never answers")
+    expect(page.locator("#competition-status")).to_have_text("stopped")
+    expect(page.get_by_text("Stop this competition")).to_have_count(0)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "tournament-stopped.png"), full_page=True)

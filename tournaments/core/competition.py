@@ -34,6 +34,10 @@ Its events say what happened in the organiser's words:
   its messages) and sent those deals again (``tournaments.core.rounds.watch``); one
   each time it sends them, the first one opening the stall. :class:`Competition.Resumed`:
   games came in again after it.
+- :class:`Competition.Stopped`: its organiser (or the platform's staff or operator)
+  stopped it before its format's end, with a reason: no round is paired after it, and
+  its standings are those of the games it had then (the open round's stored games
+  included, rated on: ``Rated``); games sent before it that end later change nothing.
 
 Competitions, ladders and leagues stored before there was one aggregate are read as
 competitions (``tournaments.core.legacy``: their events' old topics and shapes are
@@ -57,6 +61,7 @@ from eventsourcing.domain import Aggregate
 
 from bohnanza_core.engine import SEAT_NAME_MAX, TAG_VALUE_MAX
 from bohnanza_core.formats import (
+    MAX_TICKS,
     Format,
     History,
     Knockout,
@@ -104,6 +109,26 @@ class Stall:
     resent_at: str
     stored: int
     """The round's games stored when it was last found stalled."""
+
+
+MAX_STOP_REASON: Final = 500
+"""The longest reason an organiser gives for stopping a competition."""
+OPERATOR: Final = "operator"
+"""Who stops a competition from the command line (``Stopped.by``): the platform's
+operator, who runs the workers."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A competition stopped before its end: ``by`` whom (``user:<name>``, or
+    :data:`OPERATOR`), why, when, and the open round then (None: none was open) with
+    its games stored by then, in pairing order (None: not in), which count."""
+
+    by: str
+    reason: str
+    at: datetime
+    round: int | None
+    played: tuple[Result | None, ...]
 
 
 @dataclass(frozen=True)
@@ -160,6 +185,11 @@ SCHEMES: Final[dict[str, IdScheme]] = {
                        "bohnanza-ladder-v1", across=True),
     "league": IdScheme(uuid.UUID("9c4e2b7a-1f3d-4a6b-8e5c-7d0f1a2b3c4d"), "bohnanza-league-v1"),
 }
+LADDER_DAYS: Final = 365
+"""A ladder runs at most a year's ticks (and at most ``MAX_TICKS``, 10,000): every 60 s
+it runs about 7 days, every 300 s about 35, every hour or more about a year. So even a
+ladder ticking once a week holds its organiser's ladder slot for a year, not for
+centuries (:attr:`Competition.ticks_total`)."""
 LADDER_LOTS = "bohnanza-ladder-groups-v1"
 """The label of a ladder's draws (:func:`bohnanza_core.formats.lot`)."""
 
@@ -334,6 +364,24 @@ class Competition(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.stall = None
 
+    class Stopped(Aggregate.Event):
+        by: str
+        """``user:<name>`` (its organiser or a member of staff), or ``operator``."""
+        reason: str
+        round: int
+        """The round open when it stopped, or -1 (none was)."""
+        played: list[list[Any]]
+        """[index, ranks, coins, winners] of each of that round's games stored by then."""
+
+        def apply(self, aggregate: Any) -> None:
+            played: list[Result | None] = []
+            if self.round >= 0:
+                played = [None] * len(aggregate.rounds[self.round].games)
+                for index, ranks, coins, winners in self.played:
+                    played[index] = Result(tuple(ranks), tuple(coins), tuple(winners))
+            aggregate.stopped = Stop(self.by, self.reason, self.timestamp,
+                                  self.round if self.round >= 0 else None, tuple(played))
+
     def __init__(self, name: str, format: str, options: dict[str, int],
                  ruleset: dict[str, Any], table: int, every: int, organiser: str | None,
                  secret: str, scheme: str) -> None:
@@ -365,6 +413,8 @@ class Competition(Aggregate):
         self.finished_at: datetime | None = None
         self.stall: Stall | None = None
         """The open stall (:class:`Competition.Stalled`), until games come in again."""
+        self.stopped: Stop | None = None
+        """Who stopped it, when and why (:class:`Competition.Stopped`), if anyone did."""
         self.finished_recorded = False
         """``Finished`` was recorded. What is finished is :attr:`finished`, which
         says so of a league stored before there was one core too (it had no such
@@ -416,8 +466,16 @@ class Competition(Aggregate):
 
     @property
     def open_round(self) -> int | None:
-        """The round being played, or None (none paired, or every one ended)."""
+        """The round being played, or None (none paired, every one ended, or the
+        competition stopped: nothing of its round is played on or collected)."""
+        if self.stopped is not None:
+            return None
         return len(self.rounds) - 1 if len(self.results) < len(self.rounds) else None
+
+    @property
+    def ended(self) -> bool:
+        """It runs no more: its format's end (:attr:`finished`), or stopped."""
+        return self.stopped is not None or self.finished
 
     @property
     def continuous(self) -> bool:
@@ -425,9 +483,19 @@ class Competition(Aggregate):
         return self.rules.continuous
 
     @property
+    def ticks_total(self) -> int | None:
+        """A ladder's ticks in all (None: not a ladder): :data:`MAX_TICKS`, or fewer,
+        a year's of them (:data:`LADDER_DAYS`), for one that ticks less often than
+        every ``LADDER_DAYS * 86400 / MAX_TICKS`` seconds (about an hour)."""
+        if not self.continuous:
+            return None
+        return max(1, min(MAX_TICKS, LADDER_DAYS * 24 * 3600 // max(1, self.every)))
+
+    @property
     def entries_open(self) -> bool:
         """People may join and leave: entries were opened and no round has started."""
-        return self.live is not None and self.live.entries_open and not self.rounds
+        return (self.live is not None and self.live.entries_open and not self.rounds
+                and self.stopped is None)
 
     @property
     def cap(self) -> int:
@@ -487,12 +555,28 @@ class Competition(Aggregate):
                 results: Sequence[Result | None] | None = None) -> list[Tally]:
         """Every entrant's games, points, coins and wins over every ended round, or over
         round ``r`` alone (a league season's table) with its ``results`` (a running
-        round's so far, None for a game not played yet; its recorded ones by default)."""
+        round's so far, None for a game not played yet; its recorded ones by default).
+        A stopped competition's round open then counts its games stored by then."""
         if r is None:
-            return tally(len(self.entrants), self.rounds, self.results)
+            return tally(len(self.entrants), self.rounds, [*self.results, *self._stopped()])
         if results is None:
-            results = self.results[r] if r < len(self.results) else []
+            results = self.results[r] if r < len(self.results) else self.so_far(r)
         return tally(len(self.entrants), [self.rounds[r]], [results])
+
+    def _stopped(self) -> list[Sequence[Result | None]]:
+        stop = self.stopped
+        return [stop.played] if stop is not None and stop.round is not None else []
+
+    def so_far(self, r: int) -> Sequence[Result | None]:
+        """The results of round ``r`` as the competition counts them: its recorded ones
+        once it has ended; for the round open when it was stopped, its games stored by
+        then; else none (a running round's come from the store)."""
+        if r < len(self.results):
+            return self.results[r]
+        stop = self.stopped
+        if stop is not None and stop.round == r:
+            return stop.played
+        return [None] * len(self.rounds[r].games)
 
     def moved(self, r: int, entrant: int) -> int:
         """Where an entrant went as round ``r`` ended: 1 up, -1 down, 0 stayed (or the
@@ -625,6 +709,7 @@ class Competition(Aggregate):
     def enter(self, entrant: str) -> None:
         """Enter a bot (the organiser's doing), or a person who asked (by joining or
         accepting: :meth:`join`)."""
+        self._not_stopped()
         if entrant in self.entrants:
             raise CompetitionError(_("%(name)s has entered already.") % {"name": entrant[:150]})
         if self.started and not self.continuous:
@@ -638,6 +723,7 @@ class Competition(Aggregate):
         acceptance, a sign-up while entries are open (on the waiting list when it is
         full), or the organiser's own entry before the first round. ``now``: when it is
         asked (a sign-up after its deadline is refused)."""
+        self._not_stopped()
         if entrant in self.invited:
             self.accept(entrant)
             return
@@ -689,6 +775,7 @@ class Competition(Aggregate):
         if not is_person(entrant):
             raise CompetitionError(_("Only people are invited; bots are entered."))
         name = (username_of(entrant) or "")[:150]
+        self._not_stopped()
         if not self.waiting:
             raise CompetitionError(_("The competition has started: it invites nobody now."))
         if (entrant in self.entrants or entrant in self.invitations
@@ -705,6 +792,7 @@ class Competition(Aggregate):
         """The invited person says yes: entered from now on."""
         if self.invitations.get(entrant) != INVITED:
             raise CompetitionError(_("You have no open invitation to this competition."))
+        self._not_stopped()
         if not self.waiting:
             raise CompetitionError(_("The competition has started: the invitation has "
                                      "expired."))
@@ -736,6 +824,7 @@ class Competition(Aggregate):
         """Close the entries, drop the invitations nobody answered (``Expired``) and pair
         the first round with who has entered; refused (CompetitionError, nothing
         changed) while they cannot be paired."""
+        self._not_stopped()
         if not self.waiting:
             raise CompetitionError(_("This competition has started already."))
         self.check_entrants()
@@ -750,9 +839,13 @@ class Competition(Aggregate):
         played its last (False; a ladder with too few entrants just waits). Looks at
         ``ended``, not :attr:`finished`: that one is true as soon as the last round
         has ended, and the ``Finished`` event would never be stored."""
-        if self.open_round is not None or self.finished_recorded:
+        if self.open_round is not None or self.finished_recorded or self.stopped is not None:
             return False
         history = self.history()
+        ticks = self.ticks_total
+        if ticks is not None and len(self.rounds) >= ticks:
+            self.trigger_event(Competition.Finished)  # its last tick has been played
+            return False
         try:
             paired = self.rules.next_round(history)
         except PairingError as refused:
@@ -805,17 +898,60 @@ class Competition(Aggregate):
 
     def rerated(self) -> Ratings:
         """The ratings from every result so far, game by game in pairing order: what
-        the recorded ratings are, rated round after round."""
+        the recorded ratings are, rated round after round (and the games a stopped
+        competition's open round had then)."""
         ratings = Ratings()
-        for paired, results in zip(self.rounds, self.results, strict=False):
+        for paired, results in zip(self.rounds, [*self.results, *self._stopped()],
+                                   strict=False):
             for pairing, result in zip(paired.games, results, strict=True):
-                ratings.rate([self.entrants[e] for e in pairing.seats], result.ranks)
+                if result is not None:
+                    ratings.rate([self.entrants[e] for e in pairing.seats], result.ranks)
         return ratings
+
+    # -- stopping -------------------------------------------------------------------
+
+    def _not_stopped(self) -> None:
+        if self.stopped is not None:
+            raise CompetitionError(_("This competition has been stopped."))
+
+    def stop(self, by: str, reason: str, played: Sequence[Result | None] = (), *,
+                 staff: bool = False) -> None:
+        """Stop a running (or waiting) competition before its format's end: ``by`` its
+        organiser, or a member of ``staff`` (the command line's :data:`OPERATOR` is
+        one), for ``reason`` (may be empty). ``played``: the open round's games stored
+        by now, in pairing order (None: not in); they count, and are rated on, so its
+        final standings are those of the games it had. Refused (nothing recorded) for
+        anyone else, and once it has finished or been stopped."""
+        if not staff and (self.organiser is None or by != self.organiser):
+            raise CompetitionError(_("Only its organiser or the platform's staff stop a "
+                                     "competition."))
+        self._not_stopped()
+        if self.finished:
+            raise CompetitionError(_("This competition has finished: there is nothing to "
+                                     "stop."))
+        reason = reason.strip()
+        if len(reason) > MAX_STOP_REASON:
+            raise CompetitionError(_("A reason of at most %(count)d characters.")
+                                   % {"count": MAX_STOP_REASON})
+        r = self.open_round
+        kept = ([[i, list(g.ranks), list(g.coins), list(g.winners)]
+                 for i, g in enumerate(played) if g is not None] if r is not None else [])
+        assert r is None or len(played) in (0, len(self.rounds[r].games))
+        self.trigger_event(Competition.Stopped, by=by, reason=reason,
+                           round=-1 if r is None else r, played=kept)
+        if kept:
+            assert r is not None
+            ratings = Ratings.from_stored(self.ratings)
+            for pairing, result in zip(self.rounds[r].games, played, strict=True):
+                if result is not None:
+                    ratings.rate([self.entrants[e] for e in pairing.seats], result.ranks)
+            self.trigger_event(Competition.Rated, ratings=ratings.stored(self.entrants))
 
 
 legacy.register(Competition)
 
 
-__all__ = ["ACCEPTED", "CLOCK", "DECLINED", "EXPIRED", "INVITED", "MAX_INVITATIONS",
-           "MAX_WAITING", "SCHEMES", "Competition", "CompetitionError", "IdScheme", "LivePlay",
-           "SignUp", "Stall"]
+__all__ = ["ACCEPTED", "CLOCK", "DECLINED", "EXPIRED", "INVITED", "LADDER_DAYS",
+           "MAX_INVITATIONS",
+           "MAX_STOP_REASON", "MAX_WAITING", "OPERATOR", "SCHEMES", "Competition",
+           "CompetitionError", "IdScheme", "LivePlay", "SignUp", "Stall", "Stop"]

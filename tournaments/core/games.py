@@ -158,13 +158,19 @@ def results_so_far(competition: Competition, r: int) -> list[Result | None]:
 def stored_results(competition: Competition) -> list[tuple[list[str], tuple[int, ...]]]:
     """(entrants by seat, ranks) of every game of the ended rounds, read from the games'
     own last events in the store (``GameEnded``, or ``GameStopped`` for a live game the
-    platform ended at its deadline), in pairing order: re-rating from the store starts
+    platform ended at its deadline), in pairing order, and of a stopped competition's
+    round open then, those it counted (stored by then): re-rating from the store starts
     from these. A game of an ended round that the store does not hold ended is an
     error (LookupError): its result would be a guess."""
     store = games()
     rated = []
-    for r, paired in enumerate(competition.rounds[:len(competition.results)]):
+    counted = len(competition.results) + (1 if competition.stopped is not None
+                                          and competition.stopped.round is not None else 0)
+    for r, paired in enumerate(competition.rounds[:counted]):
+        results = competition.so_far(r)
         for index, pairing in enumerate(paired.games):
+            if results[index] is None:
+                continue  # not in when it was stopped: it counts for nothing
             gid = competition.game_id(r, index)
             ended = store.record(gid)[-1].event
             if not isinstance(ended, GAME_OVER_TYPES):

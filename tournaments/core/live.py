@@ -18,6 +18,9 @@ app (``play.tables.open_table``): ``tournaments`` uses ``play``, never the rever
   first: ``play``'s ``table_finished`` signal as the game ends, the beat's periodic
   look (for deadlines), a page view; then the competition moves on
   (``tournaments.core.rounds``) exactly as after a bots' game.
+- :func:`close_tables`: a stopped competition's open round's tables still being
+  played are ended by the platform as an abandoned table is (``GameStopped``, reason
+  ``abandoned``, actor ``competition``); they go in nowhere.
 """
 
 from __future__ import annotations
@@ -195,5 +198,25 @@ def collect(competition_id: UUID, now: datetime | None = None, *,
     return added
 
 
-__all__ = ["ACTOR", "COLLECT_TASK", "collect", "live_games", "open_tables", "schedule",
-           "unschedule"]
+def close_tables(competition: Competition, r: int) -> int:
+    """End the games still being played at round ``r``'s live tables of a stopped
+    competition, as the platform ends an abandoned table's (``play.tables.stop_game``:
+    ``GameStopped``, reason ``abandoned``, scored by the coins banked; every seat is
+    told, and nothing can be played there afterwards); returns how many. The
+    competition collects nothing more, so none of them counts."""
+    closed = 0
+    rows = CompetitionTable.objects.filter(competition_id=competition.id, round=r,
+                                           table__status=Table.Status.RUNNING)
+    for row in rows.select_related("table"):
+        try:
+            stop_game(row.table.pk, StopReason.ABANDONED, ACTOR, announce=False)
+        except TableError as refused:  # it ended meanwhile
+            log.info("table %s of stopped %s not closed: %s", row.table.pk, competition.id,
+                     refused)
+            continue
+        closed += 1
+    return closed
+
+
+__all__ = ["ACTOR", "COLLECT_TASK", "close_tables", "collect", "live_games", "open_tables",
+           "schedule", "unschedule"]

@@ -60,11 +60,12 @@ def progress(c: Competition, now: datetime | None = None, *,
     planned = total if total is not None else c.games_paired()
     stored = min(stored, planned) if planned else stored
     start = c.paired_at[0] if c.paired_at else None
-    end = c.finished_at if c.finished and c.finished_at is not None else now
+    end = (c.stopped.at if c.stopped is not None
+           else c.finished_at if c.finished and c.finished_at is not None else now)
     elapsed = (end - start).total_seconds() if start is not None else 0.0
     rate = stored * 60 / elapsed if stored and elapsed > 0 else None
     left = eta = None
-    if rate and not c.finished and planned > stored:
+    if rate and not c.ended and planned > stored:
         left = timedelta(seconds=(planned - stored) * 60 / rate)
         eta = now + left
     return Progress(stored, planned, rate, left, eta, c.finished)

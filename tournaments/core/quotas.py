@@ -12,7 +12,8 @@ competitions, ladders and leagues are bounded, from ``settings.TOURNAMENT_QUOTAS
   (its tables a tick times its ticks a day: a ladder runs day after day);
 - ``running_competitions``, ``running_ladders``, ``running_leagues``: how many of each
   an account may have running at once (a league waiting for its first season runs; a
-  ladder runs until its last tick, ``ladders.MAX_TICKS``);
+  ladder runs until its last tick, ``Competition.ticks_total``); a stopped one no
+  longer runs, and a stopped ladder's games a day no longer count;
 - ``shortest_tick_seconds``: the shortest interval an account's ladder ticks at.
 
 A bot test (``tournaments.core.bottests``) counts as a competition: every game it may
@@ -45,7 +46,6 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from bohnanza_core.formats import MAX_TICKS
 from tournaments.core import bottests
 from tournaments.core.bottests import BotTest
 from tournaments.core.competition import Competition, CompetitionError
@@ -108,8 +108,9 @@ def _ended(row: QuotaUse) -> bool:
             return bottests.get(row.competition_id).decided
         except LookupError:
             return True
-    return competition.finished or (competition.continuous and competition.open_round is None
-                                    and len(competition.rounds) >= MAX_TICKS)
+    ticks = competition.ticks_total
+    return competition.ended or (ticks is not None and competition.open_round is None
+                                 and len(competition.rounds) >= ticks)
 
 
 def running(user: Any, kind: str) -> int:
@@ -269,6 +270,21 @@ def entries_changed(competition: Competition, *, operator: bool = False) -> None
     row.save(update_fields=["games", "games_at"])
 
 
+def stopped(competition: Competition) -> None:
+    """A competition was stopped (in the caller's transaction, the one that stores
+    it): it runs no more, so it leaves its account's running ones; a ladder's games a
+    day count no more from now, and another format's count only the games it had
+    paired (those the workers were asked for). Nothing for one made by staff or on the
+    command line (no row)."""
+    row = QuotaUse.objects.select_for_update().filter(competition_id=competition.id).first()
+    if row is None:
+        return
+    row.running = False
+    if not competition.continuous:
+        row.games = min(row.games, competition.games_paired())
+    row.save(update_fields=["running", "games"])
+
+
 def admit_start(user: Any, league: Competition) -> None:
     """The organiser starts a competition that waited for entries: its games count
     from now. Checked and written inside the caller's transaction (the one that stores
@@ -288,4 +304,4 @@ def admit_start(user: Any, league: Competition) -> None:
 
 __all__ = ["DEFAULTS", "QuotaExceeded", "admit_start", "creating", "creating_bot_test",
            "entries_changed", "exempt", "games_asked",
-           "games_used", "limits", "running"]
+           "games_used", "limits", "running", "stopped"]

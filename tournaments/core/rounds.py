@@ -20,6 +20,9 @@ Celery tasks (``tournaments.tasks``), the shell and the pages run.
   embedded default's file transport loses them) is recorded as stalled and its missing
   deals are sent again, with nobody to type ``manage.py tournament resume``;
   :func:`stalled_since` says so until games come in again.
+- :func:`stop`: its organiser (or staff, or the operator) stops it: ``Stopped``
+  recorded with the open round's games stored by then, its quota slot freed, its
+  beat's entries removed and its open round's live tables closed by the platform.
 """
 
 from __future__ import annotations
@@ -38,10 +41,16 @@ from django.db.models import Max
 from django.utils import timezone
 from eventsourcing.persistence import IntegrityError
 
-from tournaments.core import consent, live, quotas
+from tournaments.core import beat, consent, live, quotas
 from tournaments.core.competition import Competition, CompetitionError
 from tournaments.core.entrants import username_of
-from tournaments.core.games import bot_deals, missing_games, play_deals, round_results
+from tournaments.core.games import (
+    bot_deals,
+    missing_games,
+    play_deals,
+    results_so_far,
+    round_results,
+)
 from tournaments.core.store import competitions
 from tournaments.models import CompetitionGame
 
@@ -230,7 +239,7 @@ def watch(competition_id: UUID, send: Send, now: datetime | None = None) -> str:
     app = competitions()
     for _ in range(ATTEMPTS):
         competition = app.get(competition_id)
-        if competition.finished:
+        if competition.ended:
             return "finished"
         r = competition.open_round
         if r is None:
@@ -268,6 +277,38 @@ def watch(competition_id: UUID, send: Send, now: datetime | None = None) -> str:
         send(competition_id, r, deals)
         return "stalled"
     return "moving"
+
+
+def stop(competition_id: UUID, by: str, reason: str, *, staff: bool = False) -> Competition:
+    """Stop a competition (``Competition.stop``: ``by`` its organiser, or ``staff``),
+    recording the open round's games stored by now, which count; refused
+    (CompetitionError, nothing stored) as the aggregate refuses. In the transaction
+    that stores it, its account's quota no longer counts it as running
+    (``quotas.stopped``) and the beat's entries for it (a ladder's tick, the watch, the
+    look at live tables) are removed, so no round is paired and no tick plays. Then its
+    open round's live tables still being played are closed as the platform closes an
+    abandoned one (``live.close_tables``). Games the workers play after it are stored
+    and change nothing. A lost race (a tick, a round's end) is tried again."""
+    app = competitions()
+    for _ in range(ATTEMPTS):
+        competition = app.get(competition_id)
+        r = competition.open_round
+        played = results_so_far(competition, r) if r is not None else []
+        competition.stop(by, reason, played, staff=staff)
+        try:
+            with transaction.atomic():
+                app.save(competition)
+                quotas.stopped(competition)
+                for what in ("tick", "watch"):
+                    beat.stop(competition_id, what)
+                live.unschedule(competition_id)
+        except IntegrityError:
+            continue  # a tick or a round's end came first: stop what it left
+        if r is not None:
+            live.close_tables(competition, r)
+        log.info("competition %s stopped by %s", competition_id, by)
+        return competition
+    raise CompetitionError("the competition kept changing: try again")
 
 
 def _save_quietly(app: Any, competition: Competition) -> None:
@@ -308,4 +349,5 @@ def run_here(competition_id: UUID, *, rounds: int = 1,
 
 
 __all__ = ["ATTEMPTS", "Send", "advance", "collect", "last_stored", "resume", "run_here",
-           "stall_seconds", "stalled_since", "start_due", "start_round", "tick", "watch"]
+           "stall_seconds", "stalled_since", "start_due", "start_round", "stop", "tick",
+           "watch"]

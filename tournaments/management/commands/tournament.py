@@ -17,6 +17,7 @@
     manage.py tournament start ID         (a competition waiting for entries)
     manage.py tournament join ID --bots cautious    (a ladder: more bots)
     manage.py tournament tick ID [--here] [--ticks N]   (a ladder's next round now)
+    manage.py tournament stop ID [--reason TEXT]
     manage.py tournament resume [ID]
     manage.py tournament rerate ID
     manage.py tournament export ID [--out FILE.zip | --out -]
@@ -28,10 +29,13 @@ followed); ``--here`` plays every game in this process instead,
 without workers (a ladder: ``--ticks`` rounds). People named with ``--people`` are
 invited and play at live tables once they accept (``--consented``: the operator states
 they agreed elsewhere, and enters them at once). ``resume`` sends the open round's
-missing games of one competition (or every unfinished one) again. ``rerate`` rates the
-competition again from its stored games alone (their ``GameEnded`` events) and compares
-with the ratings it recorded: exit status 1 if they differ. ``export`` writes every
-stored game of it as a zip of JSON Lines exports with an index (docs/export.md).
+missing games of one competition (or every unfinished one) again. ``stop`` stops a
+running (or waiting) competition, ladder or league as the operator: no round is paired
+after it, its live tables are closed and its standings are those of the games it had.
+``rerate`` rates the competition again from its stored games alone (their ``GameEnded``
+events) and compares with the ratings it recorded: exit status 1 if they differ.
+``export`` writes every stored game of it as a zip of JSON Lines exports with an index
+(docs/export.md).
 """
 
 from __future__ import annotations
@@ -52,14 +56,21 @@ from bohnanza_core.pairings import MAX_ENTRANTS, MAX_ROUNDS
 from bohnanza_core.rulesets import customize, rule_overrides, ruleset_for
 from tournaments import tasks
 from tournaments.core import bottests, consent, quotas
-from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
+from tournaments.core.competition import (
+    CLOCK,
+    OPERATOR,
+    Competition,
+    CompetitionError,
+    LivePlay,
+    SignUp,
+)
 from tournaments.core.entrants import display_name, entrants_for
 from tournaments.core.export import file_name, games_zip
 from tournaments.core.games import stored_results
 from tournaments.core.progress import describe as describe_progress
 from tournaments.core.progress import progress, stored_counts
 from tournaments.core.ratings import rerate
-from tournaments.core.rounds import run_here, stalled_since
+from tournaments.core.rounds import run_here, stalled_since, stop
 from tournaments.core.store import (
     MAX_FIXTURE_HOURS,
     MAX_GAME_SECONDS,
@@ -93,8 +104,8 @@ def progress_bar(competition: Competition) -> str:
         return f"{p.stored} games, {len(competition.results)} rounds" + (
             f", {rate}" if rate else "")
     filled = BAR * p.stored // p.planned if p.planned and not p.finished else BAR
-    stalled = None if competition.finished else stalled_since(competition)
-    state = ("finished" if competition.finished else
+    stalled = None if competition.ended else stalled_since(competition)
+    state = ("finished" if competition.finished else "stopped" if competition.stopped else
              f"round {len(competition.rounds)}, stalled since {stalled:%H:%M:%S} UTC"
              if stalled else f"round {len(competition.rounds)}")
     return (f"[{'#' * filled}{'.' * (BAR - filled)}] {p.stored}/{p.planned} games, {state}"
@@ -117,6 +128,11 @@ def describe(competition: Competition) -> str:
     lines = [f"{competition.name} [{competition.id}]",
              f"{competition.format}, tables of {competition.table}, {ruleset.name}{house}"
              f"{every}", progress_bar(competition), ""]
+    stop = competition.stopped
+    if stop is not None:
+        who = display_name(stop.by) if stop.by != OPERATOR else "the operator"
+        lines[-1:] = [f"stopped by {who} on {stop.at:%Y-%m-%d %H:%M} UTC"
+                      + (f": {stop.reason}" if stop.reason else ""), ""]
     podium = competition.podium()
     if podium is not None:
         places = ", ".join(f"{n}. {display_name(competition.entrants[e])}"
@@ -257,6 +273,10 @@ class Command(BaseCommand):
         tick.add_argument("--here", action="store_true", help="play it in this process")
         tick.add_argument("--ticks", type=int, default=1)
         sub.add_parser("resume", help="send missing games again").add_argument("id", nargs="?")
+        stop = sub.add_parser("stop", help="stop a running (or waiting) competition, ladder "
+                                           "or league now")
+        stop.add_argument("id")
+        stop.add_argument("--reason", default="", help="why, shown on its page")
         export = sub.add_parser("export", help="every stored game of it as a zip of JSON "
                                                "Lines exports, with an index")
         export.add_argument("id")
@@ -350,7 +370,7 @@ class Command(BaseCommand):
 
     def _follow(self, options: dict[str, Any]) -> None:
         competition = find(options["id"])
-        while not competition.finished and not competition.continuous:
+        while not competition.ended and not competition.continuous:
             self._bar(competition)
             time.sleep(0.5)
             competition = find(str(competition.id))
@@ -363,8 +383,9 @@ class Command(BaseCommand):
         counts = stored_counts(c.id for c in found)
         for c in found:
             total = c.games_total()
-            stalled = None if c.finished else stalled_since(c)
-            state = ("finished" if c.finished else "waiting" if c.waiting and not c.continuous
+            stalled = None if c.ended else stalled_since(c)
+            state = ("finished" if c.finished else "stopped" if c.stopped
+                     else "waiting" if c.waiting and not c.continuous
                      else f"stalled since {stalled:%Y-%m-%d %H:%M:%S} UTC" if stalled
                      else "running")
             self.stdout.write(f"{c.id}  {c.name:<30} {c.format:<11} "
@@ -379,6 +400,11 @@ class Command(BaseCommand):
         competition.start()
         consent.save(competitions(), competition)
         tasks.start(competition)
+        self.stdout.write(describe(competition))
+
+    def _stop(self, options: dict[str, Any]) -> None:
+        """The operator stops it (``rounds.stop``): staff's right, named ``operator``."""
+        competition = stop(find(options["id"]).id, OPERATOR, options["reason"], staff=True)
         self.stdout.write(describe(competition))
 
     def _join(self, options: dict[str, Any]) -> None:

@@ -401,7 +401,8 @@ class Command(BaseCommand):
 
     def _join(self, options: dict[str, Any]) -> None:
         competition = find(options["id"])
-        for entrant in entrants_for(self._names(options["bots"])):
+        # A bot entered already comes in as another copy ("#2"), as on create.
+        for entrant in entrants_for(self._names(options["bots"]), competition.entrants):
             competition.enter(entrant)
         with transaction.atomic():
             quotas.entries_changed(competition, operator=True)

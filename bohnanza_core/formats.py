@@ -451,6 +451,23 @@ class Knockout(Format):
         rest = [e for e in range(history.entrants) if e not in order]
         return rest + order if len(history.results) < len(history.rounds) else order + rest
 
+    def last_matches(self, history: History) -> list[tuple[int, MatchRow | None]]:
+        """Each entrant, in entry order: the last round it is paired in (from 0; -1
+        before the first) and its row of the last match it has finished (points and
+        coins over that match; None before its first): what :meth:`placings` orders
+        by, so a standings table can show it."""
+        reached = [-1] * history.entrants
+        for r, paired in enumerate(history.rounds):
+            for pairing in paired.games:
+                for e in pairing.seats:
+                    reached[e] = r
+        rows: list[MatchRow | None] = [None] * history.entrants
+        for r in range(min(len(history.results), len(history.rounds))):
+            for match in self.matches(history, r):
+                for row in match.rows:
+                    rows[row.entrant] = row
+        return list(zip(reached, rows, strict=True))
+
 
 class Ladder(Format):
     """A tick: tables of entrants close in rating, which vary from tick to tick; entrants

@@ -375,6 +375,9 @@ def move_words() -> dict[str, Any]:
         "title_offer": _("Offer for you"),
         "clock_move": _("time left for this move"),
         "clock_bank": _("bank %(time)s"),
+        # A seat handed to its bot (its person away past the limit, or gone): the bot's
+        # name where a dead clock would read 0:00 (the seat's badge says the same).
+        "clock_bot": _("played by the %(bot)s bot"),
         "clock_warning": _("%(n)s seconds left on your clock."),
         "trade_window": _("Trading open for %(time)s"),
         "beans": {kind.value: bean(kind) for kind in BeanKind},

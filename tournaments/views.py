@@ -329,8 +329,10 @@ PODIUM_RULES = {
                           "coins, then entry order: the Swiss tie-breaks."),
     "final": gettext_lazy("By the final table's match: points, then coins, then seed; "
                           "the others by the round they went out in."),
-    "division": gettext_lazy("The first division of the last season: points, then "
-                             "coins, then the season's seeding."),
+    "division": gettext_lazy("By the last season's divisions, the first at the top: "
+                             "each by points, then coins, then the season's seeding (a "
+                             "first division of two leaves third place to the second "
+                             "division's winner)."),
     "rating": gettext_lazy("By rating (mu - 3 sigma): a ladder runs on."),
 }
 """What each format's podium is decided by (``Format.podium_rule``)."""
@@ -370,14 +372,52 @@ def _bracket(c: Competition) -> list[dict[str, Any]]:
             for r, matches in enumerate(rounds)]
 
 
+STANDINGS_ORDERS = {
+    "points": gettext_lazy("The standings are in the podium's order: points, then "
+                           "coins, then entry order."),
+    "swiss": gettext_lazy("The standings are in the podium's order: points, then "
+                          "Buchholz (the points of everyone met, once a game), then coins, "
+                          "then entry order."),
+    "final": gettext_lazy("The standings are in the podium's order: the round each "
+                          "entrant reached, later first (the final's table by its match); "
+                          "within a round, the points and coins of the last match played, "
+                          "then seed. The Points column counts every game, so it need not "
+                          "fall in order."),
+}
+"""What the standings table of each format is ordered by: its podium's rule
+(``Competition.standings``), said in words beside it."""
+
+
+def _round_name(c: Competition, r: int) -> str:
+    """A round as a knockout's bracket names it: "Final" for the last table, else
+    "Round N"."""
+    if len(c.rounds[r].games) == c.table:
+        return _("Final")
+    return _("Round %(n)s") % {"n": r + 1}
+
+
 def _standings(c: Competition) -> list[dict[str, Any]]:
+    """Every entrant in the order of the format's own rule (the podium's), with the
+    tie-breaks that rule reads: a Swiss's Buchholz, a knockout's round reached and last
+    match, so an organiser can check the podium against the table."""
+    rule = c.rules.podium_rule
+    extra = c.buchholz() if rule == "swiss" else []
+    last = c.last_matches() if rule == "final" else []
     rows = []
     for row in c.standings():
         entrant = c.entrants[row.entrant]
         rating = c.rating(entrant)
-        rows.append({"entrant": entrant, "games": row.games, "points": row.points,
-                     "average_coins": row.coins / row.games if row.games else 0.0,
-                     "wins": row.wins, "conservative": rating.conservative})
+        shown: dict[str, Any] = {
+            "entrant": entrant, "games": row.games, "points": row.points,
+            "average_coins": row.coins / row.games if row.games else 0.0,
+            "wins": row.wins, "conservative": rating.conservative}
+        if extra:
+            shown["buchholz"] = extra[row.entrant]
+        if last:
+            reached, match = last[row.entrant]
+            shown["reached"] = _round_name(c, reached) if reached >= 0 else ""
+            shown["match"] = match
+        rows.append(shown)
     return rows
 
 
@@ -468,7 +508,10 @@ def _live_part(request: HttpRequest, c: Competition) -> dict[str, Any]:
     else:
         shown = _round_number(request, len(c.rounds))
         entrant = _entrant_number(request, len(c.entrants))
+        rule = c.rules.podium_rule
         context.update(standings=_standings(c), statistics=_statistics(c),
+                       tiebreak=rule if rule in ("swiss", "final") else "",
+                       standings_order=STANDINGS_ORDERS.get(rule, ""),
                        round_numbers=range(1, len(c.rounds) + 1), shown=shown + 1,
                        games=_games(c, shown, me) if c.rounds else [],
                        more=max(0, len(c.rounds[shown].games) - SHOWN_GAMES)

@@ -347,6 +347,21 @@
         const item = document.createElement("li");
         item.className = "live-clock";
         item.dataset.seat = String(n);
+        const name = document.createElement("span");
+        name.className = "live-clock-name";
+        name.textContent = window.BohnanzaTable.seatName(table, facts, n, words);
+        item.appendChild(name);
+        if (seat && seat.bot) {
+          // Handed to its bot: no clock runs down for it, so none is shown (its bank,
+          // spent while its person was away, would read a dead 0:00).
+          const b = document.createElement("span");
+          b.className = "live-clock-bot";
+          b.textContent = " " + fill(words.clock_bot, { bot: seat.bot });
+          item.classList.add("is-bot");
+          item.appendChild(b);
+          parts.push(item);
+          return;
+        }
         let move = null;
         let bank = frame.banks[n];
         if (running && frame.seat === n) {
@@ -362,10 +377,6 @@
             alerts.announce(fill(words.clock_warning, { n: Math.ceil(left) }));
           }
         }
-        const name = document.createElement("span");
-        name.className = "live-clock-name";
-        name.textContent = window.BohnanzaTable.seatName(table, facts, n, words);
-        item.appendChild(name);
         if (move !== null) {
           const m = document.createElement("span");
           m.className = "live-clock-move";

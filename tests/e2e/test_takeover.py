@@ -83,3 +83,45 @@ class TakeoverTest(ChannelsLiveServerTestCase):
         assert "bot:heuristic" in after and "user:ann" not in after
         seat_row = Seat.objects.get(table=stored, number=0)
         assert (seat_row.bot, seat_row.handover) == ("heuristic", "left")
+
+
+# A class of its own: a ChannelsLiveServerTestCase's daphne serves one test's database.
+@override_settings(PLAY_BOT_PACE_SECONDS=1.0)  # the game runs on while it is looked at
+class TakeoverClockTest(ChannelsLiveServerTestCase):
+    serve_static = True
+
+    def test_a_seat_handed_to_its_bot_shows_the_bot_not_a_dead_clock(self) -> None:
+        """A clocked table: once Ann's seat is handed to its bot, the clocks' bar names
+        the bot for that seat instead of its bank (spent while she was away, it read
+        "0:00 bank 0:00"); the other seats keep their clocks."""
+        _require_chromium()
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        reset_games()
+        ann = User.objects.create_user("ann", password="pw-live-123")
+        table = start(create_table(ann, "classic", 3, seats=["open", "heuristic", "random"],
+                                   overrides=SHORT, move_seconds=30, game_seconds=60), ann)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            for width, height in ((1366, 900), (390, 844)):
+                page = browser.new_context(viewport={"width": width, "height": height}
+                                           ).new_page()
+                sign_in(page, self.live_server_url, "ann", "pw-live-123")
+                page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+                page.wait_for_selector(".live-table .rt")
+                mine = page.locator('.live-clocks .live-clock[data-seat="0"]')
+                if width == 1366:
+                    expect(mine.locator(".live-clock-bank")).to_be_visible()
+                    page.click(".live-leave summary")
+                    page.locator(".live-leave-confirm").click()
+                    page.wait_for_load_state()
+                    expect(page.locator(".live-left")).to_contain_text("You left this game")
+                expect(mine).to_contain_text("played by the heuristic bot")
+                expect(mine.locator(".live-clock-bank")).to_have_count(0)
+                expect(page.locator('.live-clocks .live-clock[data-seat="1"] '
+                                    '.live-clock-bank')).to_be_visible()
+                page.locator(".live-clocks").screenshot(
+                    path=str(SCREENSHOTS / f"takeover-clocks-{width}.png"))
+                page.screenshot(path=str(SCREENSHOTS / f"takeover-clock-{width}.png"))
+                page.context.close()
+            browser.close()

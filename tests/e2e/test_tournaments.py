@@ -74,6 +74,8 @@ def test_a_ladder_page_draws_its_rating_history(page: Page, live_server: LiveSer
     expect(second).to_contain_text("heuristic #2")
     expect(second.locator("small")).to_have_text("built in")
     expect(page.locator("table.standings")).not_to_contain_text("@builtin")
+    expect(page.get_by_role("link", name="Download every game")).to_have_attribute(
+        "href", f"/tournaments/{ladder.id}/games.zip")
     page.screenshot(path=str(SCREENSHOTS / "ladder.png"), full_page=True)
     page.goto(f"{live_server.url}/tournaments/ladders/")
     expect(page).to_have_url(f"{live_server.url}/tournaments/?format=ladder")
@@ -91,7 +93,14 @@ def test_a_league_page_shows_its_divisions_and_moves(page: Page, live_server: Li
     expect(page.locator("td", has_text="promoted")).to_have_count(2)
     expect(page.locator("td", has_text="relegated")).to_have_count(2)
     expect(page.locator(".podium .podium-places li")).to_have_count(3)
-    expect(page.locator(".podium")).to_contain_text("first division of the last season")
+    # divisions of two: the third place is the second division's winner, as it says
+    expect(page.locator(".podium")).to_contain_text("By the last season's divisions")
+    expect(page.locator(".podium")).to_contain_text("third place to the second division")
+    last = len(league.rounds) - 1
+    second = league.entrants[league.divisions(last)[1][0]]
+    expect(page.locator(".podium .place-3 .entrant")).to_have_attribute("title", second)
+    expect(page.get_by_role("link", name="Download every game")).to_have_attribute(
+        "href", f"/tournaments/{league.id}/games.zip")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "league.png"), full_page=True)
 

@@ -144,13 +144,18 @@ def test_the_shell_creates_joins_ticks_and_rerates_a_ladder(competitions: Compet
     lid = out.getvalue().split("\n", 1)[0].removeprefix("created ")
     assert PeriodicTask.objects.filter(name=f"competition {lid} tick").exists()
     call_command("tournament", "join", lid, "--bots", "nontrading", stdout=StringIO())
+    # a bot entered already comes in as another copy, as on create
+    call_command("tournament", "join", lid, "--bots", "random,random", stdout=StringIO())
+    assert competitions.get(competitions.ids()[0]).entrants == [
+        "heuristic@builtin", "random@builtin", "nontrading@builtin", "random@builtin #2",
+        "random@builtin #3"]
     out = StringIO()
     call_command("tournament", "tick", lid, "--here", "--ticks", "2", stdout=out)
     assert "nontrading@builtin" in out.getvalue()
     out = StringIO()
     call_command("tournament", "rerate", lid, stdout=out)
     assert "the same ratings as recorded" in out.getvalue()
-    assert competitions.get(competitions.ids()[0]).games_done() == 2
+    assert competitions.get(competitions.ids()[0]).games_done() == 4  # 2 tables a tick
     with pytest.raises(CommandError):
         call_command("tournament", "create", "--format", "ladder", "--name", "Bad",
                      "--ruleset", "duel", "--table", "2", "--bots", "nosuchbot",

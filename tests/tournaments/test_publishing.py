@@ -5,8 +5,10 @@ winners and podiums by each format's own rule."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import re
 import zipfile
 
 import pytest
@@ -15,12 +17,15 @@ from django.test import Client
 from django.urls import reverse
 
 from bohnanza_core.export import read_jsonl
+from bohnanza_core.formats import History, Result, Round
+from bohnanza_core.pairings import Pairing
 from bohnanza_core.rulesets import ruleset_for
 from bohnanza_core.verify import verify_text
 from tournaments.core.rounds import run_here
 from tournaments.core.store import create
 from tournaments.management.commands.tournament import describe
 from tournaments.models import CompetitionGame
+from tournaments.views import _standings
 
 BOTS4 = ["heuristic@builtin", "random@builtin", "nontrading@builtin", "heuristic@builtin #2"]
 
@@ -96,7 +101,7 @@ def test_the_page_shows_bracket_winner_podium_and_filters_by_entrant(knockout):
     assert knockout.podium().rule == "final"
     assert knockout.entrants[knockout.podium().places[0]] == winner
     assert 'class="podium"' in text and "By the final table" in text
-    assert "Download every game" in text and "Why the two orders differ" in text
+    assert "Download every game" in text and "Why the orders differ" in text
     # every entrant's games, across every round
     second = knockout.entrants.index(winner) + 1
     filtered = client.get(reverse("tournaments:detail", args=[knockout.id]),
@@ -143,8 +148,8 @@ def test_every_format_ends_with_a_podium_by_its_own_rule(competitions, name, opt
     assert podium is not None and podium.rule == rule
     assert len(podium.places) == min(3, len(bots)) == len(set(podium.places))
     assert list(podium.places) == done.placings()[:3]
-    if name in ("round-robin", "duplicate"):
-        assert list(podium.places) == [t.entrant for t in done.standings()[:3]]
+    # one ordering: the standings' first three are the podium, in every format
+    assert list(podium.places) == [t.entrant for t in done.standings()[:3]]
     if name == "league":
         last = len(done.rounds) - 1
         assert list(podium.places[:2]) == done.divisions(last)[0]
@@ -154,5 +159,64 @@ def test_every_format_ends_with_a_podium_by_its_own_rule(competitions, name, opt
         assert {done.moved(0, e) for e in range(4)} == {1, -1, 0}
     page = Client().get(reverse("tournaments:detail", args=[done.id])).content.decode()
     assert 'class="podium"' in page
+    assert "Download every game" in page  # every format's page offers it
+    if name != "league":  # a league's tables are its divisions, each season's
+        assert _standings_shown(page)[:3] == [done.entrants[e] for e in podium.places]
+        assert "The standings are in the podium's order" in html.unescape(page)
     shown = describe(done)
     assert "podium (" in shown and "1. " in shown
+
+
+def _standings_shown(page: str) -> list[str]:
+    """The entrant ids of a page's standings table, top to bottom."""
+    table = page.split('<table class="standings">', 1)[1].split("</table>", 1)[0]
+    return re.findall(r'<tr><td>\d+</td><td><span class="entrant[^"]*" translate="no" '
+                      r'title="([^"]+)"', table)
+
+
+def _won_by(seats: tuple[int, ...], winner: int, coins: dict[int, int]) -> Result:
+    """A duel's result: ``winner`` first, the other second, with their ``coins``."""
+    return Result(tuple(1 if e == winner else 2 for e in seats),
+                  tuple(coins.get(e, 0) for e in seats),
+                  (seats.index(winner),))
+
+
+def test_a_swiss_standings_follow_its_podium_with_buchholz(competitions):
+    """Entrants 2 and 3 share a point; 3 has more coins, 2 met the stronger field: the
+    standings put 2 third, as the podium does, and show the Buchholz that says why."""
+    c = create("Tied Swiss", "swiss", {"rounds": 2}, ruleset_for("duel", 2), 2, BOTS4)
+    c.rounds = [Round((Pairing((0, 1), 0), Pairing((2, 3), 1))),
+                Round((Pairing((0, 2), 0), Pairing((1, 3), 1)))]
+    c.results = [[Result((1, 2), (5, 1), (0,)), Result((1, 2), (5, 1), (0,))],
+                 [Result((1, 2), (5, 1), (0,)), Result((2, 1), (1, 30), (1,))]]
+    assert c.finished and c.podium().places == (0, 2, 3)
+    rows = _standings(c)
+    assert [row["entrant"] for row in rows] == [c.entrants[e] for e in (0, 2, 3, 1)]
+    assert [row["buchholz"] for row in rows] == [1.0, 3.0, 1.0, 3.0]
+    assert [row["points"] for row in rows] == [2.0, 1.0, 1.0, 0.0]
+
+
+def test_a_knockouts_standings_put_the_brackets_winner_first(competitions):
+    """The final's winner won it on coins; the other finalist has as many points over
+    every game and far more coins: the standings still put the winner first, and show
+    the round each reached and the last match that ordered them."""
+    c = create("Coin Cup", "knockout", {"advance": 1}, ruleset_for("duel", 2), 2, BOTS4)
+    first = c.rules.next_round(History(4, 2))
+    assert first is not None and len(first.games) == 4
+    tables = [first.games[0].seats, first.games[2].seats]
+    a, b = tables[0]
+    d, e = tables[1]
+    results = [_won_by(first.games[i].seats, a if i < 2 else d, {a: 10, d: 50})
+               for i in range(4)]
+    final = Round((Pairing((a, d), 0), Pairing((d, a), 0)))
+    c.rounds = [first, final]
+    c.results = [results, [_won_by((a, d), a, {a: 9}), _won_by((d, a), d, {d: 1})]]
+    assert c.finished and c.podium().places[:2] == (a, d)
+    rows = _standings(c)
+    assert [row["entrant"] for row in rows][:2] == [c.entrants[a], c.entrants[d]]
+    assert [row["points"] for row in rows][:2] == [3.0, 3.0]  # every game: a tie
+    assert [row["reached"] for row in rows] == ["Final", "Final", "Round 1", "Round 1"]
+    assert [(row["match"].points, row["match"].coins) for row in rows[:2]] == [(1.0, 9),
+                                                                              (1.0, 1)]
+    assert [c.entrants[t.entrant] for t in c.standings()] == [row["entrant"] for row in rows]
+    assert {c.entrants[b], c.entrants[e]} == {row["entrant"] for row in rows[2:]}

@@ -66,15 +66,16 @@ from bohnanza_core.formats import (
     History,
     Knockout,
     Match,
+    MatchRow,
     Moves,
     Podium,
     Result,
     Round,
     Tally,
+    buchholz,
     division_standings,
     format_for,
     lot,
-    standing,
     tally,
 )
 from bohnanza_core.pairings import MAX_ENTRANTS, Pairing, PairingError
@@ -589,10 +590,26 @@ class Competition(Aggregate):
         return 1 if entrant in moves.promoted else -1 if entrant in moves.relegated else 0
 
     def standings(self) -> list[Tally]:
-        """Every entrant by points (rank points: one per opponent finished ahead of, a
-        half per one level), then coins, then entry order."""
+        """Every entrant's tally (rank points: one per opponent finished ahead of, a
+        half per one level), in the order of :meth:`placings`: the format's own rule,
+        so that a standings table's first three are the podium (a Swiss's Buchholz and
+        a knockout's rounds order it, not points alone)."""
         tallies = self.tallies()
-        return [tallies[e] for e in standing(tallies)]
+        return [tallies[e] for e in self.placings()]
+
+    def buchholz(self) -> list[float]:
+        """Every entrant's Buchholz score over the ended rounds, in entry order: the
+        points of everyone it sat with, once a game (a Swiss's first tie-break)."""
+        return buchholz(len(self.entrants), self.rounds, self.results, self.tallies())
+
+    def last_matches(self) -> list[tuple[int, MatchRow | None]]:
+        """A knockout's entrants, in entry order: the last round each is paired in
+        (from 0) and its row of the last match it has finished (None before its first),
+        which order its placings; [] for any other format."""
+        rules = self.rules
+        if not isinstance(rules, Knockout):
+            return []
+        return rules.last_matches(self.history())
 
     def placings(self) -> list[int]:
         """Every entrant, best first, by the format's own rule (its podium's)."""

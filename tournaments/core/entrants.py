@@ -71,20 +71,26 @@ def display_name(entrant: str) -> str:
     return f"{named.name} ({'built in' if named.builtin else named.version})"
 
 
-def entrants_for(bot_names: Sequence[str]) -> list[str]:
+def entrants_for(bot_names: Sequence[str], entered: Sequence[str] = ()) -> list[str]:
     """Entrants for registered bots, by name: each its installed version
-    (``heuristic@builtin``); a bot named again is another entrant of the same version,
-    numbered (``heuristic@builtin #2``). Unknown names are refused."""
+    (``heuristic@builtin``); a bot named again, or already among the ``entered`` (a
+    ladder's more bots), is another entrant of the same version, numbered with the
+    first number free (``heuristic@builtin #2``). Unknown names are refused."""
     known = registry()
     unknown = sorted({n for n in bot_names if n not in known})
     if unknown:
         raise CompetitionError(f"unknown bot(s): {', '.join(u[:40] for u in unknown[:5])}; "
                                f"known: {', '.join(known)}")
+    taken = set(entered)
     entrants: list[str] = []
     for name in bot_names:
         entrant = known[name].entrant
-        copies = sum(1 for e in entrants if e.split(" #", 1)[0] == entrant)
-        entrants.append(entrant if not copies else f"{entrant} #{copies + 1}")
+        copy = 1
+        while (entrant if copy == 1 else f"{entrant} #{copy}") in taken:
+            copy += 1
+        numbered = entrant if copy == 1 else f"{entrant} #{copy}"
+        taken.add(numbered)
+        entrants.append(numbered)
     return entrants
 
 

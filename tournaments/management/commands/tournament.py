@@ -88,7 +88,7 @@ BAR = 30
 PODIUM_RULES = {"points": "by points, then coins, then entry order",
                 "swiss": "by points, then Buchholz, then coins, then entry order",
                 "final": "by the final table's match",
-                "division": "the first division of the last season",
+                "division": "by the last season's divisions, the first at the top",
                 "rating": "by rating"}
 """What each format's podium is decided by, as the shell says it."""
 MOVED = {1: "up", -1: "down", 0: ""}
@@ -117,6 +117,19 @@ def shown(value: float, places: int) -> str:
     half up, 10.625 is 10.63; Python's ``format`` rounds the binary value half to even,
     10.62), never localized: the shell and the page agree."""
     return str(floatformat(value, f"{places}u"))
+
+
+def tiebreak_column(competition: Competition) -> tuple[str, list[str]] | None:
+    """The standings' tie-break column of the competition's format, headed and in
+    entry order: a Swiss's Buchholz, a knockout's round reached (``final``, ``round
+    N``); None for the others, whose order points and coins say alone."""
+    if competition.rules.podium_rule == "swiss":
+        return "buchholz", [shown(b, 1) for b in competition.buchholz()]
+    if competition.rules.podium_rule == "final":
+        return "reached", [
+            "" if r < 0 else "final" if len(competition.rounds[r].games) == competition.table
+            else f"round {r + 1}" for r, _row in competition.last_matches()]
+    return None
 
 
 def describe(competition: Competition) -> str:
@@ -152,14 +165,19 @@ def describe(competition: Competition) -> str:
                                  f"{shown(t.points, 1):>6} {t.coins:>5} {MOVED[move]:<5} "
                                  f"{competition.entrants[e]}")
     elif not competition.continuous:
-        lines.append(f"{'#':>3} {'entrant':<28} {'games':>5} {'points':>7} {'avg coins':>9} "
-                     f"{'wins':>6} {'rating':>7}  id")
+        # In the podium's order, with the tie-break its rule reads (a Swiss's Buchholz,
+        # the round a knockout's entrant reached), as the page shows them.
+        tiebreaks = tiebreak_column(competition)
+        head = f" {tiebreaks[0]:>9}" if tiebreaks else ""
+        lines.append(f"{'#':>3} {'entrant':<28} {'games':>5} {'points':>7}{head} "
+                     f"{'avg coins':>9} {'wins':>6} {'rating':>7}  id")
         for place, s in enumerate(competition.standings(), 1):
             entrant = competition.entrants[s.entrant]
             rating = competition.rating(entrant)
             average = s.coins / s.games if s.games else 0.0
+            extra = f" {tiebreaks[1][s.entrant]:>9}" if tiebreaks else ""
             lines.append(f"{place:>3} {display_name(entrant):<28} {s.games:>5} "
-                         f"{shown(s.points, 1):>7} {shown(average, 2):>9} "
+                         f"{shown(s.points, 1):>7}{extra} {shown(average, 2):>9} "
                          f"{shown(s.wins, 1):>6} {shown(rating.conservative, 2):>7}  {entrant}")
     if competition.continuous or competition.format == "league":
         lines += ["", f"{'#':>3} {'entrant':<28} {'games':>5} {'mu':>7} {'sigma':>6} "
@@ -409,7 +427,8 @@ class Command(BaseCommand):
 
     def _join(self, options: dict[str, Any]) -> None:
         competition = find(options["id"])
-        for entrant in entrants_for(self._names(options["bots"])):
+        # A bot entered already comes in as another copy ("#2"), as on create.
+        for entrant in entrants_for(self._names(options["bots"]), competition.entrants):
             competition.enter(entrant)
         with transaction.atomic():
             quotas.entries_changed(competition, operator=True)

@@ -296,6 +296,7 @@ SPECS: dict[str, Spec] = {
     "tournaments:join": Spec(form=("back",), signed_in=True),
     "tournaments:leave": Spec(form=("back",), signed_in=True),
     "tournaments:start": Spec(form=("back",), signed_in=True),
+    "tournaments:stop": Spec(form=("reason",), signed_in=True),
     "tournaments:accept": Spec(form=("back",), signed_in=True),
     "tournaments:decline": Spec(form=("back",), signed_in=True),
     "tournaments:invite": Spec(form=("people", "back"), signed_in=True),

@@ -54,9 +54,15 @@ def cursed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def first_notification(store: Games, game: Game) -> int:
-    """The store's position of ``game``'s first event."""
-    return next(n.id for n in store.recorder.select_notifications(start=None, limit=100_000)
-                if n.originator_id == game.id and n.originator_version == 1)
+    """The store's position of ``game``'s first event, read page by page (a store the
+    other tests of the process filled may hold more than one page before it)."""
+    start: int | None = None
+    while page := store.recorder.select_notifications(start=start, limit=10_000):
+        for n in page:
+            if n.originator_id == game.id and n.originator_version == 1:
+                return int(n.id)
+        start = page[-1].id + 1
+    raise AssertionError(f"no first event of {game.id} in the store")
 
 
 def position(store: Games) -> int:

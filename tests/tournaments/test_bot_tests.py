@@ -141,3 +141,35 @@ def test_the_llr_label_is_never_drawn_over_a_bounds_label(llr: float) -> None:
     assert all(b - a >= LABEL_GAP - 0.05 for a, b in itertools.pairwise(ys))  # one decimal
     assert all(chart["top"] <= y <= chart["bottom"] + 4 for y in ys)
 
+
+
+def test_the_page_and_its_command_line_stop_at_the_same_set(competitions: Competitions):
+    """A test decided in the middle of a batch (set 23 of 24) stops there, as
+    ``bohnanza head-to-head`` with the page's arguments does: the same games, Elo and LLR."""
+    from bohnanza_core.headtohead import head_to_head
+    from bohnanza_core.ratings import Gsprt
+    from bohnanza_core.rulesets import ruleset_for
+
+    command = head_to_head(ruleset_for("duel", 2), 2, "heuristic", "random", "s1",
+                           test=Gsprt(0, 50, 0.05, 0.05), max_sets=100).verdict
+    assert command.samples % bottests.BATCH  # decided within a batch, not at its end
+    test = bottests.create("heuristic", "random", "duel", 2, 0, 50, 0.05, 0.05, 100, "s1")
+    while bottests.play_batch(test.id) is not None:
+        pass
+    page = bottests.get(test.id)
+    assert page.decided and page.accepted == command.accepted
+    assert (len(page.scores), page.games) == (command.samples, command.games)
+    assert page.verdict() == command
+    assert page.llrs[-1] == (command.samples, command.llr)
+
+
+@pytest.mark.parametrize("language", ["en", "hu", "fi"])
+def test_the_printed_command_line_takes_its_numbers_in_any_language(
+        competitions: Competitions, language: str):
+    """``bohnanza head-to-head`` reads 0.05, never the page's 0,05."""
+    test = bottests.create("heuristic", "random", "duel", 2, 0.0, 50.0, 0.05, 0.05, 1000, "s")
+    client = Client()
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournaments:bot_test", args=[test.id])).content.decode()
+    assert ("--seed s --elo0 0.0 --elo1 50.0 --alpha 0.05 --beta 0.05 --max-sets 1000"
+            "</code>") in page

@@ -7,9 +7,10 @@ competitions in the same store (the ``Tournaments`` application's tables).
   ``elo0``/``elo1``, ``alpha``/``beta``, the most sets, the seed (set i plays the deal
   of ``"{seed}:{i}"``: ``bohnanza head-to-head`` with the same arguments plays the
   same games, so the seed is shown) and who asked.
-- :class:`BotTest.SetsPlayed`: a batch of sets: its first set's number, each set's
-  score (A's average pairwise score against B), the games, and the LLR after it (the
-  page's chart; the scores alone give it again).
+- :class:`BotTest.SetsPlayed`: a batch of sets, up to the set that decides the test
+  (checked after every set, as ``bohnanza head-to-head`` checks): its first set's
+  number, each set's score (A's average pairwise score against B), the games, and the
+  LLR after it (the page's chart; the scores alone give it again).
 - :class:`BotTest.Decided`: the hypothesis accepted, or none when the most sets were
   played undecided.
 
@@ -43,7 +44,8 @@ from tournaments.core.store import Competitions, competitions
 from tournaments.models import QuotaUse
 
 BATCH: Final = 8
-"""Sets a job plays before it records them (and the chart moves)."""
+"""The most sets a job plays before it records them (and the chart moves); it stops
+at a set that decides the test, as the command line does."""
 MAX_LISTED: Final = 100
 
 
@@ -190,10 +192,16 @@ def play_batch(test_id: UUID, sets: int = BATCH) -> GsprtVerdict | None:
     first = len(test.scores)
     count = min(sets, test.max_sets - first)
     scores, games = [], 0
+    counts = dict(test.counts)
     for i in range(first, first + count):
         score, played = play_set(ruleset, test.players, a, b, test.seed, i)
         scores.append(score)
         games += played
+        # Decided after each set, as ``bohnanza head-to-head`` is: the batch stops at
+        # the deciding set, so the page and the printed command agree game for game.
+        Gsprt.count([score], counts)
+        if test.test.verdict_of(counts, test.games + games).decided:
+            break
     verdict = test.record(first, scores, games)
     try:
         competitions().save(test)

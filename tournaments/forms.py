@@ -27,7 +27,7 @@ from bohnanza_core.rulesets import (
     rule_overrides,
     ruleset_for,
 )
-from tournaments.core.competition import CLOCK
+from tournaments.core.competition import CLOCK, CompetitionError
 from tournaments.core.entrants import entrants_for
 from tournaments.core.store import (
     MAX_ABSENCE_SECONDS,
@@ -38,6 +38,7 @@ from tournaments.core.store import (
     MAX_NAME,
     MIN_EVERY,
     MIN_MOVE_SECONDS,
+    check_name,
 )
 
 MAX_RULES_TEXT = 4000
@@ -148,6 +149,14 @@ class NewCompetition(forms.Form):
             self._clock_fields()
         for name, value in FORMAT_INITIAL.get(format, {}).items():
             self.fields[name].initial = value
+
+    def clean_name(self) -> str:
+        """The name as :func:`tournaments.core.store.check_name` takes it: one rule for
+        the form, ``create`` and the shell (the engine's rule for a game's tags)."""
+        try:
+            return check_name(self.cleaned_data["name"])
+        except CompetitionError as refused:
+            raise forms.ValidationError(str(refused)) from None
 
     def _people_fields(self) -> None:
         self.fields["people"] = forms.CharField(

@@ -75,7 +75,7 @@ from bohnanza_core.formats import (
 from bohnanza_core.pairings import MAX_ENTRANTS, Pairing, PairingError
 from bohnanza_core.rulesets import Ruleset
 from tournaments.core import legacy
-from tournaments.core.entrants import entrant_name, is_person, username_of
+from tournaments.core.entrants import check_entrant, entrant_name, is_person, username_of
 from tournaments.core.errors import CompetitionError
 from tournaments.core.ratings import Rating, Ratings
 
@@ -630,7 +630,9 @@ class Competition(Aggregate):
         if self.started and not self.continuous:
             raise CompetitionError(_("Entries closed when the first round was paired."))
         if len(self.entrants) >= MAX_ENTRANTS:
-            raise CompetitionError(_("The competition is full."))
+            raise CompetitionError(_("The competition is full: a competition has at most "
+                                     "%(most)d entrants.") % {"most": MAX_ENTRANTS})
+        check_entrant(entrant)
         self.trigger_event(Competition.Entered, entrant=entrant)
 
     def join(self, entrant: str, now: datetime | None = None) -> None:
@@ -688,6 +690,7 @@ class Competition(Aggregate):
         again), after the first round, and past :data:`MAX_INVITATIONS`."""
         if not is_person(entrant):
             raise CompetitionError(_("Only people are invited; bots are entered."))
+        check_entrant(entrant)
         name = (username_of(entrant) or "")[:150]
         if not self.waiting:
             raise CompetitionError(_("The competition has started: it invites nobody now."))

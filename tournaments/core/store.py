@@ -26,6 +26,7 @@ from eventsourcing.utils import get_topic
 
 from bohnanza_core.bots import BOTS
 from bohnanza_core.bots.registry import BUILTIN
+from bohnanza_core.engine import is_tag_value
 from bohnanza_core.formats import FORMATS, format_for
 from bohnanza_core.games import TOURNAMENT_NAME_MAX
 from bohnanza_core.pairings import MAX_ENTRANTS, PairingError
@@ -147,6 +148,20 @@ def check_live(live: LivePlay | None, entrants: Sequence[str]) -> None:
         raise CompetitionError(f"only built-in bots play at live tables, not {foreign[0]}")
 
 
+def check_name(name: str) -> str:
+    """A competition's name, stripped; refused (with the reason, in the reader's
+    language) unless 1 to :data:`MAX_NAME` printable characters. It is every game's
+    ``competition`` tag, so the engine's own tag rule (``is_tag_value``) decides here,
+    where it is typed: a name the engine refused later would stall every game."""
+    name = name.strip()
+    if not 0 < len(name) <= MAX_NAME:
+        raise CompetitionError(_("A name is 1 to %(most)d characters.") % {"most": MAX_NAME})
+    if not is_tag_value(name):
+        raise CompetitionError(_("A name holds printable characters only: no tab, line "
+                                 "break, zero-width joiner or direction mark."))
+    return name
+
+
 def check_sign_up(sign_up: SignUp | None, live: LivePlay | None, entrants: Sequence[str],
                   table: int, now: datetime) -> None:
     """A sign-up belongs to a competition open for entries, its deadline ahead (within
@@ -183,9 +198,7 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
     ``invited`` and enters by accepting. ``consented`` lifts that for the command line,
     whose operator states the people agreed elsewhere. ``admit`` (the organiser's
     quotas) sees the competition built and may refuse it before anything is stored."""
-    name = name.strip()
-    if not 0 < len(name) <= MAX_NAME:
-        raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
+    name = check_name(name)
     if format not in FORMATS:
         raise CompetitionError(f"format is one of {', '.join(FORMATS)}, not {format[:40]!r}")
     try:
@@ -213,6 +226,10 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
                   now or timezone.now())
     if len(set(everyone)) != len(everyone):
         raise CompetitionError(_("Each entrant enters once."))
+    if len(everyone) > MAX_ENTRANTS:
+        raise CompetitionError(_("A competition has at most %(most)d entrants, people "
+                                 "invited included, not %(count)d.")
+                               % {"most": MAX_ENTRANTS, "count": len(everyone)})
     competition = Competition(name=name, format=format, options=dict(options),
                               ruleset=ruleset.parameters(), table=table, every=every,
                               organiser=organiser, secret=secrets.token_hex(32),
@@ -250,5 +267,5 @@ def get(competition_id: UUID, app: Competitions | None = None) -> Competition:
 
 __all__ = ["MAX_ABSENCE_SECONDS", "MAX_EVERY", "MAX_FIXTURE_HOURS", "MAX_GAME_SECONDS",
            "MAX_MOVE_SECONDS", "MAX_NAME", "MAX_SIGN_UP_DAYS", "MIN_EVERY", "MIN_MOVE_SECONDS",
-           "CompetitionNotFound", "Competitions", "check_live", "check_sign_up",
+           "CompetitionNotFound", "Competitions", "check_live", "check_name", "check_sign_up",
            "competitions", "create", "get", "reset_competitions"]

@@ -52,6 +52,7 @@ from tournaments.charts import rating_chart
 from tournaments.core import consent, quotas, rounds
 from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import person_entrant, username_of
+from tournaments.core.errors import worded
 from tournaments.core.export import file_name
 from tournaments.core.export import games_zip as games_zip_of
 from tournaments.core.games import results_so_far
@@ -175,7 +176,7 @@ def new_competition(request: HttpRequest, format: str) -> HttpResponse:
         try:
             competition = _create(request, form)
         except (CompetitionError, RulesetError) as refused:
-            problems.append(str(refused))
+            problems.append(worded(refused))
         else:
             tasks.start(competition)
             return redirect("tournaments:detail", competition_id=competition.id)

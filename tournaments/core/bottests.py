@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 from uuid import UUID
 
+from django.utils.translation import gettext as _
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
@@ -39,7 +40,7 @@ from bohnanza_core.headtohead import MAX_SETS, check_table, play_set
 from bohnanza_core.ratings import Gsprt, GsprtVerdict
 from bohnanza_core.rulesets import PRESETS, ruleset_for
 from bohnanza_core.simulator import SimulationError, bot_classes
-from tournaments.core.errors import CompetitionError
+from tournaments.core.errors import CompetitionError, worded
 from tournaments.core.store import Competitions, competitions
 from tournaments.models import QuotaUse
 
@@ -135,17 +136,18 @@ def create(a: str, b: str, preset: str, players: int, elo0: float, elo1: float,
     the account's quota check (``quotas.creating_bot_test``), called with the test
     built, before it is stored, in the caller's transaction."""
     if preset not in PRESETS:
-        raise CompetitionError(f"no ruleset {preset[:40]!r}")
+        raise CompetitionError(_("There is no ruleset %(name)s.") % {"name": repr(preset[:40])})
     try:
         check_table(ruleset_for(preset, players), players)
         bot_classes([a, b])
         Gsprt(elo0, elo1, alpha, beta)
     except (SimulationError, ValueError) as bad:
-        raise CompetitionError(str(bad)) from None
+        raise CompetitionError(worded(bad)) from None
     if not 1 <= max_sets <= MAX_SETS:
-        raise CompetitionError(f"play 1 to {MAX_SETS} sets, not {max_sets}")
+        raise CompetitionError(_("A test plays 1 to %(most)d sets, not %(sets)d.")
+                               % {"most": MAX_SETS, "sets": max_sets})
     if not seed or len(seed) > 64 or not seed.isprintable():
-        raise CompetitionError("a seed is 1 to 64 printable characters")
+        raise CompetitionError(_("A seed is 1 to 64 printable characters."))
     test = BotTest(a=a, b=b, preset=preset, players=players, elo0=elo0, elo1=elo1,
                    alpha=alpha, beta=beta, max_sets=max_sets, seed=seed,
                    organiser=organiser)

@@ -76,7 +76,7 @@ from bohnanza_core.pairings import MAX_ENTRANTS, Pairing, PairingError
 from bohnanza_core.rulesets import Ruleset
 from tournaments.core import legacy
 from tournaments.core.entrants import check_entrant, entrant_name, is_person, username_of
-from tournaments.core.errors import CompetitionError
+from tournaments.core.errors import CompetitionError, worded
 from tournaments.core.ratings import Rating, Ratings
 
 INVITED: Final = "invited"
@@ -733,7 +733,7 @@ class Competition(Aggregate):
         try:
             self.rules.check(len(self.entrants), self.table)
         except PairingError as refused:
-            raise CompetitionError(str(refused)) from None
+            raise CompetitionError(worded(refused)) from None
 
     def start(self) -> None:
         """Close the entries, drop the invitations nobody answered (``Expired``) and pair
@@ -759,7 +759,7 @@ class Competition(Aggregate):
         try:
             paired = self.rules.next_round(history)
         except PairingError as refused:
-            raise CompetitionError(str(refused)) from None
+            raise CompetitionError(worded(refused)) from None
         if paired is None:
             if self.rules.over(history):
                 self.trigger_event(Competition.Finished)

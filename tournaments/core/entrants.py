@@ -92,8 +92,8 @@ def entrants_for(bot_names: Sequence[str]) -> list[str]:
     known = registry()
     unknown = sorted({n for n in bot_names if n not in known})
     if unknown:
-        raise CompetitionError(f"unknown bot(s): {', '.join(u[:40] for u in unknown[:5])}; "
-                               f"known: {', '.join(known)}")
+        raise CompetitionError(_("Unknown bots: %(unknown)s; the bots are: %(known)s.") % {
+            "unknown": ", ".join(u[:40] for u in unknown[:5]), "known": ", ".join(known)})
     entrants: list[str] = []
     for name in bot_names:
         entrant = known[name].entrant

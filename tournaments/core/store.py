@@ -35,6 +35,7 @@ from replays.store import store_env
 from tournaments.core import consent
 from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import is_person, username_of
+from tournaments.core.errors import worded
 from tournaments.core.legacy import RENAMED
 
 MAX_NAME: Final = TOURNAMENT_NAME_MAX
@@ -204,7 +205,7 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
     try:
         rules = format_for(format, options)
     except PairingError as refused:
-        raise CompetitionError(str(refused)) from None
+        raise CompetitionError(worded(refused)) from None
     if table not in ruleset.players:
         raise CompetitionError(f"{ruleset.name} is for {ruleset.players_label} players, "
                                f"not tables of {table}")

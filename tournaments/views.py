@@ -33,7 +33,6 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -69,6 +68,7 @@ from tournaments.forms import (
     requested,
 )
 from tournaments.models import CompetitionGame, CompetitionTable, Invitation
+from tournaments.zones import when
 
 SHOWN_GAMES = 500
 """Games of one round listed on the page; a round robin round of 20 entrants has more."""
@@ -117,7 +117,7 @@ def status_text(c: dict[str, Any]) -> str:
         return _("waiting for entries")
     if c["stalled"] is not None:
         return _("stalled since %(time)s: its missing games are being sent again") % {
-            "time": date_format(timezone.localtime(c["stalled"]), "DATETIME_FORMAT")}
+            "time": when(c["stalled"])}
     return _("running")
 
 
@@ -466,7 +466,10 @@ def _entries(c: Competition, me: str | None) -> dict[str, Any]:
         except CompetitionError as reason:
             refused = str(reason)
     place = c.waiting_list.index(me) + 1 if me is not None and me in c.waiting_list else 0
+    deadline = c.sign_up.deadline if c.sign_up is not None else None
     return {"sign_up": c.sign_up, "signing_up": c.signing_up(now),
+            "deadline": when(deadline) if deadline is not None else "",
+            "capped": c.sign_up is not None and c.sign_up.cap < MAX_ENTRANTS,
             "sign_up_closed": c.sign_up_closed(now), "full": c.full,
             "waiting_list": c.waiting_list, "waiting_place": place, "start_refused": refused}
 
@@ -695,13 +698,19 @@ def invite(request: HttpRequest, competition_id: UUID) -> HttpResponse:
             raise CompetitionError(_("Name the people to invite: usernames, "
                                      "comma-separated."))
         people = consent.sort_people(consent.named_people(form.cleaned_data["people"]), me)
-        for entrant in people.entered:
-            if entrant not in competition.entrants:
+        said = []
+        for entrant in people.entered:  # the organiser alone: entered, never invited
+            if entrant in competition.entrants:
+                said.append(_("You have entered already."))
+            else:
                 competition.join(entrant)
+                said.append(_("You have entered it yourself."))
         for entrant in people.invited:
             competition.invite(entrant)
-        return ngettext("%(count)d person invited.", "%(count)d people invited.",
-                        len(people.invited)) % {"count": len(people.invited)}
+        if people.invited or not said:
+            said.append(ngettext("%(count)d person invited.", "%(count)d people invited.",
+                                 len(people.invited)) % {"count": len(people.invited)})
+        return " ".join(said)
     return _change(request, competition_id, invited)
 
 

@@ -646,6 +646,9 @@ class Competition(Aggregate):
         if entrant in self.entrants:
             raise CompetitionError(_("You have entered already."))
         if entrant in self.waiting_list:
+            if not self.waiting:
+                raise CompetitionError(_("The competition has started: nobody enters from "
+                                         "the waiting list now."))
             raise CompetitionError(_("You are on the waiting list already."))
         organiser = self.waiting and entrant == self.organiser
         if not organiser:

@@ -175,8 +175,8 @@ def check_sign_up(sign_up: SignUp | None, live: LivePlay | None, entrants: Seque
     deadline = sign_up.deadline
     if deadline is not None and (deadline.tzinfo is None or not (
             now < deadline <= now + timedelta(days=MAX_SIGN_UP_DAYS))):
-        raise CompetitionError(_("The sign-up's deadline lies ahead, within %(days)d days.")
-                               % {"days": MAX_SIGN_UP_DAYS})
+        raise CompetitionError(_("The sign-up's deadline must lie ahead, within %(days)d "
+                                 "days.") % {"days": MAX_SIGN_UP_DAYS})
     if not max(table, len(entrants)) <= sign_up.cap <= MAX_ENTRANTS:
         raise CompetitionError(_("The cap is %(low)d to %(high)d entrants.")
                                % {"low": max(table, len(entrants)), "high": MAX_ENTRANTS})

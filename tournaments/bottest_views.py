@@ -96,10 +96,29 @@ def _context(test: BotTest) -> dict[str, Any]:
             "live_url": reverse("tournaments:bot_test_live", args=[test.id])}
 
 
+def _fit_to_quota(form: BotTestForm, left: int | None) -> None:
+    """The most sets offered: the default 1,000, or fewer where the account's games
+    left today (a running ladder's count every day) would refuse that, said on the
+    form. A test asks for its most sets times the players at the table."""
+    if left is None:
+        return
+    field = form.fields["max_sets"]
+    players = int(form.fields["players"].initial)
+    field.initial = max(1, min(int(field.initial), left // players))
+    field.help_text = ngettext(
+        "Each set plays a game per seat: sets times players games. Your account may ask "
+        "for %(left)s more game today.",
+        "Each set plays a game per seat: sets times players games. Your account may ask "
+        "for %(left)s more games today.", left) % {
+        "left": number_format(left, force_grouping=True)}
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def bot_test_list(request: HttpRequest) -> HttpResponse:
     tests = [bottests.get(tid) for tid in bottests.ids()]
     form = BotTestForm(request.POST if request.method == "POST" else None, bots=_bots())
+    if request.user.is_authenticated and request.method != "POST":
+        _fit_to_quota(form, quotas.games_left(request.user))
     status = 200
     if request.method == "POST":
         if not request.user.is_authenticated:

@@ -173,3 +173,32 @@ def test_the_printed_command_line_takes_its_numbers_in_any_language(
     page = client.get(reverse("tournaments:bot_test", args=[test.id])).content.decode()
     assert ("--seed s --elo0 0.0 --elo1 50.0 --alpha 0.05 --beta 0.05 --max-sets 1000"
             "</code>") in page
+
+
+def test_the_forms_default_fits_the_accounts_games_left_today(competitions: Competitions,
+                                                               settings, monkeypatch) -> None:
+    """An account with 4,400 of its 5,000 games a day taken (a ladder) is offered 150
+    sets of 4, not 1,000 (4,000 games refused at once), and the form says why."""
+    from django.utils import timezone
+
+    from tournaments import tasks
+    from tournaments.models import QuotaUse
+
+    monkeypatch.setattr(tasks.bot_test, "delay", lambda test_id: None)
+    settings.TOURNAMENT_QUOTAS = {"games_per_day": 5000}
+    user = User.objects.create(username="busy")
+    QuotaUse.objects.create(competition_id=uuid4(), kind=QuotaUse.Kind.COMPETITION,
+                            user=user, games=4400, games_at=timezone.now())
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("tournaments:bot_tests")).content.decode()
+    assert 'name="max_sets" value="150"' in page
+    assert "may ask for 600 more games today" in page
+    form = {"a": "heuristic", "b": "random", "preset": "classic", "players": "4",
+            "elo0": "0", "elo1": "5", "alpha": "0.05", "beta": "0.05", "max_sets": "150",
+            "seed": ""}
+    assert client.post(reverse("tournaments:bot_tests"), form).status_code == 302
+    fresh = Client()
+    fresh.force_login(User.objects.create(username="idle"))
+    assert 'name="max_sets" value="1000"' in fresh.get(reverse("tournaments:bot_tests")
+                                                       ).content.decode()

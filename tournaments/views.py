@@ -534,15 +534,19 @@ def competition_progress(request: HttpRequest, competition_id: UUID) -> JsonResp
     """The page's bar, game by game: games stored of those planned, the rate (games a
     minute) and the estimated end (ISO 8601), each with its words."""
     c = summary(_get(competition_id))
-    total = c["total"] or 0
-    return JsonResponse({"done": c["done"], "total": total, "percent": c["percent"],
+    total = c["total"]
+    if total is None:  # a ladder plays on: no total, so no share of it
+        text = ngettext("%(done)s game stored", "%(done)s games stored",
+                        c["done"]) % {"done": c["done"]}
+    else:
+        text = ngettext("%(done)s of %(total)s game", "%(done)s of %(total)s games",
+                        total) % {"done": c["done"], "total": total}
+    return JsonResponse({"done": c["done"], "total": total,
+                         "percent": None if total is None else c["percent"],
                          "finished": c["finished"], "round": c["rounds"],
                          "rate": c["rate"], "eta": c["eta"].isoformat() if c["eta"] else None,
                          "status": c["status"], "stalled": c["stalled"] is not None,
-                         "text": ngettext("%(done)s of %(total)s game",
-                                          "%(done)s of %(total)s games",
-                                          total) % {"done": c["done"], "total": total},
-                         "pace": pace_text(c)})
+                         "text": text, "pace": pace_text(c)})
 
 
 def pace_text(c: dict[str, Any]) -> str:

@@ -111,6 +111,14 @@ TAG_VALUE_MAX = 200
 value of up to 200 printable characters (a competition's name, an entrant's id)."""
 
 
+def is_tag_value(text: object) -> bool:
+    """Whether ``text`` may be a game's tag value: text of at most :data:`TAG_VALUE_MAX`
+    printable characters (no tab, zero-width joiner or direction override). The one
+    rule :func:`check_tags` applies, public so that what becomes a tag (a competition's
+    name, an entrant's id) is refused where it is typed, not when its games start."""
+    return isinstance(text, str) and len(text) <= TAG_VALUE_MAX and text.isprintable()
+
+
 def check_tags(tags: object) -> tuple[tuple[str, str], ...]:
     """Refuse tag pairs that cannot be shown as such: not pairs of text, too many, too
     long, holding control characters, or a key given twice."""
@@ -119,8 +127,8 @@ def check_tags(tags: object) -> tuple[tuple[str, str], ...]:
     checked: list[tuple[str, str]] = []
     for pair in tags:
         if (not isinstance(pair, tuple | list) or len(pair) != 2
-                or not all(isinstance(text, str) and text.isprintable() for text in pair)
-                or not 0 < len(pair[0]) <= TAG_KEY_MAX or len(pair[1]) > TAG_VALUE_MAX):
+                or not all(is_tag_value(text) for text in pair)
+                or not 0 < len(pair[0]) <= TAG_KEY_MAX):
             raise RulesetError(f"a tag is a key of 1 to {TAG_KEY_MAX} and a value of up to "
                                f"{TAG_VALUE_MAX} printable characters, not {str(pair)[:60]}")
         checked.append((pair[0], pair[1]))

@@ -15,10 +15,22 @@ class IllegalMove(Exception):
         self.reason = reason
 
 
-class RulesetError(ValueError):
+class Worded(Exception):
+    """A refusal that carries, beside its English text (the command line's), a stable
+    ``code`` and the ``params`` the text names, so that a layer with translations (the
+    web pages) can word it in the reader's language without this package knowing of
+    any. ``code`` is "" where no layer words it yet: the English text is then shown."""
+
+    def __init__(self, text: str, code: str = "", **params: object) -> None:
+        super().__init__(text)
+        self.code = code
+        self.params = params
+
+
+class RulesetError(Worded, ValueError):
     """A ruleset that cannot be played: unknown name, unsupported player count, or
     options that contradict each other."""
 
 
-class SimulationError(RuntimeError):
+class SimulationError(Worded, RuntimeError):
     """A game that cannot go on: it ran past the command limit, or a name is unknown."""

@@ -345,7 +345,8 @@ class Swiss(Format):
             raise PairingError(f"rounds: 1 to {MAX_ROUNDS}, not {self.options['rounds']}")
         if entrants % table:
             raise PairingError(f"{entrants} entrants do not fill tables of {table}: a Swiss "
-                               f"round needs a multiple of {table}")
+                               f"round needs a multiple of {table}", "swiss_tables",
+                               entrants=entrants, table=table)
 
     def games_total(self, entrants: int, table: int) -> int:
         return self.options["rounds"] * (entrants // table)
@@ -524,14 +525,19 @@ class League(Format):
         divisions, moves = self.options["divisions"], self.options["moves"]
         if not 1 <= divisions <= MAX_DIVISIONS or not 1 <= self.options["seasons"] <= MAX_SEASONS:
             raise PairingError(f"1 to {MAX_DIVISIONS} divisions, 1 to {MAX_SEASONS} seasons")
-        if entrants > MAX_ENTRANTS or entrants % divisions:
-            raise PairingError(f"at most {MAX_ENTRANTS} entrants, the same number in every "
-                               "division")
+        if entrants > MAX_ENTRANTS:
+            raise PairingError(f"at most {MAX_ENTRANTS} entrants, not {entrants}",
+                               "entrant_limit", most=MAX_ENTRANTS, entrants=entrants)
+        if entrants % divisions:
+            raise PairingError(f"{entrants} entrants do not share out evenly into "
+                               f"{divisions} divisions: the same number in every division",
+                               "divisions_uneven", entrants=entrants, divisions=divisions)
         size = entrants // divisions
         if not (size >= table and moves >= 0 and 2 * moves <= size
                 and (moves or divisions == 1)):
             raise PairingError("a division seats at least one table and moves at most half "
-                               "of it up or down (at least one when there are several)")
+                               "of it up or down (at least one when there are several)",
+                               "division_size")
         if divisions * round_robin_games(size, table) > MAX_FIXTURES:
             raise PairingError(f"at most {MAX_FIXTURES} games a season")
 

@@ -24,6 +24,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bohnanza_core.errors import Worded
+
 MIN_TABLE = 2
 MAX_TABLE = 7
 MAX_ENTRANTS = 64
@@ -33,7 +35,7 @@ MAX_GAMES = 20_000
 MAX_ROUNDS = 50
 
 
-class PairingError(ValueError):
+class PairingError(Worded, ValueError):
     """A format that cannot be paired as asked (too many games, entrants that do not
     fill tables); the message says what would."""
 
@@ -53,7 +55,8 @@ def check_table(entrants: int, table: int) -> None:
         raise PairingError(f"tables seat {MIN_TABLE} to {MAX_TABLE} players, not {table}")
     if not table <= entrants <= MAX_ENTRANTS:
         raise PairingError(f"a competition with tables of {table} needs {table} to "
-                           f"{MAX_ENTRANTS} entrants, not {entrants}")
+                           f"{MAX_ENTRANTS} entrants, not {entrants}", "entrant_count",
+                           table=table, most=MAX_ENTRANTS, entrants=entrants)
 
 
 def rotations(group: Sequence[int]) -> list[tuple[int, ...]]:
@@ -66,7 +69,8 @@ def rotations(group: Sequence[int]) -> list[tuple[int, ...]]:
 def _checked_games(games: int) -> None:
     if games > MAX_GAMES:
         raise PairingError(f"that makes {games:,} games; a competition has at most "
-                           f"{MAX_GAMES:,}: fewer entrants, cycles or deals")
+                           f"{MAX_GAMES:,}: fewer entrants, cycles or deals",
+                           "too_many_games", games=games, most=MAX_GAMES)
 
 
 def round_robin_games(entrants: int, table: int, cycles: int = 1) -> int:
@@ -198,7 +202,8 @@ def swiss_round(
         raise PairingError("a standing lists every entrant once")
     if n % table:
         raise PairingError(f"{n} entrants do not fill tables of {table}: a Swiss round "
-                           f"needs a multiple of {table}")
+                           f"needs a multiple of {table}", "swiss_tables", entrants=n,
+                           table=table)
     met = meetings(played)
     counts = seat_counts(played, n, table)
     left = list(standing)
@@ -228,18 +233,24 @@ def knockout_sizes(entrants: int, table: int, advance: int) -> list[int]:
     ``table`` send their top ``advance`` on, until exactly ``table`` are left."""
     check_table(entrants, table)
     if not 1 <= advance < table:
-        raise PairingError(f"advance 1 to {table - 1} of each table of {table}, not {advance}")
+        most = "1" if table == 2 else f"1 to {table - 1}"
+        raise PairingError(f"{most} of each table of {table} may go through, not {advance}",
+                           "advance", table=table, most=table - 1, advance=advance)
     sizes = [entrants]
     while sizes[-1] > table:
         if sizes[-1] % table:
+            fitting = ", ".join(str(s) for s in _fitting(table, advance))
             raise PairingError(
                 f"{sizes[-1]} entrants do not fill tables of {table}: a knockout of tables "
                 f"of {table} sending {advance} on needs {table} x ({table}/{advance})^r "
-                "entrants (e.g. " + ", ".join(str(s) for s in _fitting(table, advance)) + ")")
+                f"entrants (e.g. {fitting})", "knockout_tables", entrants=sizes[-1],
+                table=table, advance=advance, fitting=fitting)
         sizes.append(sizes[-1] // table * advance)
     if sizes[-1] != table:
+        fitting = ", ".join(str(s) for s in _fitting(table, advance))
         raise PairingError(f"the final table would seat {sizes[-1]}, not {table}: "
-                           "choose " + ", ".join(str(s) for s in _fitting(table, advance)))
+                           f"choose {fitting}", "knockout_final", seats=sizes[-1],
+                           table=table, fitting=fitting)
     return sizes
 
 

@@ -259,11 +259,13 @@ class Ruleset:
         problems = _out_of_bounds(self)
         if problems:
             raise RulesetError(f"ruleset {_shown(self.name)} is out of bounds: "
-                               + "; ".join(problems))
+                               + "; ".join(problems), "ruleset_out_of_bounds",
+                               name=self.name, problems="; ".join(problems))
         problems = _inconsistencies(self)
         if problems:
             raise RulesetError(f"ruleset {_shown(self.name)} is inconsistent: "
-                               + "; ".join(problems))
+                               + "; ".join(problems), "ruleset_inconsistent",
+                               name=self.name, problems="; ".join(problems))
 
 
 _FIELD_HINTS: dict[str, str] = {f.name: str(f.type) for f in dataclasses.fields(Ruleset)}
@@ -673,9 +675,9 @@ def customize(
             raise RulesetError(f"{key} cannot be overridden: it describes the rules, "
                                "it is not one")
         if key not in RULE_PARAMETERS:
-            raise RulesetError(
-                f"unknown rule option {_shown(key)}; options: " + ", ".join(RULE_PARAMETERS)
-            )
+            options = ", ".join(RULE_PARAMETERS)
+            raise RulesetError(f"unknown rule option {_shown(key)}; options: {options}",
+                               "unknown_rule", option=key, options=options)
     base = _base_band(preset, players, overrides.get("players"))
     params = base.parameters() | dict(overrides)
     params["name"] = house_rules_name(preset) if name is None else name

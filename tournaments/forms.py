@@ -9,6 +9,7 @@ the tables' clock.
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from django import forms
@@ -27,7 +28,7 @@ from bohnanza_core.rulesets import (
     rule_overrides,
     ruleset_for,
 )
-from tournaments.core.competition import CLOCK
+from tournaments.core.competition import CLOCK, CompetitionError
 from tournaments.core.entrants import entrants_for
 from tournaments.core.store import (
     MAX_ABSENCE_SECONDS,
@@ -38,7 +39,9 @@ from tournaments.core.store import (
     MAX_NAME,
     MIN_EVERY,
     MIN_MOVE_SECONDS,
+    check_name,
 )
+from tournaments.zones import MAX_ZONE_NAME, zone_named
 
 MAX_RULES_TEXT = 4000
 MAX_PEOPLE_TEXT = MAX_ENTRANTS * 151
@@ -153,6 +156,32 @@ class NewCompetition(forms.Form):
         for name, value in FORMAT_INITIAL.get(format, {}).items():
             self.fields[name].initial = value
 
+    def clean_time_zone(self) -> str:
+        """The organiser's IANA time zone (the page's script fills it from the
+        browser), the one the deadline is typed in; "" (no script) is UTC."""
+        name: str = self.cleaned_data.get("time_zone") or ""
+        if zone_named(name) is None:
+            raise forms.ValidationError(_("Unknown time zone %(zone)s.")
+                                        % {"zone": repr(name[:MAX_ZONE_NAME])})
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        """A deadline read in the organiser's time zone, not the server's UTC: the
+        field gives the wall time typed (made aware in UTC), put in the named zone."""
+        data = super().clean() or {}
+        deadline, zone = data.get("deadline"), zone_named(data.get("time_zone") or "")
+        if deadline is not None and zone is not None:
+            data["deadline"] = deadline.astimezone(UTC).replace(tzinfo=zone)
+        return data
+
+    def clean_name(self) -> str:
+        """The name as :func:`tournaments.core.store.check_name` takes it: one rule for
+        the form, ``create`` and the shell (the engine's rule for a game's tags)."""
+        try:
+            return check_name(self.cleaned_data["name"])
+        except CompetitionError as refused:
+            raise forms.ValidationError(str(refused)) from None
+
     def _people_fields(self) -> None:
         self.fields["people"] = forms.CharField(
             label=gettext_lazy("People"), required=False, max_length=MAX_PEOPLE_TEXT,
@@ -168,8 +197,11 @@ class NewCompetition(forms.Form):
             label=gettext_lazy("Sign-up deadline"), required=False,
             widget=forms.DateTimeInput(attrs={"type": "datetime-local"},
                                        format="%Y-%m-%dT%H:%M"),
-            help_text=gettext_lazy("Optional: the sign-up closes then and the first round "
-                                   "starts with who has entered."))
+            help_text=gettext_lazy("Optional, in your time zone: the sign-up closes then and "
+                                   "the first round starts with who has entered."))
+        self.fields["time_zone"] = forms.CharField(
+            required=False, max_length=MAX_ZONE_NAME, widget=forms.HiddenInput(
+                attrs={"data-time-zone": ""}))
         self.fields["cap"] = forms.IntegerField(
             label=gettext_lazy("Most entrants"), min_value=MIN_TABLE, max_value=MAX_ENTRANTS,
             required=False, help_text=gettext_lazy(

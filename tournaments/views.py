@@ -40,7 +40,6 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -67,6 +66,7 @@ from tournaments.core.competition import (
     SignUp,
 )
 from tournaments.core.entrants import person_entrant, username_of
+from tournaments.core.errors import worded
 from tournaments.core.export import file_name
 from tournaments.core.export import games_zip as games_zip_of
 from tournaments.core.games import results_so_far
@@ -83,6 +83,7 @@ from tournaments.forms import (
     requested,
 )
 from tournaments.models import CompetitionGame, CompetitionTable, Invitation
+from tournaments.zones import when
 
 SHOWN_GAMES = 500
 """Games of one round listed on the page; a round robin round of 20 entrants has more."""
@@ -134,7 +135,7 @@ def status_text(c: dict[str, Any]) -> str:
         return _("waiting for entries")
     if c["stalled"] is not None:
         return _("stalled since %(time)s: its missing games are being sent again") % {
-            "time": date_format(timezone.localtime(c["stalled"]), "DATETIME_FORMAT")}
+            "time": when(c["stalled"])}
     return _("running")
 
 
@@ -203,7 +204,7 @@ def new_competition(request: HttpRequest, format: str) -> HttpResponse:
         try:
             competition = _create(request, form)
         except (CompetitionError, RulesetError) as refused:
-            problems.append(str(refused))
+            problems.append(worded(refused))
         else:
             tasks.start(competition)
             return redirect("tournaments:detail", competition_id=competition.id)
@@ -542,7 +543,10 @@ def _entries(c: Competition, me: str | None) -> dict[str, Any]:
         except CompetitionError as reason:
             refused = str(reason)
     place = c.waiting_list.index(me) + 1 if me is not None and me in c.waiting_list else 0
+    deadline = c.sign_up.deadline if c.sign_up is not None else None
     return {"sign_up": c.sign_up, "signing_up": c.signing_up(now),
+            "deadline": when(deadline) if deadline is not None else "",
+            "capped": c.sign_up is not None and c.sign_up.cap < MAX_ENTRANTS,
             "sign_up_closed": c.sign_up_closed(now), "full": c.full,
             "waiting_list": c.waiting_list, "waiting_place": place, "start_refused": refused}
 
@@ -610,15 +614,19 @@ def competition_progress(request: HttpRequest, competition_id: UUID) -> JsonResp
     """The page's bar, game by game: games stored of those planned, the rate (games a
     minute) and the estimated end (ISO 8601), each with its words."""
     c = summary(_get(competition_id))
-    total = c["total"] or 0
-    return JsonResponse({"done": c["done"], "total": total, "percent": c["percent"],
+    total = c["total"]
+    if total is None:  # a ladder plays on: no total, so no share of it
+        text = ngettext("%(done)s game stored", "%(done)s games stored",
+                        c["done"]) % {"done": c["done"]}
+    else:
+        text = ngettext("%(done)s of %(total)s game", "%(done)s of %(total)s games",
+                        total) % {"done": c["done"], "total": total}
+    return JsonResponse({"done": c["done"], "total": total,
+                         "percent": None if total is None else c["percent"],
                          "finished": c["finished"], "round": c["rounds"],
                          "rate": c["rate"], "eta": c["eta"].isoformat() if c["eta"] else None,
                          "status": c["status"], "stalled": c["stalled"] is not None,
-                         "text": ngettext("%(done)s of %(total)s game",
-                                          "%(done)s of %(total)s games",
-                                          total) % {"done": c["done"], "total": total},
-                         "pace": pace_text(c)})
+                         "text": text, "pace": pace_text(c)})
 
 
 def pace_text(c: dict[str, Any]) -> str:
@@ -774,13 +782,19 @@ def invite(request: HttpRequest, competition_id: UUID) -> HttpResponse:
             raise CompetitionError(_("Name the people to invite: usernames, "
                                      "comma-separated."))
         people = consent.sort_people(consent.named_people(form.cleaned_data["people"]), me)
-        for entrant in people.entered:
-            if entrant not in competition.entrants:
+        said = []
+        for entrant in people.entered:  # the organiser alone: entered, never invited
+            if entrant in competition.entrants:
+                said.append(_("You have entered already."))
+            else:
                 competition.join(entrant)
+                said.append(_("You have entered it yourself."))
         for entrant in people.invited:
             competition.invite(entrant)
-        return ngettext("%(count)d person invited.", "%(count)d people invited.",
-                        len(people.invited)) % {"count": len(people.invited)}
+        if people.invited or not said:
+            said.append(ngettext("%(count)d person invited.", "%(count)d people invited.",
+                                 len(people.invited)) % {"count": len(people.invited)})
+        return " ".join(said)
     return _change(request, competition_id, invited)
 
 

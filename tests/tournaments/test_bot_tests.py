@@ -141,3 +141,64 @@ def test_the_llr_label_is_never_drawn_over_a_bounds_label(llr: float) -> None:
     assert all(b - a >= LABEL_GAP - 0.05 for a, b in itertools.pairwise(ys))  # one decimal
     assert all(chart["top"] <= y <= chart["bottom"] + 4 for y in ys)
 
+
+
+def test_the_page_and_its_command_line_stop_at_the_same_set(competitions: Competitions):
+    """A test decided in the middle of a batch (set 23 of 24) stops there, as
+    ``bohnanza head-to-head`` with the page's arguments does: the same games, Elo and LLR."""
+    from bohnanza_core.headtohead import head_to_head
+    from bohnanza_core.ratings import Gsprt
+    from bohnanza_core.rulesets import ruleset_for
+
+    command = head_to_head(ruleset_for("duel", 2), 2, "heuristic", "random", "s1",
+                           test=Gsprt(0, 50, 0.05, 0.05), max_sets=100).verdict
+    assert command.samples % bottests.BATCH  # decided within a batch, not at its end
+    test = bottests.create("heuristic", "random", "duel", 2, 0, 50, 0.05, 0.05, 100, "s1")
+    while bottests.play_batch(test.id) is not None:
+        pass
+    page = bottests.get(test.id)
+    assert page.decided and page.accepted == command.accepted
+    assert (len(page.scores), page.games) == (command.samples, command.games)
+    assert page.verdict() == command
+    assert page.llrs[-1] == (command.samples, command.llr)
+
+
+@pytest.mark.parametrize("language", ["en", "hu", "fi"])
+def test_the_printed_command_line_takes_its_numbers_in_any_language(
+        competitions: Competitions, language: str):
+    """``bohnanza head-to-head`` reads 0.05, never the page's 0,05."""
+    test = bottests.create("heuristic", "random", "duel", 2, 0.0, 50.0, 0.05, 0.05, 1000, "s")
+    client = Client()
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournaments:bot_test", args=[test.id])).content.decode()
+    assert ("--seed s --elo0 0.0 --elo1 50.0 --alpha 0.05 --beta 0.05 --max-sets 1000"
+            "</code>") in page
+
+
+def test_the_forms_default_fits_the_accounts_games_left_today(competitions: Competitions,
+                                                               settings, monkeypatch) -> None:
+    """An account with 4,400 of its 5,000 games a day taken (a ladder) is offered 150
+    sets of 4, not 1,000 (4,000 games refused at once), and the form says why."""
+    from django.utils import timezone
+
+    from tournaments import tasks
+    from tournaments.models import QuotaUse
+
+    monkeypatch.setattr(tasks.bot_test, "delay", lambda test_id: None)
+    settings.TOURNAMENT_QUOTAS = {"games_per_day": 5000}
+    user = User.objects.create(username="busy")
+    QuotaUse.objects.create(competition_id=uuid4(), kind=QuotaUse.Kind.COMPETITION,
+                            user=user, games=4400, games_at=timezone.now())
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("tournaments:bot_tests")).content.decode()
+    assert 'name="max_sets" value="150"' in page
+    assert "may ask for 600 more games today" in page
+    form = {"a": "heuristic", "b": "random", "preset": "classic", "players": "4",
+            "elo0": "0", "elo1": "5", "alpha": "0.05", "beta": "0.05", "max_sets": "150",
+            "seed": ""}
+    assert client.post(reverse("tournaments:bot_tests"), form).status_code == 302
+    fresh = Client()
+    fresh.force_login(User.objects.create(username="idle"))
+    assert 'name="max_sets" value="1000"' in fresh.get(reverse("tournaments:bot_tests")
+                                                       ).content.decode()

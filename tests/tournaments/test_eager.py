@@ -84,7 +84,7 @@ def test_a_format_that_cannot_be_paired_stores_nothing(competitions):
 def test_entrants_are_bot_versions_numbered_when_entered_again():
     assert entrants_for(["heuristic", "random", "heuristic"]) == [
         "heuristic@builtin", "random@builtin", "heuristic@builtin #2"]
-    with pytest.raises(CompetitionError, match="unknown bot"):
+    with pytest.raises(CompetitionError, match="Unknown bots"):
         entrants_for(["clever"])
 
 
@@ -136,7 +136,7 @@ def test_the_command_rounds_figures_as_the_page_does(competitions, monkeypatch):
 @pytest.mark.parametrize("argv, message", [
     (["--format", "swiss", "--table", "3", "--bots", "heuristic,random"], "needs 3 to 64"),
     (["--format", "swiss", "--table", "3", "--bots", "clever,random,heuristic"],
-     "unknown bot(s): clever"),
+     "Unknown bots: clever"),
     (["--format", "swiss", "--table", "3", "--bots", "heuristic", "--deals", "2"],
      "takes --rounds, not --deals"),
     (["--format", "duplicate", "--table", "3", "--bots", "heuristic", "--deals", "99"],

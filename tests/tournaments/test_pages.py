@@ -66,8 +66,8 @@ def test_a_competition_created_on_the_page_runs_and_shows_its_games(worker: Comp
 
 
 @pytest.mark.parametrize("format, change, problem", [
-    ("duplicate", {"rules": "colour=red"}, "unknown rule option"),
-    ("duplicate", {"bots": "heuristic, clever, random"}, "unknown bot"),
+    ("duplicate", {"rules": "colour=red"}, "colour is no rule option"),
+    ("duplicate", {"bots": "heuristic, clever, random"}, "Unknown bots"),
     ("swiss", {"rounds": "2", "bots": "heuristic, random, nontrading, heuristic"},
      "do not fill tables"),
     ("duplicate", {"table": "9"}, "Ensure this value is less than or equal to 7"),

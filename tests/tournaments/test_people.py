@@ -163,9 +163,9 @@ def test_a_sign_up_is_refused_when_it_cannot_be_kept(competitions: Competitions)
     closed = LivePlay("duel", SHORT, 5, 0, 24, False)
     cases = [
         (dict(live=closed, sign_up=SignUp(NOW + HOUR, 4)), "open for entries"),
-        (dict(live=OPEN, sign_up=SignUp(NOW - HOUR, 4)), "lies ahead"),
-        (dict(live=OPEN, sign_up=SignUp(NOW + 400 * 24 * HOUR, 4)), "lies ahead"),
-        (dict(live=OPEN, sign_up=SignUp(NOW.replace(tzinfo=None) + HOUR, 4)), "lies ahead"),
+        (dict(live=OPEN, sign_up=SignUp(NOW - HOUR, 4)), "must lie ahead"),
+        (dict(live=OPEN, sign_up=SignUp(NOW + 400 * 24 * HOUR, 4)), "must lie ahead"),
+        (dict(live=OPEN, sign_up=SignUp(NOW.replace(tzinfo=None) + HOUR, 4)), "must lie ahead"),
         (dict(live=OPEN, sign_up=SignUp(NOW + HOUR, 1)), "cap is 2 to"),
         (dict(live=OPEN, sign_up=SignUp(NOW + HOUR, MAX_ENTRANTS + 1)), "cap is 2 to"),
         (dict(live=LivePlay("duel", SHORT, 5, 0, 24, True, "nobody", 60)), "clock or a"),

@@ -52,3 +52,12 @@ def test_a_finished_competition_says_its_rate_and_no_time_left(competitions):
     assert p.rate is not None and p.rate > 0  # measured up to its end, not to now
     assert p.rate == progress(done, done.finished_at).rate
     assert "3/3 games, finished" in progress_bar(done)
+
+
+def test_a_running_ladders_progress_has_no_total_and_no_percent(competitions):
+    """A ladder plays on until its last tick: 0 of 0 games is no "100 percent"."""
+    ladder = create("Ladder", "ladder", {}, ruleset_for("duel", 2), 2,
+                    ["heuristic@builtin", "random@builtin"], every=300)
+    answer = Client().get(reverse("tournaments:progress", args=[ladder.id])).json()
+    assert (answer["done"], answer["total"], answer["percent"]) == (0, None, None)
+    assert answer["text"] == "0 games stored" and not answer["finished"]

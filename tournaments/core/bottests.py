@@ -7,9 +7,10 @@ competitions in the same store (the ``Tournaments`` application's tables).
   ``elo0``/``elo1``, ``alpha``/``beta``, the most sets, the seed (set i plays the deal
   of ``"{seed}:{i}"``: ``bohnanza head-to-head`` with the same arguments plays the
   same games, so the seed is shown) and who asked.
-- :class:`BotTest.SetsPlayed`: a batch of sets: its first set's number, each set's
-  score (A's average pairwise score against B), the games, and the LLR after it (the
-  page's chart; the scores alone give it again).
+- :class:`BotTest.SetsPlayed`: a batch of sets, up to the set that decides the test
+  (checked after every set, as ``bohnanza head-to-head`` checks): its first set's
+  number, each set's score (A's average pairwise score against B), the games, and the
+  LLR after it (the page's chart; the scores alone give it again).
 - :class:`BotTest.Decided`: the hypothesis accepted, or none when the most sets were
   played undecided.
 
@@ -29,6 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 from uuid import UUID
 
+from django.utils.translation import gettext as _
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
@@ -38,12 +40,13 @@ from bohnanza_core.headtohead import MAX_SETS, check_table, play_set
 from bohnanza_core.ratings import Gsprt, GsprtVerdict
 from bohnanza_core.rulesets import PRESETS, ruleset_for
 from bohnanza_core.simulator import SimulationError, bot_classes
-from tournaments.core.errors import CompetitionError
+from tournaments.core.errors import CompetitionError, worded
 from tournaments.core.store import Competitions, competitions
 from tournaments.models import QuotaUse
 
 BATCH: Final = 8
-"""Sets a job plays before it records them (and the chart moves)."""
+"""The most sets a job plays before it records them (and the chart moves); it stops
+at a set that decides the test, as the command line does."""
 MAX_LISTED: Final = 100
 
 
@@ -133,17 +136,18 @@ def create(a: str, b: str, preset: str, players: int, elo0: float, elo1: float,
     the account's quota check (``quotas.creating_bot_test``), called with the test
     built, before it is stored, in the caller's transaction."""
     if preset not in PRESETS:
-        raise CompetitionError(f"no ruleset {preset[:40]!r}")
+        raise CompetitionError(_("There is no ruleset %(name)s.") % {"name": repr(preset[:40])})
     try:
         check_table(ruleset_for(preset, players), players)
         bot_classes([a, b])
         Gsprt(elo0, elo1, alpha, beta)
     except (SimulationError, ValueError) as bad:
-        raise CompetitionError(str(bad)) from None
+        raise CompetitionError(worded(bad)) from None
     if not 1 <= max_sets <= MAX_SETS:
-        raise CompetitionError(f"play 1 to {MAX_SETS} sets, not {max_sets}")
+        raise CompetitionError(_("A test plays 1 to %(most)d sets, not %(sets)d.")
+                               % {"most": MAX_SETS, "sets": max_sets})
     if not seed or len(seed) > 64 or not seed.isprintable():
-        raise CompetitionError("a seed is 1 to 64 printable characters")
+        raise CompetitionError(_("A seed is 1 to 64 printable characters."))
     test = BotTest(a=a, b=b, preset=preset, players=players, elo0=elo0, elo1=elo1,
                    alpha=alpha, beta=beta, max_sets=max_sets, seed=seed,
                    organiser=organiser)
@@ -190,10 +194,16 @@ def play_batch(test_id: UUID, sets: int = BATCH) -> GsprtVerdict | None:
     first = len(test.scores)
     count = min(sets, test.max_sets - first)
     scores, games = [], 0
+    counts = dict(test.counts)
     for i in range(first, first + count):
         score, played = play_set(ruleset, test.players, a, b, test.seed, i)
         scores.append(score)
         games += played
+        # Decided after each set, as ``bohnanza head-to-head`` is: the batch stops at
+        # the deciding set, so the page and the printed command agree game for game.
+        Gsprt.count([score], counts)
+        if test.test.verdict_of(counts, test.games + games).decided:
+            break
     verdict = test.record(first, scores, games)
     try:
         competitions().save(test)

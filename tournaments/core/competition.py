@@ -81,8 +81,8 @@ from bohnanza_core.formats import (
 from bohnanza_core.pairings import MAX_ENTRANTS, Pairing, PairingError
 from bohnanza_core.rulesets import Ruleset
 from tournaments.core import legacy
-from tournaments.core.entrants import entrant_name, is_person, username_of
-from tournaments.core.errors import CompetitionError
+from tournaments.core.entrants import check_entrant, entrant_name, is_person, username_of
+from tournaments.core.errors import CompetitionError, worded
 from tournaments.core.ratings import Rating, Ratings
 
 INVITED: Final = "invited"
@@ -732,7 +732,9 @@ class Competition(Aggregate):
         if self.started and not self.continuous:
             raise CompetitionError(_("Entries closed when the first round was paired."))
         if len(self.entrants) >= MAX_ENTRANTS:
-            raise CompetitionError(_("The competition is full."))
+            raise CompetitionError(_("The competition is full: a competition has at most "
+                                     "%(most)d entrants.") % {"most": MAX_ENTRANTS})
+        check_entrant(entrant)
         self.trigger_event(Competition.Entered, entrant=entrant)
 
     def join(self, entrant: str, now: datetime | None = None) -> None:
@@ -747,6 +749,9 @@ class Competition(Aggregate):
         if entrant in self.entrants:
             raise CompetitionError(_("You have entered already."))
         if entrant in self.waiting_list:
+            if not self.waiting:
+                raise CompetitionError(_("The competition has started: nobody enters from "
+                                         "the waiting list now."))
             raise CompetitionError(_("You are on the waiting list already."))
         organiser = self.waiting and entrant == self.organiser
         if not organiser:
@@ -791,6 +796,7 @@ class Competition(Aggregate):
         again), after the first round, and past :data:`MAX_INVITATIONS`."""
         if not is_person(entrant):
             raise CompetitionError(_("Only people are invited; bots are entered."))
+        check_entrant(entrant)
         name = (username_of(entrant) or "")[:150]
         self._not_stopped()
         if not self.waiting:
@@ -835,7 +841,7 @@ class Competition(Aggregate):
         try:
             self.rules.check(len(self.entrants), self.table)
         except PairingError as refused:
-            raise CompetitionError(str(refused)) from None
+            raise CompetitionError(worded(refused)) from None
 
     def start(self) -> None:
         """Close the entries, drop the invitations nobody answered (``Expired``) and pair
@@ -866,7 +872,7 @@ class Competition(Aggregate):
         try:
             paired = self.rules.next_round(history)
         except PairingError as refused:
-            raise CompetitionError(str(refused)) from None
+            raise CompetitionError(worded(refused)) from None
         if paired is None:
             if self.rules.over(history):
                 self.trigger_event(Competition.Finished)

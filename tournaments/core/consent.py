@@ -57,7 +57,9 @@ class People:
 def named_people(text: str) -> list[str]:
     """The entrants of the people named (usernames, comma-separated); refused
     (CompetitionError, translated) unless each has an account."""
-    names = [n.strip() for n in text.split(",") if n.strip()][:MAX_ENTRANTS + 1]
+    # Each name once: "rita, rita" asks rita once, it is not a second invitation.
+    names = list(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    names = names[:MAX_ENTRANTS + 1]
     if len(names) > MAX_ENTRANTS:
         raise CompetitionError(_("At most %(count)d people.") % {"count": MAX_ENTRANTS})
     known = set(get_user_model().objects.filter(username__in=names)

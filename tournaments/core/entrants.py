@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from bohnanza_core.bots.registry import BUILTIN, registry
+from bohnanza_core.engine import is_tag_value
 from tournaments.core.errors import CompetitionError
 
 PERSON = "user:"
@@ -63,6 +66,17 @@ def entrant_name(entrant: str) -> EntrantName:
     return EntrantName(entrant, f"{bot} {copy}".strip(), version)
 
 
+def check_entrant(entrant: str) -> None:
+    """Refuse an entrant whose id or display name could not be a game's tag (the
+    engine's ``is_tag_value``: a tab, a zero-width joiner, a direction mark), so that it
+    is refused on entering, not in the worker when its first game starts."""
+    named = entrant_name(entrant)
+    if not all(is_tag_value(text) for text in (entrant, named.name, named.version)):
+        raise CompetitionError(_("%(name)s cannot enter: a name of printable characters "
+                                 "only (no tab, line break, zero-width joiner or "
+                                 "direction mark).") % {"name": repr(entrant)[:80]})
+
+
 def display_name(entrant: str) -> str:
     """What the shell shows: ``heuristic #2 (built in)``, ``cautious (0.1.0)``, ``alice``."""
     named = entrant_name(entrant)
@@ -79,8 +93,8 @@ def entrants_for(bot_names: Sequence[str], entered: Sequence[str] = ()) -> list[
     known = registry()
     unknown = sorted({n for n in bot_names if n not in known})
     if unknown:
-        raise CompetitionError(f"unknown bot(s): {', '.join(u[:40] for u in unknown[:5])}; "
-                               f"known: {', '.join(known)}")
+        raise CompetitionError(_("Unknown bots: %(unknown)s; the bots are: %(known)s.") % {
+            "unknown": ", ".join(u[:40] for u in unknown[:5]), "known": ", ".join(known)})
     taken = set(entered)
     entrants: list[str] = []
     for name in bot_names:
@@ -94,5 +108,5 @@ def entrants_for(bot_names: Sequence[str], entered: Sequence[str] = ()) -> list[
     return entrants
 
 
-__all__ = ["PERSON", "EntrantName", "display_name", "entrant_name", "entrants_for", "is_person",
-           "person_entrant", "username_of"]
+__all__ = ["PERSON", "EntrantName", "check_entrant", "display_name", "entrant_name",
+           "entrants_for", "is_person", "person_entrant", "username_of"]

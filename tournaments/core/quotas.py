@@ -137,6 +137,14 @@ def games_used(user: Any, leaving_out: Any = None) -> int:
     return sum(query.aggregate(total=Sum("games"))["total"] or 0 for query in (once, daily))
 
 
+def games_left(user: Any) -> int | None:
+    """The games the account may still ask for in the next 24 hours (None: exempt), so
+    a form can offer what fits instead of a default refused at once."""
+    if exempt(user):
+        return None
+    return max(0, limits()["games_per_day"] - games_used(user))
+
+
 def _check_games(user: Any, competition: Competition | BotTest, games: int) -> None:
     limit = limits()["games_per_day"]
     used = games_used(user, leaving_out=competition.id)

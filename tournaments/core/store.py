@@ -26,6 +26,7 @@ from eventsourcing.utils import get_topic
 
 from bohnanza_core.bots import BOTS
 from bohnanza_core.bots.registry import BUILTIN
+from bohnanza_core.engine import is_tag_value
 from bohnanza_core.formats import FORMATS, format_for
 from bohnanza_core.games import TOURNAMENT_NAME_MAX
 from bohnanza_core.pairings import MAX_ENTRANTS, PairingError
@@ -34,6 +35,7 @@ from replays.store import store_env
 from tournaments.core import consent
 from tournaments.core.competition import CLOCK, Competition, CompetitionError, LivePlay, SignUp
 from tournaments.core.entrants import is_person, username_of
+from tournaments.core.errors import worded
 from tournaments.core.legacy import RENAMED
 
 MAX_NAME: Final = TOURNAMENT_NAME_MAX
@@ -147,6 +149,20 @@ def check_live(live: LivePlay | None, entrants: Sequence[str]) -> None:
         raise CompetitionError(f"only built-in bots play at live tables, not {foreign[0]}")
 
 
+def check_name(name: str) -> str:
+    """A competition's name, stripped; refused (with the reason, in the reader's
+    language) unless 1 to :data:`MAX_NAME` printable characters. It is every game's
+    ``competition`` tag, so the engine's own tag rule (``is_tag_value``) decides here,
+    where it is typed: a name the engine refused later would stall every game."""
+    name = name.strip()
+    if not 0 < len(name) <= MAX_NAME:
+        raise CompetitionError(_("A name is 1 to %(most)d characters.") % {"most": MAX_NAME})
+    if not is_tag_value(name):
+        raise CompetitionError(_("A name holds printable characters only: no tab, line "
+                                 "break, zero-width joiner or direction mark."))
+    return name
+
+
 def check_sign_up(sign_up: SignUp | None, live: LivePlay | None, entrants: Sequence[str],
                   table: int, now: datetime) -> None:
     """A sign-up belongs to a competition open for entries, its deadline ahead (within
@@ -159,8 +175,8 @@ def check_sign_up(sign_up: SignUp | None, live: LivePlay | None, entrants: Seque
     deadline = sign_up.deadline
     if deadline is not None and (deadline.tzinfo is None or not (
             now < deadline <= now + timedelta(days=MAX_SIGN_UP_DAYS))):
-        raise CompetitionError(_("The sign-up's deadline lies ahead, within %(days)d days.")
-                               % {"days": MAX_SIGN_UP_DAYS})
+        raise CompetitionError(_("The sign-up's deadline must lie ahead, within %(days)d "
+                                 "days.") % {"days": MAX_SIGN_UP_DAYS})
     if not max(table, len(entrants)) <= sign_up.cap <= MAX_ENTRANTS:
         raise CompetitionError(_("The cap is %(low)d to %(high)d entrants.")
                                % {"low": max(table, len(entrants)), "high": MAX_ENTRANTS})
@@ -183,15 +199,13 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
     ``invited`` and enters by accepting. ``consented`` lifts that for the command line,
     whose operator states the people agreed elsewhere. ``admit`` (the organiser's
     quotas) sees the competition built and may refuse it before anything is stored."""
-    name = name.strip()
-    if not 0 < len(name) <= MAX_NAME:
-        raise CompetitionError(f"a name of 1 to {MAX_NAME} characters")
+    name = check_name(name)
     if format not in FORMATS:
         raise CompetitionError(f"format is one of {', '.join(FORMATS)}, not {format[:40]!r}")
     try:
         rules = format_for(format, options)
     except PairingError as refused:
-        raise CompetitionError(str(refused)) from None
+        raise CompetitionError(worded(refused)) from None
     if table not in ruleset.players:
         raise CompetitionError(f"{ruleset.name} is for {ruleset.players_label} players, "
                                f"not tables of {table}")
@@ -213,6 +227,10 @@ def create(name: str, format: str, options: dict[str, int], ruleset: Ruleset, ta
                   now or timezone.now())
     if len(set(everyone)) != len(everyone):
         raise CompetitionError(_("Each entrant enters once."))
+    if len(everyone) > MAX_ENTRANTS:
+        raise CompetitionError(_("A competition has at most %(most)d entrants, people "
+                                 "invited included, not %(count)d.")
+                               % {"most": MAX_ENTRANTS, "count": len(everyone)})
     competition = Competition(name=name, format=format, options=dict(options),
                               ruleset=ruleset.parameters(), table=table, every=every,
                               organiser=organiser, secret=secrets.token_hex(32),
@@ -250,5 +268,5 @@ def get(competition_id: UUID, app: Competitions | None = None) -> Competition:
 
 __all__ = ["MAX_ABSENCE_SECONDS", "MAX_EVERY", "MAX_FIXTURE_HOURS", "MAX_GAME_SECONDS",
            "MAX_MOVE_SECONDS", "MAX_NAME", "MAX_SIGN_UP_DAYS", "MIN_EVERY", "MIN_MOVE_SECONDS",
-           "CompetitionNotFound", "Competitions", "check_live", "check_sign_up",
+           "CompetitionNotFound", "Competitions", "check_live", "check_name", "check_sign_up",
            "competitions", "create", "get", "reset_competitions"]

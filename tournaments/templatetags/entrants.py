@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from play.models import BotAccount
 from tournaments.core.entrants import EntrantName, entrant_name
+from tournaments.zones import when
 
 register = template.Library()
 
@@ -69,3 +70,10 @@ def tells(estimate: Any, kind: str) -> bool:
     most :data:`WIDEST` of its kind, "rate" or "coins")."""
     check = getattr(estimate, "tells", None)
     return bool(check and check(WIDEST[kind]))
+
+
+@register.filter(name="when")
+def when_filter(moment: Any) -> str:
+    """A time with its zone named (``tournaments.zones.when``): a deadline on a page
+    read in several countries."""
+    return when(moment) if moment else ""

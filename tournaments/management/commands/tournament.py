@@ -9,7 +9,7 @@
         [--people ann,bob [--consented] [--open-entries --organiser ann] \\
          --move-seconds 60 --game-seconds 300 --fixture-hours 72] ...   (a league)
     manage.py tournament create --format swiss --rounds 3 --people ann ... \
-        [--open-entries --organiser ann [--deadline 2030-01-31T18:00+00:00] [--cap 16]] \
+        [--open-entries --organiser ann [--deadline ISO-8601, ahead, within 365 days] [--cap 16]] \
         [--absent clock | --absent heuristic --absence-seconds 120]   (people's Swiss)
     manage.py tournament list
     manage.py tournament show ID          (ID: the id, a unique start of it, or the name)

@@ -25,6 +25,8 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     # Game analysis (analyses/): asked for and shown from the replay viewer.
     path("analyses/", include("analyses.views")),
+    # The guides of docs/ as pages (config/docs.py).
+    path("docs/", include("config.docs")),
     # The bot API (botapi/): /api/v1/..., its OpenAPI document and docs (docs/bots.md).
     path("", include("botapi.urls")),
     path("", include("play.urls")),

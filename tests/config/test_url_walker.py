@@ -233,6 +233,9 @@ SPECS: dict[str, Spec] = {
     # play/views.py
     "play:home": Spec(),
     "play:rules": Spec(),
+    # config/docs.py
+    "docs:index": Spec(),
+    "docs:guide": Spec(),
     # play/lobby.py
     "play:lobby": Spec(),
     "play:new_table": Spec(form=("preset", "players", "house_rules", "move_seconds",
@@ -491,6 +494,7 @@ def world(db: None, settings: Any) -> Iterator[World]:
     path_values = {
         "test_id": str(bot_test.id),
         "name": "walkbot",
+        "guide": "bots",
         "token_id": str(token_row.pk),
         "table_id": str(table.id),
         "username": "ann",

@@ -196,6 +196,6 @@ def test_the_waiting_list_after_the_start_is_told_it_has_started(
 def test_stalled_since_names_its_zone():
     from tournaments.views import status_text
 
-    text = status_text({"finished": False, "waiting": False,
+    text = status_text({"finished": False, "waiting": False, "stopped": None,
                         "stalled": datetime(2026, 12, 6, 20, 55, tzinfo=UTC)})
     assert "8:55 p.m. UTC" in text

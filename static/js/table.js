@@ -468,8 +468,12 @@
       interactive.send(group.moves[0]);
     }
 
-    function setMoves(legal, facts) {
+    // ``own``: the answer to this reader's own move (a live frame with its ``ref``);
+    // undefined: judged by whether a move was sent since the last answer. What the
+    // reader's own move changed or took away does not guard a button: they saw it.
+    function setMoves(legal, facts, own) {
       if (!interactive) return;
+      const mine = own === undefined ? interactive.pending : !!own;
       const panel = interactive.moves;
       const kept = offerChoices(panel);
       interactive.legal = legal || [];
@@ -480,13 +484,14 @@
       for (const [id, group] of next) {
         const old = before.get(id);
         group.since = old ? old.since : now;
-        group.changedAt = old && old.text !== group.text ? now : (old ? old.changedAt : -Infinity);
+        group.changedAt = old && old.text !== group.text && !mine ? now
+          : (old ? old.changedAt : -Infinity);
       }
       // Moves gone by someone else's doing (not the answer to this reader's own move).
-      if (!interactive.pending && [...before.keys()].some((id) => !next.has(id))) {
+      if (!mine && [...before.keys()].some((id) => !next.has(id))) {
         interactive.lostAt = now;
       }
-      interactive.pending = false;
+      if (own === undefined || mine) interactive.pending = false;
       // Keys: kept by each move still there; the new ones take the lowest free key.
       const slots = new Map();
       for (const [id, n] of interactive.slots) if (next.has(id)) slots.set(id, n);

@@ -224,6 +224,83 @@ class VanishingMoveTest(_Browser):
         assert "Nothing was sent" in notice
 
 
+    def test_a_button_changed_by_ones_own_move_takes_the_first_press(self) -> None:
+        """A Harvest button whose pay the reader's own plant just changed (the answer to
+        her command, the frame with its ref) is sent at the first press, while a change
+        by someone else's move still guards it (the test above)."""
+        table = _ann_at("duel", ["open", "heuristic"])
+        sent: list[dict] = []
+        latest: dict[str, Any] = {}
+        holder: dict[str, WebSocketRoute] = {}
+
+        def with_harvest(frame: dict, coins: int) -> dict:
+            frame = json.loads(json.dumps(frame))
+            frame["legal"] = [m for m in frame["legal"] if m.get("kind") != "harvest"] + [
+                {"kind": "harvest", "field": 1}]
+            seat = frame["answer"]["table"]["perspective"]
+            frame["facts"]["pays"][seat][1] = coins
+            return frame
+
+        def route(socket: WebSocketRoute) -> None:
+            server = socket.connect_to_server()
+            holder["socket"] = socket
+
+            def from_page(message: str | bytes) -> None:
+                sent.append(json.loads(message))
+                server.send(message)
+
+            def from_server(message: str | bytes) -> None:
+                frame = json.loads(message)
+                if frame.get("type") == "state":
+                    if frame.get("ref") is not None:  # the answer to ann's plant
+                        frame = with_harvest(frame, 1)
+                        message = json.dumps(frame)
+                    latest["frame"] = frame
+                socket.send(message)
+
+            socket.on_message(from_page)
+            server.on_message(from_server)
+
+        with sync_playwright() as driver:
+            page = self._ann(driver)
+            page.route_web_socket(re.compile(r"/ws/tables/"), route)
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-moves .move-list button.move[data-key='1']")
+            # Ann's page offers "Harvest field 2 · pays 0 coins", long settled.
+            frame = with_harvest(latest["frame"], 0)
+            frame["since"] = frame["version"]
+            frame["log"] = []
+            holder["socket"].send(json.dumps(frame))
+            harvest = ".live-moves button.move[data-kind='harvest']"
+            page.wait_for_function(
+                "s => /field 2/.test(document.querySelector(s)?.textContent || '')",
+                arg=harvest, timeout=5000)
+            page.wait_for_timeout(1100)  # settled: no longer "just changed"
+            plant = page.query_selector(
+                ".live-moves button.move:not([data-kind='harvest'])")
+            assert plant is not None
+            before = _version(page)
+            plant.click()
+            page.wait_for_function(
+                "v => Number(document.querySelector('[data-socket]').dataset.version) > v",
+                arg=before, timeout=10_000)
+            assert "1 coin" in page.inner_text(harvest)
+            commands_before = sum(1 for f in sent if f.get("type") == "command")
+            after_plant = _version(page)
+            page.click(harvest)
+            # Sent: the server answers (played, or refused: the injected harvest may not
+            # be legal); swallowed: the page's notice says so.
+            page.wait_for_function(
+                """v => Number(document.querySelector('[data-socket]').dataset.version) > v
+                   || !document.querySelector('.live-error').hidden
+                   || /Nothing was sent/.test(
+                        document.querySelector('.move-notice')?.textContent || '')""",
+                arg=after_plant, timeout=10_000)
+            commands = [f for f in sent if f.get("type") == "command"]
+        assert len(commands) == commands_before + 1, "the first press was swallowed"
+        assert commands[-1]["command"] == {"kind": "harvest", "field": 1}
+
+
 @override_settings(PLAY_BOT_PACE_SECONDS=0.02)
 class EndSummaryTest(_Browser):
     def test_the_end_shows_the_summary_and_the_fields_as_harvested(self) -> None:

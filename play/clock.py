@@ -9,7 +9,7 @@ from them: a countdown that restarts from each frame's numbers never drifts from
 server's. Nothing here is hidden from anyone: every seat and spectator is sent the
 same frame.
 
-The trading window (``Table.trade_seconds``): while a person plays a seat, a trading
+The trading window (``Table.trade_seconds``): while a person plays a seat, a bot's trading
 phase stays open that long after it starts, so that people can read the turned-over
 cards and make or answer offers; a bot on turn ends trading only once it closes, or
 once every person at the table has passed (``Seat.passed_turn``). Tables of bots only

@@ -391,7 +391,9 @@ def _next_step(table: Table, seated: list[Seat], game_id: UUID, now: datetime | 
         done = _play(table, game, StopGame(reason=StopReason.ABANDONED), ABANDONMENT)
         return Step("bot"), [done] if done is not None else []
     window: Window | None = None
-    if state.phase is Phase.TRADING and clock.window_applies(table, seats.values()):
+    if (state.phase is Phase.TRADING and clock.window_applies(table, seats.values())
+            and seats[state.active].is_bot):
+        # Only a bot's trading phase has a window: a person on turn ends their own.
         opened = table.trade_turn != state.turn
         clock.start_window(table, state.turn, moment)
         window = Window(clock.window_open(table, seats.values(), state.turn, moment),

@@ -375,7 +375,8 @@ def move_words() -> dict[str, Any]:
         "clock_move": _("time left for this move"),
         "clock_bank": _("bank %(time)s"),
         "clock_warning": _("%(n)s seconds left on your clock."),
-        "trade_window": _("Trading open for %(time)s"),
+        "trade_window": _("Trading open for %(time)s · then %(name)s ends trading"),
+        "trade_closed": _("Trading window closed · %(name)s ends trading"),
         "beans": {kind.value: bean(kind) for kind in BeanKind},
         # A refusal (an error frame) by its code, in the reader's words.
         "refusals": refusals.words(),

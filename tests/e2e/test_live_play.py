@@ -429,3 +429,78 @@ class CounterOfferTest(_Browser):
                     return None
             time.sleep(0.1)
         return None
+
+
+PHONE = {"width": 390, "height": 844}
+
+# Each animation frame: where ann's seat is, with what the page offers her (moves,
+# offers) and the phase and turn shown; the trading window chip, whose turn it is.
+_WATCH = """() => {
+  window.__samples = [];
+  const look = () => {
+    const root = document.querySelector('[data-socket]');
+    const seat = document.querySelector('.live-table .rt-seat.is-you');
+    const rt = document.querySelector('.live-table .rt');
+    if (seat && rt) {
+      const moves = [...document.querySelectorAll('.live-moves button.move')]
+        .map((b) => b.textContent).join('|');
+      window.__samples.push({
+        y: Math.round(seat.getBoundingClientRect().top + window.scrollY),
+        key: root.dataset.version + '#' + moves,
+        bar: document.querySelector('.live-clocks')?.offsetHeight,
+        pass: document.querySelector('.live-pass')?.offsetHeight,
+        err: document.querySelector('.live-error')?.offsetHeight,
+        moves: document.querySelector('.live-moves')?.offsetHeight,
+        ownTurn: seat.classList.contains('is-active'),
+        window: !!document.querySelector('.live-trade-window'),
+        trading: /trading/i.test(document.querySelector('.rt-status')?.textContent || ''),
+      });
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.3)
+class TradingWindowOnAPhoneTest(_Browser):
+    def test_the_window_is_a_bots_and_nothing_moves_while_it_lasts(self) -> None:
+        """On a phone, through a bot's trading phase, ann's seat stays where it is while
+        the page offers her the same (the chip and the pass button are shown for the
+        whole window); on her own trading phase there is no window to show."""
+        table = _ann_at("classic", ["open", "heuristic", "heuristic"], SHORT, trade_seconds=4)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            page = browser.new_context(viewport=PHONE, has_touch=True,
+                                       is_mobile=True).new_page()
+            sign_in(page, self.live_server_url, "ann", "pw-live-123")
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-table .rt")
+            page.evaluate(_WATCH)
+            deadline = time.monotonic() + 150
+            windows = 0
+            was_open = False
+            own = "() => window.__samples.some((s) => s.ownTurn && s.trading)"
+            while time.monotonic() < deadline and (windows < 2 or not page.evaluate(own)):
+                opened = page.is_visible(".live-trade-window")
+                if was_open and not opened:
+                    windows += 1
+                was_open = opened
+                if not opened and not _press_first(page):
+                    page.wait_for_timeout(100)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "live-trade-window-phone.png"))
+            samples = page.evaluate("window.__samples")
+        assert windows >= 2, "no two bot's trading phases came"
+        assert [s for s in samples if s["ownTurn"] and s["trading"]], "ann never traded"
+        assert not [s for s in samples if s["ownTurn"] and s["trading"] and s["window"]], (
+            "a trading window shown on ann's own turn")
+        # Unchanged for ann (same version, same moves): her seat never moved.
+        places: dict[str, set[int]] = {}
+        for s in samples:
+            if s["window"]:
+                places.setdefault(s["key"], set()).add((s["y"], s["bar"], s["pass"], s["err"], s["moves"]))
+        assert places, "no samples inside a window"
+        moved = {k: v for k, v in places.items() if len(v) > 1}
+        assert not moved, f"ann's seat moved while nothing changed for her: {moved}"

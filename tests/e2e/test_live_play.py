@@ -500,7 +500,9 @@ class TradingWindowOnAPhoneTest(_Browser):
         places: dict[str, set[int]] = {}
         for s in samples:
             if s["window"]:
-                places.setdefault(s["key"], set()).add((s["y"], s["bar"], s["pass"], s["err"], s["moves"]))
+                # The seat's place, with the heights above it (what moved, if it did).
+                where = (s["y"], s["bar"], s["pass"], s["err"], s["moves"])
+                places.setdefault(s["key"], set()).add(where)
         assert places, "no samples inside a window"
         moved = {k: v for k, v in places.items() if len(v) > 1}
         assert not moved, f"ann's seat moved while nothing changed for her: {moved}"

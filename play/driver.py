@@ -573,8 +573,17 @@ def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | N
 def _clock(table: Table, game: Game, seat: Seat, now: datetime
            ) -> tuple[Step, list[live.Played]]:
     """The person in ``seat`` is awaited: start their clock at this version (charging
-    the last one's overrun to the bank of whoever it ran for), or play the default move
-    once the deadline has passed."""
+    the last one's overrun to the bank of whoever it ran for), unless it runs for them
+    already for the same decision (``play.clock.same_decision``: only another seat moved
+    since; it keeps its deadline), or play the default move once the deadline has
+    passed."""
+    if (table.clock_version != game.version and table.clock_seat == seat.number
+            and table.clock_version is not None and table.clock_deadline is not None
+            and clock.same_decision(game, seat.number, table.clock_version)):
+        Table.objects.filter(pk=table.pk).update(clock_version=game.version)
+        table.clock_version = game.version
+        if now < table.clock_deadline:
+            return Step("wait", table.clock_deadline, told=True), []
     if table.clock_version != game.version or table.clock_seat != seat.number:
         if table.clock_seat is not None and table.clock_started is not None:
             over = (now - table.clock_started).total_seconds() - table.move_seconds

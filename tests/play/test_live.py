@@ -8,7 +8,7 @@ import asyncio
 import functools
 import json
 from collections.abc import Awaitable, Callable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
@@ -1276,3 +1276,44 @@ async def test_a_search_bot_plays_its_seat_at_a_live_table() -> None:
     assert frame["finished"]
     assert frame["answer"]["table"]["seats"][1]["name"].startswith("search")
     await ann.disconnect()
+
+
+def test_a_move_clock_keeps_its_deadline_while_the_seat_owes_the_same_decision() -> None:
+    """A person's move clock runs for one decision: another seat's move meanwhile (an
+    offer made to them) leaves its deadline as it was; their own move starts it again
+    (play.clock, docs/table.md)."""
+    from bohnanza_core.commands import DeclineOffer, EndPlanting, PlantFromHand
+    from play.models import Seat
+
+    people = _people(3)
+    table = _table(people, ["open", "open", "open"], move_seconds=60)
+    now = timezone.now()
+
+    def look(at: timedelta) -> datetime:
+        stored = Table.objects.get(pk=table.pk)
+        game = games().game(table.game_id)
+        seat = Seat.objects.get(table=stored, number=awaiting(game.state)[0])
+        driver._clock(stored, game, seat, now + at)
+        deadline = Table.objects.get(pk=table.pk).clock_deadline
+        assert deadline is not None
+        return deadline
+
+    # Ann plants until her trading phase (each of her moves a new decision).
+    while games().game(table.game_id).state.phase is not Phase.TRADING:
+        state = games().game(table.game_id).state
+        moves = legal_commands(state, 0)
+        move = next((m for m in moves if isinstance(m, EndPlanting)), None) or next(
+            m for m in moves if isinstance(m, PlantFromHand))
+        live.submit(table.id, table.game_id, move, "user:ann")
+    first = look(timedelta(0))
+    assert first == now + timedelta(seconds=60 + table.game_seconds)
+    bob_card = games().game(table.game_id).state.hands[1][0]
+    live.submit(table.id, table.game_id, MakeOffer(seat=1, gives=(bob_card,), wants=(), to=0),
+                "user:bob")
+    assert awaiting(games().game(table.game_id).state)[0] == 0  # ann: to answer it
+    assert look(timedelta(seconds=5)) == first  # bob's offer: the same decision
+    stored = Table.objects.get(pk=table.pk)
+    assert stored.clock_version == games().game(table.game_id).version
+    offer = next(iter(games().game(table.game_id).state.offers))
+    live.submit(table.id, table.game_id, DeclineOffer(seat=0, offer=offer), "user:ann")
+    assert look(timedelta(seconds=10)) == now + timedelta(seconds=70 + table.game_seconds)

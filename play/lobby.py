@@ -314,7 +314,8 @@ def move_words() -> dict[str, Any]:
         "plant_card": _("Plant %(card)s in field %(field)s"),
         "end_planting": _("Stop planting"),
         "discard_card": pgettext("a move: put a card on the discard pile", "Discard %(card)s"),
-        "accept_offer": _("Accept offer #%(offer)s, giving %(cards)s"),
+        # What one gives and what one gets, both: the button alone says the trade.
+        "accept_offer": _("Accept offer #%(offer)s: give %(cards)s, get %(gets)s"),
         "decline_offer": pgettext("a move: refuse an offer", "Decline offer #%(offer)s"),
         "withdraw_offer": _("Withdraw offer #%(offer)s"),
         "end_trading": _("End trading"),
@@ -347,7 +348,7 @@ def move_words() -> dict[str, Any]:
         "taken": _("Someone else plays this seat now. You are watching."),
         # The moves (static/js/table.js): one accept per offer, stable keys, presses
         # checked, moves explained.
-        "accept_choose": _("Accept offer #%(offer)s: choose your cards…"),
+        "accept_choose": _("Accept offer #%(offer)s: get %(gets)s, choose your cards…"),
         "accept_which": _("Offer #%(offer)s: the cards you give"),
         "accept_go": _("Accept, giving these"),
         "accept_no_match": _("Those cards are not what the offer wants: tick one of the "

@@ -27,9 +27,9 @@ from bohnanza_core.bots import BOTS
 from bohnanza_core.cards import BeanKind
 from bohnanza_core.events import Handover
 from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
-from play import driver, live, refusals
+from play import clock, driver, live, refusals
 from play.forms import TableForm, default_seat
-from play.models import Table, bot_account_ids, describe
+from play.models import Seat, Table, bot_account_ids, describe
 from play.presets import OPTION_WORDS, PARAMETERS, explained
 from play.tables import (
     TableError,
@@ -274,11 +274,21 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
     marked = [s.person and s.user_id in programs for s in seats]
     players = [s.player() if s.taken else None for s in seats]
     bots = {p for p, bot in zip(players, marked, strict=True) if bot and p}
+    running = table.status == Table.Status.RUNNING
+    with_marks = [_marked(s, bot) for s, bot in zip(seats, marked, strict=True)]
     context = {
         "table": table, "seats": seats, "seated": seated,
         "left": next((s for s in seats if s.handed_over and s.user_id == me), None),
         "handed": [s for s in seats if s.handed_over],
         "running": table.status == Table.Status.RUNNING,
+        # Whether clock frames will come (play.clock.has_clocks): the page keeps their
+        # bar's place from the start, so that nothing moves when the first one comes.
+        "clocks": running and clock.has_clocks(table, with_marks),
+        "trade_window": running and clock.window_applies(table, with_marks),
+        # The clocks bar's rows on a phone (static/css/live.css): two seats' chips a
+        # row, two for the trading window.
+        "clock_rows": ((len(seats) + 1) // 2 if table.clocked else 0)
+        + (2 if running and clock.window_applies(table, with_marks) else 0),
         "mine": request.user.is_authenticated and table.created_by_id == request.user.pk,
         "players": [display_player(p, bots) if p else None for p in players],
         # The waiting room's seats by name, a bot account's marked.
@@ -305,6 +315,13 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
         share = games().game(table.game_id).share_token
         context["game_query"] = "?" + urlencode({"token": share})
     return render(request, "play/table.html", {**context, "words": move_words()})
+
+
+def _marked(seat: Seat, bot_account: bool) -> Seat:
+    """``seat`` marked whether its account is a bot account, as
+    ``play.models.running_table`` marks the seats it reads."""
+    seat.on_bot_account = bot_account  # type: ignore[attr-defined]
+    return seat
 
 
 def move_words() -> dict[str, Any]:

@@ -400,6 +400,13 @@
         item.textContent = left > 0 ? fill(words.trade_window, { time: clockText(left), name })
           : fill(words.trade_closed, { name });
         parts.push(item);
+      } else if (bar.dataset.window) {
+        // The window's place kept while there is none (a table of people and bots):
+        // on a phone the bar's height never changes (static/css/live.css).
+        const item = document.createElement("li");
+        item.className = "live-clock live-trade-window is-empty";
+        item.setAttribute("aria-hidden", "true");
+        parts.push(item);
       }
       bar.replaceChildren(...parts);
       bar.hidden = !parts.length;

@@ -297,7 +297,17 @@
     function identity(move) {
       if (move.kind === "accept_offer") return "accept_offer:" + move.offer;
       if (move.kind === "plant_card") return "plant_card:" + label(move);  // same kind, same field
+      // Identical cards discarded (not from the hand, whose order the choice changes):
+      // one button, as identical plants.
+      if (move.kind === "discard_card" && !inHand(move.card)) return "discard_card:" + label(move);
       return JSON.stringify(move);
+    }
+
+    function inHand(card) {
+      const table = current && current.table;
+      const seat = me();
+      const mine = table && seat !== null ? table.seats[seat] : null;
+      return !!(mine && (mine.hand || []).includes(card));
     }
 
     // Offers open to this seat that it has not answered.

@@ -19,6 +19,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST, require_safe
@@ -277,6 +278,8 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
     running = table.status == Table.Status.RUNNING
     with_marks = [_marked(s, bot) for s, bot in zip(seats, marked, strict=True)]
     context = {
+        # The ruleset's name is a name, in every language (docs/i18n.md): marked so.
+        "preset_name": format_html('<span translate="no">{}</span>', table.preset),
         "table": table, "seats": seats, "seated": seated,
         "left": next((s for s in seats if s.handed_over and s.user_id == me), None),
         "handed": [s for s in seats if s.handed_over],

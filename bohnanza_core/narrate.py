@@ -431,7 +431,13 @@ class Narrator:
                 else:
                     verdict = _("{names} share the win").format(
                         names=_(" and ").join(names))
-                if event.tie_break is not None:
+                if event.tie_break is TieBreak.SHARED and len(names) > 1:
+                    verdict = _("{verdict} (the tie stands)").format(verdict=verdict)
+                elif event.tie_break is not None and len(names) > 1:
+                    verdict = _("{verdict} (the tie stands: {tie_break} did not separate "
+                                "them)").format(
+                        verdict=verdict, tie_break=tie_break_text(event.tie_break, lang))
+                elif event.tie_break is not None:
                     verdict = _("{verdict} (tie broken by: {tie_break})").format(
                         verdict=verdict, tie_break=tie_break_text(event.tie_break, lang))
                 return _("Game over: {scores}. {verdict}; the seed was {seed}").format(

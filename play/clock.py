@@ -9,7 +9,7 @@ from them: a countdown that restarts from each frame's numbers never drifts from
 server's. Nothing here is hidden from anyone: every seat and spectator is sent the
 same frame.
 
-The trading window (``Table.trade_seconds``): while a person plays a seat, a trading
+The trading window (``Table.trade_seconds``): while a person plays a seat, a bot's trading
 phase stays open that long after it starts, so that people can read the turned-over
 cards and make or answer offers; a bot on turn ends trading only once it closes, or
 once every person at the table has passed (``Seat.passed_turn``). Tables of bots only
@@ -17,6 +17,14 @@ keep their pace; a bot account (an outside program, ``BotAccount``) is a bot her
 reads a frame at once, and a table of it and built-in bots would otherwise wait out
 every window its program does not pass. Only when moves are played changes; what is
 played is recorded like any move, so replays and audits are as before.
+
+A person's move clock (``Table.clock_deadline``, set by ``play.driver``) runs for one
+decision: it starts, with the move allowance and what is left of their bank, when the
+game comes to wait for that seat, and keeps running while the seat owes the same kind
+of decision: the same turn and phase, and nothing the seat did (:func:`same_decision`).
+Another seat's move in between (a bot's offer, its withdrawal, a decline, a plant or
+harvest of its own) does not start it again; the seat's own move (or the clock's for
+it), a new phase or turn, or another seat awaited does.
 """
 
 from __future__ import annotations
@@ -27,10 +35,22 @@ from typing import Any
 
 from django.conf import settings
 
+from bohnanza_core.events import (
+    Event,
+    GameEnded,
+    GameStopped,
+    PhaseStarted,
+    PlantingEnded,
+    SeatHandedToBot,
+    TradingEnded,
+    TurnEnded,
+    TurnStarted,
+)
+from bohnanza_core.games import Game
 from bohnanza_core.state import Phase
 from play.authority import require_seat
 from play.models import Seat, Table, on_bot_account, running_table
-from replays.store import load
+from replays.store import games, load
 
 MAX_TRADE_SECONDS = 600
 """The longest trading window a table may set (ten minutes)."""
@@ -86,6 +106,35 @@ def start_window(table: Table, turn: int, now: datetime) -> datetime:
     Table.objects.filter(pk=table.pk).update(trade_turn=turn, trade_deadline=deadline)
     table.trade_turn, table.trade_deadline = turn, deadline
     return deadline
+
+
+SAME_DECISION_LIMIT = 64
+"""The most events since a clock started that :func:`same_decision` reads: more, and
+the clock starts again without reading them."""
+
+_NEW_DECISION = (TurnStarted, PhaseStarted, PlantingEnded, TradingEnded, TurnEnded,
+                 GameEnded, GameStopped, SeatHandedToBot)
+
+
+def _names(event: Event, seat: int) -> bool:
+    """Whether ``event`` is ``seat``'s own doing (it names the seat as the one who
+    acted: ``seat``, or an offer's ``proposer``)."""
+    return getattr(event, "seat", None) == seat or getattr(event, "proposer", None) == seat
+
+
+def same_decision(game: Game, seat: int, since: int) -> bool:
+    """Whether ``seat``, awaited at version ``since`` and again now, still owes the
+    same decision: every event stored since is another seat's, in the same turn and
+    phase (none starts or ends a phase or turn, and none names ``seat`` as its actor).
+    Its move clock then keeps its deadline (the module's docstring)."""
+    behind = game.version - since
+    if not 0 < behind <= SAME_DECISION_LIMIT:
+        return False
+    store = games()
+    rows = store.recorder.select_events(game.id, gt=since, lte=game.version)
+    events = [store.game_mapper.to_entry(row).event for row in rows]
+    return len(events) == behind and not any(
+        isinstance(event, _NEW_DECISION) or _names(event, seat) for event in events)
 
 
 class NotTrading(Exception):
@@ -164,6 +213,7 @@ __all__ = [
     "pass_trading",
     "people",
     "read_frame",
+    "same_decision",
     "start_window",
     "window_applies",
     "window_open",

@@ -391,7 +391,9 @@ def _next_step(table: Table, seated: list[Seat], game_id: UUID, now: datetime | 
         done = _play(table, game, StopGame(reason=StopReason.ABANDONED), ABANDONMENT)
         return Step("bot"), [done] if done is not None else []
     window: Window | None = None
-    if state.phase is Phase.TRADING and clock.window_applies(table, seats.values()):
+    if (state.phase is Phase.TRADING and clock.window_applies(table, seats.values())
+            and seats[state.active].is_bot):
+        # Only a bot's trading phase has a window: a person on turn ends their own.
         opened = table.trade_turn != state.turn
         clock.start_window(table, state.turn, moment)
         window = Window(clock.window_open(table, seats.values(), state.turn, moment),
@@ -571,8 +573,17 @@ def _awaited(table: Table, game: Game, seats: dict[int, Seat], now: datetime | N
 def _clock(table: Table, game: Game, seat: Seat, now: datetime
            ) -> tuple[Step, list[live.Played]]:
     """The person in ``seat`` is awaited: start their clock at this version (charging
-    the last one's overrun to the bank of whoever it ran for), or play the default move
-    once the deadline has passed."""
+    the last one's overrun to the bank of whoever it ran for), unless it runs for them
+    already for the same decision (``play.clock.same_decision``: only another seat moved
+    since; it keeps its deadline), or play the default move once the deadline has
+    passed."""
+    if (table.clock_version != game.version and table.clock_seat == seat.number
+            and table.clock_version is not None and table.clock_deadline is not None
+            and clock.same_decision(game, seat.number, table.clock_version)):
+        Table.objects.filter(pk=table.pk).update(clock_version=game.version)
+        table.clock_version = game.version
+        if now < table.clock_deadline:
+            return Step("wait", table.clock_deadline, told=True), []
     if table.clock_version != game.version or table.clock_seat != seat.number:
         if table.clock_seat is not None and table.clock_started is not None:
             over = (now - table.clock_started).total_seconds() - table.move_seconds

@@ -34,7 +34,13 @@ from bohnanza_core.cards import coins_for
 from bohnanza_core.commands import Command, seat_of
 from bohnanza_core.engine import legal_commands
 from bohnanza_core.errors import IllegalMove
-from bohnanza_core.events import Event, FieldHarvested, PhaseStarted
+from bohnanza_core.events import (
+    BeanPlanted,
+    Event,
+    FieldHarvested,
+    PhaseStarted,
+    ThirdFieldBought,
+)
 from bohnanza_core.export import event_from_json, event_to_json
 from bohnanza_core.games import Game, GameNotFound, StaleCommand
 from bohnanza_core.narrate import Narrator
@@ -551,7 +557,8 @@ def submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
     unless they play the command's seat now. ``expected_version``: the
     version the client saw; a table that had moved on when the command arrived
     refuses it (:class:`StaleFrame`), also when another process's move reaches the
-    store first. A command without ``expected_version`` that loses a race in the store
+    store first, unless every move since is another seat's on its own beans
+    (:func:`_seen_enough`). A command without ``expected_version`` that loses a race in the store
     to another is decided again on the game as stored, while it is still legal
     (IllegalMove otherwise). Nothing is stored for a refused command.
 
@@ -573,14 +580,50 @@ def _moved_on(game: Game, expected_version: int) -> StaleFrame:
                       f"{expected_version}): look again")
 
 
+APART_LIMIT = 32
+"""The most events a command's version may be behind and still be judged as apart
+(:func:`_seen_enough`): more, and it is stale without reading them."""
+
+
+def _apart(event: Event, seat: int) -> bool:
+    """Whether ``event`` is another seat's move on its own beans only: a plant, a
+    harvest (not the end's) or a third field bought by a seat other than ``seat``. Such
+    a move touches that seat's hand, trade area, fields and treasury and the discard
+    pile, and changes neither the phase, the turn, nor ``seat``'s cards, fields or
+    offers: it changes nothing a move of ``seat`` depends on."""
+    if isinstance(event, FieldHarvested):
+        return event.seat != seat and not event.final
+    return isinstance(event, BeanPlanted | ThirdFieldBought) and event.seat != seat
+
+
+def _seen_enough(game: Game, expected_version: int, command: Command) -> int:
+    """The version ``command`` is judged on, given the version its client saw: the
+    game's own when every event stored since that version is :func:`_apart` from the
+    command's seat (in phase 3 every seat plants at once, and a bot's plant between a
+    person's look and their harvest changes nothing the harvest depends on); else the
+    command is stale (:class:`StaleFrame`). A command played on is still decided by the
+    rules on the game as it is."""
+    if game.version == expected_version:
+        return expected_version
+    behind = game.version - expected_version
+    if 0 < behind <= APART_LIMIT:
+        seat = seat_of(command)
+        store = games()
+        rows = store.recorder.select_events(game.id, gt=expected_version, lte=game.version)
+        events = [store.game_mapper.to_entry(row).event for row in rows]
+        if len(events) == behind and all(_apart(event, seat) for event in events):
+            return game.version
+    raise _moved_on(game, expected_version)
+
+
 def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
             expected_version: int | None, *, exact: bool, person: bool) -> Played:
     store = games()
     game = load(game_id)
     if expected_version is not None and game.version < expected_version:
         game = caught_up(game_id)  # another process moved it on
-    if expected_version is not None and game.version != expected_version:
-        raise _moved_on(game, expected_version)
+    if expected_version is not None:
+        expected_version = _seen_enough(game, expected_version, command)
     fresh = False
     for attempt in range(RACE_RETRIES):
         since = game.version
@@ -600,8 +643,8 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
             # The held game may be behind another process's commands: judge it on the
             # stored game before refusing it.
             game, fresh = load(game_id, fresh=True), True
-            if expected_version is not None and game.version != expected_version:
-                raise _moved_on(game, expected_version) from None
+            if expected_version is not None:
+                expected_version = _seen_enough(game, expected_version, command)
             continue
         except StaleCommand:
             if exact:
@@ -612,9 +655,10 @@ def _submit(table_id: UUID, game_id: UUID, command: Command, actor: str,
                 # Another process stored a move on the version the client saw: the
                 # table moved on before this command, which is refused as stale (as
                 # when this process already held that move), never judged on a table
-                # the client has not seen.
-                game = load(game_id, fresh=True)
-                raise _moved_on(game, expected_version) from None
+                # the client has not seen, unless every move since is apart from it.
+                game, fresh = load(game_id, fresh=True), True
+                expected_version = _seen_enough(game, expected_version, command)
+                continue
             logger.info("table %s: a command lost a race (try %d); deciding it again",
                         table_id, attempt + 1)
             game, fresh = load(game_id, fresh=True), True

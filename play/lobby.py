@@ -19,6 +19,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST, require_safe
@@ -27,9 +28,9 @@ from bohnanza_core.bots import BOTS
 from bohnanza_core.cards import BeanKind
 from bohnanza_core.events import Handover
 from bohnanza_core.rulesets import MAX_PLAYERS, PRESETS
-from play import driver, live, refusals
+from play import clock, driver, live, refusals
 from play.forms import TableForm, default_seat
-from play.models import Table, bot_account_ids, describe
+from play.models import Seat, Table, bot_account_ids, describe
 from play.presets import OPTION_WORDS, PARAMETERS, explained
 from play.tables import (
     TableError,
@@ -275,11 +276,23 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
     marked = [s.person and s.user_id in programs for s in seats]
     players = [s.player() if s.taken else None for s in seats]
     bots = {p for p, bot in zip(players, marked, strict=True) if bot and p}
+    running = table.status == Table.Status.RUNNING
+    with_marks = [_marked(s, bot) for s, bot in zip(seats, marked, strict=True)]
     context = {
+        # The ruleset's name is a name, in every language (docs/i18n.md): marked so.
+        "preset_name": format_html('<span translate="no">{}</span>', table.preset),
         "table": table, "seats": seats, "seated": seated,
         "left": next((s for s in seats if s.handed_over and s.user_id == me), None),
         "handed": [s for s in seats if s.handed_over],
         "running": table.status == Table.Status.RUNNING,
+        # Whether clock frames will come (play.clock.has_clocks): the page keeps their
+        # bar's place from the start, so that nothing moves when the first one comes.
+        "clocks": running and clock.has_clocks(table, with_marks),
+        "trade_window": running and clock.window_applies(table, with_marks),
+        # The clocks bar's rows on a phone (static/css/live.css): two seats' chips a
+        # row, two for the trading window.
+        "clock_rows": ((len(seats) + 1) // 2 if table.clocked else 0)
+        + (2 if running and clock.window_applies(table, with_marks) else 0),
         "mine": request.user.is_authenticated and table.created_by_id == request.user.pk,
         "players": [display_player(p, bots) if p else None for p in players],
         # The waiting room's seats by name, a bot account's marked.
@@ -308,6 +321,13 @@ def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
     return render(request, "play/table.html", {**context, "words": move_words()})
 
 
+def _marked(seat: Seat, bot_account: bool) -> Seat:
+    """``seat`` marked whether its account is a bot account, as
+    ``play.models.running_table`` marks the seats it reads."""
+    seat.on_bot_account = bot_account  # type: ignore[attr-defined]
+    return seat
+
+
 def move_words() -> dict[str, Any]:
     """The live table's labels (static/js/table.js fills in the %(name)s parts)."""
     return {
@@ -315,7 +335,8 @@ def move_words() -> dict[str, Any]:
         "plant_card": _("Plant %(card)s in field %(field)s"),
         "end_planting": _("Stop planting"),
         "discard_card": pgettext("a move: put a card on the discard pile", "Discard %(card)s"),
-        "accept_offer": _("Accept offer #%(offer)s, giving %(cards)s"),
+        # What one gives and what one gets, both: the button alone says the trade.
+        "accept_offer": _("Accept offer #%(offer)s: give %(cards)s, get %(gets)s"),
         "decline_offer": pgettext("a move: refuse an offer", "Decline offer #%(offer)s"),
         "withdraw_offer": _("Withdraw offer #%(offer)s"),
         "end_trading": _("End trading"),
@@ -348,7 +369,7 @@ def move_words() -> dict[str, Any]:
         "taken": _("Someone else plays this seat now. You are watching."),
         # The moves (static/js/table.js): one accept per offer, stable keys, presses
         # checked, moves explained.
-        "accept_choose": _("Accept offer #%(offer)s: choose your cards…"),
+        "accept_choose": _("Accept offer #%(offer)s: get %(gets)s, choose your cards…"),
         "accept_which": _("Offer #%(offer)s: the cards you give"),
         "accept_go": _("Accept, giving these"),
         "accept_no_match": _("Those cards are not what the offer wants: tick one of the "
@@ -379,7 +400,8 @@ def move_words() -> dict[str, Any]:
         # name where a dead clock would read 0:00 (the seat's badge says the same).
         "clock_bot": _("played by the %(bot)s bot"),
         "clock_warning": _("%(n)s seconds left on your clock."),
-        "trade_window": _("Trading open for %(time)s"),
+        "trade_window": _("Trading open for %(time)s · then %(name)s ends trading"),
+        "trade_closed": _("Trading window closed · %(name)s ends trading"),
         "beans": {kind.value: bean(kind) for kind in BeanKind},
         # A refusal (an error frame) by its code, in the reader's words.
         "refusals": refusals.words(),

@@ -349,7 +349,11 @@ def describe(table: Table) -> dict[str, Any]:
         "bot_accounts": [s.number for s in seats if s.user_id in bots and s.person],
         "seats": [s.player() if s.taken else None for s in seats],
         "clock": [table.move_seconds, table.game_seconds],
-        # Who left the running game (or stayed away): a bot plays their seat now.
-        "left": [s.user.get_username() for s in seats if s.handed_over and s.user is not None],
+        # Who left the running game, and who stayed away too long: a bot plays their
+        # seat now.
+        "left": [s.user.get_username() for s in seats
+                 if s.handed_over and s.handover != "absent" and s.user is not None],
+        "away": [s.user.get_username() for s in seats
+                 if s.handover == "absent" and s.user is not None],
         "game": str(table.game_id) if table.game_id else None,
     }

@@ -205,6 +205,9 @@ def game_summary(events: Sequence[Event], names: Sequence[str],
             "names": [names[s] for s in tied], "coins": top_coins, "how": how,
             "hands": [{"name": names[s], "cards": ended.hand_sizes[s]} for s in tied],
             "shows_hands": ended.tie_break.name == "MOST_CARDS_IN_HAND",
+            # The tie-break left more than one winner (or there is none): a shared win.
+            "stands": len(ended.winners) > 1,
+            "shared_rule": ended.tie_break.name == "SHARED",
         }
     winners = [names[s] for s in ended.winners]
     stopped = (stop_reason_text(ended.reason, translation) if isinstance(ended, GameStopped)

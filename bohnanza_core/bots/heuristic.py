@@ -236,9 +236,7 @@ class HeuristicBot(Bot):
         open (a counter-offer that repeats one's own open offer says nothing new)."""
         gives, wants, to = terms
         seat = self.seat
-        if terms in self._tried or any(
-                o.proposer == seat and o.counterparty == to and o.gives == gives
-                and tuple(o.wants) == wants for o in view.offers):
+        if terms in self._tried or self._still_open(view, gives, wants, to):
             return None
         self._tried.add(terms)
         return MakeOffer(seat=seat, gives=gives, wants=wants, to=to)
@@ -410,7 +408,7 @@ class HeuristicBot(Bot):
         if seat == view.active:
             if len(self._tried) < OFFERS_PER_TURN:
                 for said in self._offers(self._holdings_now(view, fields)):
-                    if said not in self._tried:
+                    if said not in self._tried and not self._still_open(view, *said):
                         self._tried.add(said)
                         gives, wants, to = said
                         return MakeOffer(seat=seat, gives=gives, wants=wants, to=to)
@@ -419,6 +417,19 @@ class HeuristicBot(Bot):
             self._proposed = True
             return self._proposal(self._holdings_now(view, fields))
         return None
+
+    def _still_open(self, view: SeatView, gives: tuple[Card, ...],
+                    wants: tuple[tuple[BeanKind, int], ...], to: int | None) -> bool:
+        """Whether an offer of this player's that says the same is still open: to the
+        same player (or to all), the same kinds given (which cards of a kind does not
+        matter to a reader), the same beans wanted. Making it again says nothing new."""
+        seat = self.seat
+        kinds = sorted(view.kind(card).value for card in gives)
+        for o in view.offers:
+            if (o.proposer == seat and o.counterparty == to and tuple(o.wants) == wants
+                    and sorted(view.kind(card).value for card in o.gives) == kinds):
+                return True
+        return False
 
     def _holdings_now(self, view: SeatView, fields: list[Field]) -> _Holdings:
         """This player's side of a trade now: the last decision's holdings again while
@@ -518,8 +529,11 @@ class HeuristicBot(Bot):
             if gain > ACCEPT_MARGIN and (best is None or gain > best[0]):
                 best = (gain, ((kind, count),))
         if best is not None:
+            if self._still_open(view, gives, best[1], active):
+                return None
             return MakeOffer(seat=seat, gives=gives, wants=best[1], to=active)
-        if gives and mine.gain(gives, []) > ACCEPT_MARGIN:
+        if (gives and mine.gain(gives, []) > ACCEPT_MARGIN
+                and not self._still_open(view, gives, (), active)):
             return MakeOffer(seat=seat, gives=gives, wants=(), to=active)
         return None
 

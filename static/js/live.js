@@ -91,7 +91,8 @@
         return;
       }
       version = frame.version;
-      table.setMoves(frame.legal, frame.facts);
+      // A frame with a ref answers this page's own command (docs/protocol.md).
+      table.setMoves(frame.legal, frame.facts, frame.ref !== undefined && frame.ref !== null);
       error.hidden = true;
       alerts.state(frame, seated);
       clocks.state(frame);
@@ -313,6 +314,7 @@
     if (passButton) {
       passButton.addEventListener("click", () => {
         passButton.disabled = true;
+        passedTurn = answer && answer.table ? answer.table.turn : null;
         root.dispatchEvent(new CustomEvent("live:pass"));
       });
     }
@@ -321,18 +323,29 @@
       return frame ? Date.now() + frame.offset : Date.now();
     }
 
-    function tradeOpen() {
-      if (!frame || !frame.trade || !answer) return null;
-      const t = frame.trade;
-      if (answer.table.phase !== "trading" || answer.table.turn !== t.turn) return null;
-      const left = (t.deadline - serverNow()) / 1000;
-      return left > 0 ? left : null;
+    // The trading window of the phase shown (a bot's: docs/protocol.md, `trade`): its
+    // seconds left (0 once it closed), or null when the phase shown has none. Shown for
+    // the whole phase, so that nothing on the page moves while it lasts; a clock frame
+    // without it does not take it away in the same phase.
+    let trade = null;
+    let passedTurn = null;  // the turn this page passed in (before the clock frame says so)
+
+    function tradeLeft() {
+      if (!trade || !answer || !answer.table) return null;
+      if (answer.table.phase !== "trading" || answer.table.turn !== trade.turn) return null;
+      return Math.max(0, (trade.deadline - serverNow()) / 1000);
+    }
+
+    function passer(current) {
+      const seat = root.dataset.seat !== "" && current ? current.table.perspective : null;
+      if (seat === null || seat === undefined || tradeLeft() === null) return null;
+      return current.table.active !== seat ? seat : null;
     }
 
     function mayPass(current) {
-      const seat = root.dataset.seat !== "" && current ? current.table.perspective : null;
-      if (seat === null || seat === undefined || tradeOpen() === null) return false;
-      return current.table.active !== seat && !frame.trade.passed.includes(seat);
+      const seat = passer(current);
+      return seat !== null && tradeLeft() > 0 && !trade.passed.includes(seat)
+        && passedTurn !== trade.turn;
     }
 
     function render() {
@@ -390,24 +403,35 @@
         item.appendChild(b);
         parts.push(item);
       });
-      const trade = tradeOpen();
-      if (trade !== null) {
+      const left = tradeLeft();
+      if (left !== null) {
         const item = document.createElement("li");
-        item.className = "live-clock live-trade-window" + (trade <= 5 ? " is-warning" : "");
-        item.textContent = fill(words.trade_window, { time: clockText(trade) });
+        item.className = "live-clock live-trade-window" + (left <= 5 ? " is-warning" : "");
+        const name = window.BohnanzaTable.seatName(table, facts, table.active, words);
+        item.textContent = left > 0 ? fill(words.trade_window, { time: clockText(left), name })
+          : fill(words.trade_closed, { name });
+        parts.push(item);
+      } else if (bar.dataset.window) {
+        // The window's place kept while there is none (a table of people and bots):
+        // on a phone the bar's height never changes (static/css/live.css).
+        const item = document.createElement("li");
+        item.className = "live-clock live-trade-window is-empty";
+        item.setAttribute("aria-hidden", "true");
         parts.push(item);
       }
       bar.replaceChildren(...parts);
       bar.hidden = !parts.length;
       if (passButton) {
-        const may = mayPass(answer);
-        passButton.hidden = !may;
-        if (may) passButton.disabled = false;
+        // Shown for the whole window (pressed, or once it closed: disabled, not gone).
+        passButton.hidden = passer(answer) === null;
+        passButton.disabled = !mayPass(answer);
       }
     }
 
     function clock(next) {
       frame = Object.assign({}, next, { offset: next.now - Date.now() });
+      if (next.trade) trade = next.trade;
+      else if (trade && (!answer || answer.table.turn !== trade.turn)) trade = null;
       render();
     }
 

@@ -98,7 +98,8 @@
         fill(open, frame.open, (t) => " — " + t.free + " "
           + (t.free === 1 ? open.dataset.freeOne : open.dataset.free));
         fill(running, frame.running, (t) => " (" + running.dataset.watch + ")"
-          + (t.left || []).map((name) => " · " + running.dataset.left.replace("{name}", name)).join(""));
+          + (t.left || []).map((name) => " · " + running.dataset.left.replace("{name}", name)).join("")
+          + (t.away || []).map((name) => " · " + running.dataset.away.replace("{name}", name)).join(""));
         if (mine && frame.mine) {
           // The signed-in person's own tables; the section hides while there are none.
           mine.closest("section").hidden = !frame.mine.length;

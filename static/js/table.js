@@ -155,7 +155,16 @@
       if ("card" in move) values.card = cardName(move.card);
       if ("cards" in move) values.cards = move.cards.map(cardPlace).join(", ") || w.nothing;
       if (move.kind === "harvest") return harvestLabel(move);
+      if (move.kind === "accept_offer") values.gets = offerGets(move.offer);
       return fill(w[move.kind] || move.kind, values);
+    }
+
+    // What accepting offer ``number`` gets the reader: the cards its proposer gives.
+    function offerGets(number) {
+      const table = current && current.table;
+      const offer = table && (table.offers || []).find((o) => o.offer === number);
+      const names = offer ? offer.gives.map(cardName) : [];
+      return names.join(", ") || interactive.words.nothing;
     }
 
     function button(text, onClick, cls) {
@@ -288,7 +297,17 @@
     function identity(move) {
       if (move.kind === "accept_offer") return "accept_offer:" + move.offer;
       if (move.kind === "plant_card") return "plant_card:" + label(move);  // same kind, same field
+      // Identical cards discarded (not from the hand, whose order the choice changes):
+      // one button, as identical plants.
+      if (move.kind === "discard_card" && !inHand(move.card)) return "discard_card:" + label(move);
       return JSON.stringify(move);
+    }
+
+    function inHand(card) {
+      const table = current && current.table;
+      const seat = me();
+      const mine = table && seat !== null ? table.seats[seat] : null;
+      return !!(mine && (mine.hand || []).includes(card));
     }
 
     // Offers open to this seat that it has not answered.
@@ -318,7 +337,8 @@
       const w = interactive.words;
       const move = group.moves[0];
       if (move.kind === "accept_offer" && group.moves.length > 1) {
-        return fill(w.accept_choose || w.accept_offer, { offer: move.offer, cards: "…" });
+        return fill(w.accept_choose || w.accept_offer,
+                    { offer: move.offer, cards: "…", gets: offerGets(move.offer) });
       }
       return label(move);
     }
@@ -468,8 +488,12 @@
       interactive.send(group.moves[0]);
     }
 
-    function setMoves(legal, facts) {
+    // ``own``: the answer to this reader's own move (a live frame with its ``ref``);
+    // undefined: judged by whether a move was sent since the last answer. What the
+    // reader's own move changed or took away does not guard a button: they saw it.
+    function setMoves(legal, facts, own) {
       if (!interactive) return;
+      const mine = own === undefined ? interactive.pending : !!own;
       const panel = interactive.moves;
       const kept = offerChoices(panel);
       interactive.legal = legal || [];
@@ -480,13 +504,14 @@
       for (const [id, group] of next) {
         const old = before.get(id);
         group.since = old ? old.since : now;
-        group.changedAt = old && old.text !== group.text ? now : (old ? old.changedAt : -Infinity);
+        group.changedAt = old && old.text !== group.text && !mine ? now
+          : (old ? old.changedAt : -Infinity);
       }
       // Moves gone by someone else's doing (not the answer to this reader's own move).
-      if (!interactive.pending && [...before.keys()].some((id) => !next.has(id))) {
+      if (!mine && [...before.keys()].some((id) => !next.has(id))) {
         interactive.lostAt = now;
       }
-      interactive.pending = false;
+      if (own === undefined || mine) interactive.pending = false;
       // Keys: kept by each move still there; the new ones take the lowest free key.
       const slots = new Map();
       for (const [id, n] of interactive.slots) if (next.has(id)) slots.set(id, n);
@@ -511,7 +536,27 @@
         panel.appendChild(list);
       }
       const shown = new Map([...list.querySelectorAll("button.move")].map((b) => [b.dataset.id, b]));
-      const order = [...next.keys()].sort((a, b) => (slots.get(a) || 99) - (slots.get(b) || 99));
+      // In the keys' order, but an offer's accept and decline side by side (at the
+      // place of the lower key of the two), the accept first.
+      const rank = (id) => slots.get(id) || 99;
+      const offerOf = (id) => {
+        const m = next.get(id).moves[0];
+        return m.kind === "accept_offer" || m.kind === "decline_offer" ? m.offer : null;
+      };
+      const offerRank = new Map();
+      for (const id of next.keys()) {
+        const o = offerOf(id);
+        if (o !== null) offerRank.set(o, Math.min(offerRank.has(o) ? offerRank.get(o) : 99, rank(id)));
+      }
+      const place = (id) => {
+        const o = offerOf(id);
+        if (o === null) return [rank(id), 0, 0];
+        return [offerRank.get(o), o, next.get(id).moves[0].kind === "accept_offer" ? 0 : 1];
+      };
+      const order = [...next.keys()].sort((a, b) => {
+        const pa = place(a), pb = place(b);
+        return pa[0] - pb[0] || pa[1] - pb[1] || pa[2] - pb[2];
+      });
       const buttons = order.map((id) => {
         const group = next.get(id);
         const n = slots.get(id);

@@ -251,3 +251,50 @@ def test_the_heuristic_bot_counters_an_offer_it_declines_once_with_legal_terms(n
                         assert len(made.gives) < sum(count for _, count in offer.wants)
             play(state, command)
     assert declined and countered, (declined, countered)
+
+
+@pytest.mark.parametrize("name, players", [("classic", 4), ("classic", 3)])
+def test_the_heuristic_bot_never_makes_again_an_offer_of_its_own_still_open(name, players):
+    """Games of heuristic bots: after each offer a bot makes, the same bot asked again
+    with no memory of it (a bot built afresh, as after a restart) never makes one that
+    says the same (to the same player, the same kinds given, the same beans wanted)
+    while that offer is still open."""
+    from bohnanza_core.bots.turns import voluntary_chances
+    from bohnanza_core.commands import MakeOffer
+    from bohnanza_core.engine import awaiting, play
+    from bohnanza_core.state import GameState
+
+    def says(state: GameState, seat: int, made: MakeOffer) -> tuple[object, ...]:
+        return (seat, made.to, sorted(state.kinds[c].value for c in made.gives),
+                tuple(made.wants))
+
+    asked = 0
+    for game in range(3):
+        state, _ = new_game(ruleset_for(name, players),
+                            tuple(f"h{s}" for s in range(players)), f"again:{game}")
+        bots = [HeuristicBot(s, f"again:{game}:{s}") for s in range(players)]
+        chances = -1
+
+        def check(state: GameState, seat: int, made: MakeOffer) -> None:
+            nonlocal asked
+            play(state, made)
+            again = HeuristicBot(seat, "afresh").act(view(state, seat))
+            asked += 1
+            if isinstance(again, MakeOffer):
+                assert says(state, seat, again) != says(state, seat, made), again
+
+        while not state.finished:
+            if state.phase.name == "TRADING" and chances != state.turn:
+                chances = state.turn
+                for seat in voluntary_chances(state):
+                    proposal = bots[seat].act(view(state, seat))
+                    if isinstance(proposal, MakeOffer):
+                        check(state, seat, proposal)
+                continue
+            seat = awaiting(state)[0]
+            command = bots[seat].act(view(state, seat))
+            if isinstance(command, MakeOffer):
+                check(state, seat, command)
+            else:
+                play(state, command)
+    assert asked

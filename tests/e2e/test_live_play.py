@@ -98,7 +98,7 @@ class TradeOnABotsTurnTest(_Browser):
             deadline = time.monotonic() + 150
             ready = False
             while time.monotonic() < deadline:
-                if page.is_visible(".live-trade-window") and page.query_selector(
+                if page.is_visible(".live-trade-window:not(.is-empty)") and page.query_selector(
                         ".offer-form") and not page.query_selector(
                         ".live-table .rt-seat.is-you.is-active"):
                     ready = True
@@ -224,6 +224,83 @@ class VanishingMoveTest(_Browser):
         assert "Nothing was sent" in notice
 
 
+    def test_a_button_changed_by_ones_own_move_takes_the_first_press(self) -> None:
+        """A Harvest button whose pay the reader's own plant just changed (the answer to
+        her command, the frame with its ref) is sent at the first press, while a change
+        by someone else's move still guards it (the test above)."""
+        table = _ann_at("duel", ["open", "heuristic"])
+        sent: list[dict] = []
+        latest: dict[str, Any] = {}
+        holder: dict[str, WebSocketRoute] = {}
+
+        def with_harvest(frame: dict, coins: int) -> dict:
+            frame = json.loads(json.dumps(frame))
+            frame["legal"] = [m for m in frame["legal"] if m.get("kind") != "harvest"] + [
+                {"kind": "harvest", "field": 1}]
+            seat = frame["answer"]["table"]["perspective"]
+            frame["facts"]["pays"][seat][1] = coins
+            return frame
+
+        def route(socket: WebSocketRoute) -> None:
+            server = socket.connect_to_server()
+            holder["socket"] = socket
+
+            def from_page(message: str | bytes) -> None:
+                sent.append(json.loads(message))
+                server.send(message)
+
+            def from_server(message: str | bytes) -> None:
+                frame = json.loads(message)
+                if frame.get("type") == "state":
+                    if frame.get("ref") is not None:  # the answer to ann's plant
+                        frame = with_harvest(frame, 1)
+                        message = json.dumps(frame)
+                    latest["frame"] = frame
+                socket.send(message)
+
+            socket.on_message(from_page)
+            server.on_message(from_server)
+
+        with sync_playwright() as driver:
+            page = self._ann(driver)
+            page.route_web_socket(re.compile(r"/ws/tables/"), route)
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-moves .move-list button.move[data-key='1']")
+            # Ann's page offers "Harvest field 2 · pays 0 coins", long settled.
+            frame = with_harvest(latest["frame"], 0)
+            frame["since"] = frame["version"]
+            frame["log"] = []
+            holder["socket"].send(json.dumps(frame))
+            harvest = ".live-moves button.move[data-kind='harvest']"
+            page.wait_for_function(
+                "s => /field 2/.test(document.querySelector(s)?.textContent || '')",
+                arg=harvest, timeout=5000)
+            page.wait_for_timeout(1100)  # settled: no longer "just changed"
+            plant = page.query_selector(
+                ".live-moves button.move:not([data-kind='harvest'])")
+            assert plant is not None
+            before = _version(page)
+            plant.click()
+            page.wait_for_function(
+                "v => Number(document.querySelector('[data-socket]').dataset.version) > v",
+                arg=before, timeout=10_000)
+            assert "1 coin" in page.inner_text(harvest)
+            commands_before = sum(1 for f in sent if f.get("type") == "command")
+            after_plant = _version(page)
+            page.click(harvest)
+            # Sent: the server answers (played, or refused: the injected harvest may not
+            # be legal); swallowed: the page's notice says so.
+            page.wait_for_function(
+                """v => Number(document.querySelector('[data-socket]').dataset.version) > v
+                   || !document.querySelector('.live-error').hidden
+                   || /Nothing was sent/.test(
+                        document.querySelector('.move-notice')?.textContent || '')""",
+                arg=after_plant, timeout=10_000)
+            commands = [f for f in sent if f.get("type") == "command"]
+        assert len(commands) == commands_before + 1, "the first press was swallowed"
+        assert commands[-1]["command"] == {"kind": "harvest", "field": 1}
+
+
 @override_settings(PLAY_BOT_PACE_SECONDS=0.02)
 class EndSummaryTest(_Browser):
     def test_the_end_shows_the_summary_and_the_fields_as_harvested(self) -> None:
@@ -285,7 +362,7 @@ class CounterOfferTest(_Browser):
             tried: set[int] = set()
             while time.monotonic() < deadline and countered is None:
                 state = games().game(game_id).state
-                if (state.turn not in tried and page.is_visible(".live-trade-window")
+                if (state.turn not in tried and page.is_visible(".live-trade-window:not(.is-empty)")
                         and page.query_selector(".offer-form")
                         and not page.query_selector(".live-table .rt-seat.is-you.is-active")):
                     tried.add(state.turn)
@@ -352,3 +429,82 @@ class CounterOfferTest(_Browser):
                     return None
             time.sleep(0.1)
         return None
+
+
+PHONE = {"width": 390, "height": 844}
+
+# Each animation frame: where ann's seat is, with what the page offers her (moves,
+# offers) and the phase and turn shown; the trading window chip, whose turn it is.
+_WATCH = """() => {
+  window.__samples = [];
+  const look = () => {
+    const root = document.querySelector('[data-socket]');
+    const seat = document.querySelector('.live-table .rt-seat.is-you');
+    const rt = document.querySelector('.live-table .rt');
+    if (seat && rt) {
+      const moves = [...document.querySelectorAll('.live-moves button.move')]
+        .map((b) => b.textContent).join('|');
+      window.__samples.push({
+        y: Math.round(seat.getBoundingClientRect().top + window.scrollY),
+        key: root.dataset.version + '#' + moves,
+        bar: document.querySelector('.live-clocks')?.offsetHeight,
+        pass: document.querySelector('.live-pass')?.offsetHeight,
+        err: document.querySelector('.live-error')?.offsetHeight,
+        moves: document.querySelector('.live-moves')?.offsetHeight,
+        ownTurn: seat.classList.contains('is-active'),
+        window: !!document.querySelector('.live-trade-window:not(.is-empty)'),
+        trading: /trading/i.test(document.querySelector('.rt-status')?.textContent || ''),
+      });
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.3)
+class TradingWindowOnAPhoneTest(_Browser):
+    def test_the_window_is_a_bots_and_nothing_moves_while_it_lasts(self) -> None:
+        """On a phone, through a bot's trading phase, ann's seat stays where it is while
+        the page offers her the same (the chip and the pass button are shown for the
+        whole window); on her own trading phase there is no window to show."""
+        table = _ann_at("classic", ["open", "heuristic", "heuristic"], SHORT, trade_seconds=4)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            page = browser.new_context(viewport=PHONE, has_touch=True,
+                                       is_mobile=True).new_page()
+            sign_in(page, self.live_server_url, "ann", "pw-live-123")
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-table .rt")
+            page.evaluate(_WATCH)
+            deadline = time.monotonic() + 150
+            windows = 0
+            was_open = False
+            own = "() => window.__samples.some((s) => s.ownTurn && s.trading)"
+            while time.monotonic() < deadline and (windows < 2 or not page.evaluate(own)):
+                opened = page.is_visible(".live-trade-window:not(.is-empty)")
+                if was_open and not opened:
+                    windows += 1
+                was_open = opened
+                if not opened and not _press_first(page):
+                    page.wait_for_timeout(100)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "live-trade-window-phone.png"))
+            samples = page.evaluate("window.__samples")
+        assert windows >= 2, "no two bot's trading phases came"
+        assert [s for s in samples if s["ownTurn"] and s["trading"]], "ann never traded"
+        assert not [s for s in samples if s["ownTurn"] and s["trading"] and s["window"]], (
+            "a trading window shown on ann's own turn")
+        # Unchanged for ann (same version, same moves): her seat never moved.
+        places: dict[str, set[int]] = {}
+        above: dict[str, set[tuple[int, ...]]] = {}
+        for s in samples:
+            if s["window"]:
+                places.setdefault(s["key"], set()).add(s["y"])
+                # The heights above the seat, to say why it moved if it did (a refusal
+                # and a press checked are told over the page: their height moves nothing).
+                above.setdefault(s["key"], set()).add((s["y"], s["bar"], s["pass"], s["err"]))
+        assert places, "no samples inside a window"
+        moved = {k: above[k] for k, v in places.items() if len(v) > 1}
+        assert not moved, f"ann's seat moved while nothing changed for her: {moved}"

@@ -172,12 +172,24 @@ class LiveOfferFormTest(ChannelsLiveServerTestCase):
             give.check()
             want.fill("2")
             before = _version(bob)
+            ann_card = ann.locator(".offer-gives label").first.text_content() or ""
             ann.check(".offer-gives input >> nth=0")  # a frame on bob's page: her offer
             ann.select_option(".offer-to", "1")
             ann.click(".move-offer")
             bob.wait_for_function(VERSION_MOVED, arg=[before], timeout=10_000)
             offered = bob.locator(".live-moves button.move", has_text="Accept offer")
             expect(offered).not_to_have_count(0)
+            # The accept says what bob gives (nothing: a gift) and gets (ann's bean),
+            # and its decline is right after it.
+            gift = ann_card.split(" (")[0].strip()
+            accept, after = bob.evaluate("""() => {
+              const b = [...document.querySelectorAll('.live-moves button.move')]
+                .find((e) => e.textContent.includes('Accept offer'));
+              return [b.textContent, b.nextElementSibling && b.nextElementSibling.textContent];
+            }""")
+            number = accept.split("#")[1].split(":")[0]
+            assert accept.endswith(f": give nothing, get {gift}"), accept
+            assert after and after.split("] ")[-1] == f"Decline offer #{number}", after
             expect(give).to_be_checked()
             expect(want).to_have_value("2")
             assert bob.evaluate("document.activeElement.name") == f"want-{kind}"

@@ -65,12 +65,12 @@ LONG_NAME = "ann_with_a_rather_long_username"
 """A name the header cuts (``.who``), as long as it shows it."""
 
 
-def _table_for_ann(name: str = "ann") -> tuple[User, Table]:
+def _table_for_ann(name: str = "ann", **kw: int) -> tuple[User, Table]:
     _require_chromium()
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     reset_games()
     ann = User.objects.create_user(name, password="pw-live-123")
-    table = create_table(ann, "classic", 3, seats=["open", "heuristic", "heuristic"])
+    table = create_table(ann, "classic", 3, seats=["open", "heuristic", "heuristic"], **kw)
     return ann, start(table, ann)
 
 
@@ -169,6 +169,41 @@ class PhoneLayoutTest(ChannelsLiveServerTestCase):
         page.click(".move-choice button.move-cancel")
         assert page.query_selector(".move-choice") is None
         return [(label, height) for label, height in chosen]
+
+
+SMALL_LAPTOP = {"width": 1366, "height": 768}
+
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class SmallLaptopLayoutTest(ChannelsLiveServerTestCase):
+    """ann against two bots on a clocked table, on a 1366x768 laptop."""
+
+    serve_static = True
+    _page = PhoneLayoutTest._page
+
+    def test_the_trading_phase_fits_one_screen(self) -> None:
+        """In her own trading phase, with the offer form shown: the moves, the face-up
+        cards, her fields and hand and the offer form are all on the first screen."""
+        _ann, table = _table_for_ann(move_seconds=600, game_seconds=600)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+            page = self._page(browser, SMALL_LAPTOP, "en")
+            page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
+            page.wait_for_selector(".live-table .rt")
+            page.wait_for_selector(".live-clocks:not([hidden])")
+            _until_ann_trades(page)
+            page.screenshot(path=str(SCREENSHOTS / "laptop-1366-trading.png"))
+            boxes = page.evaluate(BOXES)
+            scrolled = page.evaluate("scrollY")
+            browser.close()
+        assert scrolled == 0
+        for part in ("hand", "fields", "faceup", "moves", "offer"):
+            assert boxes[part] is not None, part
+            assert boxes[part]["top"] >= 0 and boxes[part]["bottom"] <= SMALL_LAPTOP["height"], (
+                part, boxes[part])
+        assert boxes["page"] <= SMALL_LAPTOP["width"], boxes
 
 
 HEADER = """() => {

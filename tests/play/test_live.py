@@ -8,7 +8,7 @@ import asyncio
 import functools
 import json
 from collections.abc import Awaitable, Callable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
@@ -22,7 +22,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from bohnanza_core.commands import MakeOffer
+from bohnanza_core.commands import AcceptOffer, EndTrading, Harvest, MakeOffer
 from bohnanza_core.engine import OfferShape, awaiting, legal_commands
 from bohnanza_core.state import Phase
 from bohnanza_core.views import SPECTATOR
@@ -1135,6 +1135,67 @@ def test_a_command_on_a_version_another_process_moved_on_is_stale() -> None:
     assert played.game.version == games().game(table.game_id).version == stored + 2
 
 
+def _phase3_with_a_gift(people: list[User], table: Table) -> tuple[Any, int, int]:
+    """The table played on to phase 3 with the active seat's gift of a hand card
+    accepted by the next seat: both plant at once. Returns the game, the active seat
+    and the receiver."""
+    game = _trading(table)
+    active = game.state.active
+    receiver = (active + 1) % 4
+    who = [f"user:{p.username}" for p in people]
+    games().play_on(game, MakeOffer(active, gives=(game.state.hands[active][0],), wants=(),
+                                    to=receiver), who[active])
+    offer = max(game.state.offers)
+    games().play_on(game, AcceptOffer(receiver, offer), who[receiver])
+    games().play_on(game, EndTrading(active), who[active])
+    assert game.state.phase is Phase.PLANTING_RECEIVED
+    assert set(awaiting(game.state)) >= {active, receiver}
+    return game, active, receiver
+
+
+def test_a_move_apart_from_a_command_does_not_make_it_stale() -> None:
+    """Phase 3: the receiver of a gift looks (version ``seen``); the active seat (a bot,
+    say) plants a face-up card meanwhile. The receiver's plant, sent with ``seen``,
+    is played: nothing it depends on changed (docs/protocol.md, "apart")."""
+    people = _people(4)
+    table = _table(people, ["open"] * 4)
+    assert table.game_id is not None
+    game, active, receiver = _phase3_with_a_gift(people, table)
+    seen = game.version
+    # The receiver's harvest if one is legal, else its plant; the active seat's plant.
+    mine = sorted((m for m in legal_commands(game.state, receiver)
+                   if not isinstance(m, OfferShape)), key=lambda m: not isinstance(m, Harvest))[0]
+    theirs = next(m for m in legal_commands(game.state, active)
+                  if not isinstance(m, OfferShape | Harvest))
+    games().play_on(game, theirs, "bot:heuristic")
+    moved = games().game(table.game_id).version
+    assert moved > seen
+    played = live.submit(table.id, table.game_id, mine,
+                         f"user:{people[receiver].username}", seen, person=True)
+    assert played.game.version > moved
+    assert played.game.version == games().game(table.game_id).version
+
+
+def test_a_change_that_bears_on_the_seat_keeps_its_command_stale() -> None:
+    """An offer made to a seat since its client's version bears on it: that client's
+    command is still refused as stale, and nothing of it is stored."""
+    people = _people(4)
+    table = _table(people, ["open"] * 4)
+    assert table.game_id is not None
+    game = _trading(table)
+    active = game.state.active
+    other = (active + 1) % 4
+    seen = game.version
+    mine = _offer(game.state, other)
+    games().play_on(game, MakeOffer(active, gives=(game.state.hands[active][0],), wants=(),
+                                    to=other), f"user:{people[active].username}")
+    stored = games().game(table.game_id).version
+    with pytest.raises(live.StaleFrame):
+        live.submit(table.id, table.game_id, mine, f"user:{people[other].username}", seen,
+                    person=True)
+    assert games().game(table.game_id).version == stored
+
+
 def test_a_frame_for_a_client_that_has_gone_is_dropped() -> None:
     """An update that crosses a client's close: daphne (autobahn) raises on the send,
     which ended the consumer with an error in the server's log. The frame is dropped
@@ -1215,3 +1276,44 @@ async def test_a_search_bot_plays_its_seat_at_a_live_table() -> None:
     assert frame["finished"]
     assert frame["answer"]["table"]["seats"][1]["name"].startswith("search")
     await ann.disconnect()
+
+
+def test_a_move_clock_keeps_its_deadline_while_the_seat_owes_the_same_decision() -> None:
+    """A person's move clock runs for one decision: another seat's move meanwhile (an
+    offer made to them) leaves its deadline as it was; their own move starts it again
+    (play.clock, docs/table.md)."""
+    from bohnanza_core.commands import DeclineOffer, EndPlanting, PlantFromHand
+    from play.models import Seat
+
+    people = _people(3)
+    table = _table(people, ["open", "open", "open"], move_seconds=60)
+    now = timezone.now()
+
+    def look(at: timedelta) -> datetime:
+        stored = Table.objects.get(pk=table.pk)
+        game = games().game(table.game_id)
+        seat = Seat.objects.get(table=stored, number=awaiting(game.state)[0])
+        driver._clock(stored, game, seat, now + at)
+        deadline = Table.objects.get(pk=table.pk).clock_deadline
+        assert deadline is not None
+        return deadline
+
+    # Ann plants until her trading phase (each of her moves a new decision).
+    while games().game(table.game_id).state.phase is not Phase.TRADING:
+        state = games().game(table.game_id).state
+        moves = legal_commands(state, 0)
+        move = next((m for m in moves if isinstance(m, EndPlanting)), None) or next(
+            m for m in moves if isinstance(m, PlantFromHand))
+        live.submit(table.id, table.game_id, move, "user:ann")
+    first = look(timedelta(0))
+    assert first == now + timedelta(seconds=60 + table.game_seconds)
+    bob_card = games().game(table.game_id).state.hands[1][0]
+    live.submit(table.id, table.game_id, MakeOffer(seat=1, gives=(bob_card,), wants=(), to=0),
+                "user:bob")
+    assert awaiting(games().game(table.game_id).state)[0] == 0  # ann: to answer it
+    assert look(timedelta(seconds=5)) == first  # bob's offer: the same decision
+    stored = Table.objects.get(pk=table.pk)
+    assert stored.clock_version == games().game(table.game_id).version
+    offer = next(iter(games().game(table.game_id).state.offers))
+    live.submit(table.id, table.game_id, DeclineOffer(seat=0, offer=offer), "user:ann")
+    assert look(timedelta(seconds=10)) == now + timedelta(seconds=70 + table.game_seconds)

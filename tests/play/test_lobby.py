@@ -128,7 +128,7 @@ def test_an_invited_watcher_of_a_private_game_is_linked_to_its_replay_and_audit(
     replay = f"/replays/games/{table.game_id}/?token={game.share_token}"
     audit = f"/replays/games/{table.game_id}/audit/?token={game.share_token}"
     assert replay in text and audit in text
-    assert '<h1 class="live-title">Table: duel, 2 players</h1>' in text
+    assert '<h1 class="live-title">Table: <span translate="no">duel</span>, 2 players</h1>' in text
     assert "You are watching this game" in text
     assert watcher.get(replay).status_code == 200
     assert watcher.get(f"/replays/games/{table.game_id}/").status_code == 403

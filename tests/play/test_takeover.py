@@ -171,6 +171,9 @@ async def test_a_player_away_past_the_limit_is_replaced() -> None:
     assert "ann stayed away too long; the heuristic bot plays the seat" in seen["log"]
     seat = await sync_to_async(_seat)(table, 0)
     assert (seat.handover, seat.bot, seat.absence_deadline) == ("absent", "heuristic", None)
+    # The lobby says she stayed away, not that she left.
+    running = (await database_sync_to_async(lobby_lists)())["running"]
+    assert (running[0]["left"], running[0]["away"]) == ([], ["ann"])
     # Back on the table's page, ann is told why a bot plays her seat.
     back = Client()
     await sync_to_async(back.force_login)(people[0])

@@ -134,7 +134,7 @@ class LiveTableTest(ChannelsLiveServerTestCase):
         ann.select_option(".offer-to", "1")
         ann.click(".move-offer")
         bob.wait_for_selector(".live-moves button.move:has-text('#')", timeout=10_000)
-        accept = bob.locator(".live-moves button.move", has_text="giving").first
+        accept = bob.locator(".live-moves button.move", has_text="Accept offer").first
         bob.screenshot(path=str(SCREENSHOTS / "live-trade-accept.png"), full_page=True)
         accept.click()
         bob.wait_for_selector(".rt-seat.is-you .rt-trade", timeout=10_000)

@@ -50,7 +50,7 @@ from bohnanza_core.games import Game
 from bohnanza_core.state import Phase
 from play.authority import require_seat
 from play.models import Seat, Table, on_bot_account, running_table
-from replays.store import games, load
+from replays.store import events_between, load
 
 MAX_TRADE_SECONDS = 600
 """The longest trading window a table may set (ten minutes)."""
@@ -127,13 +127,8 @@ def same_decision(game: Game, seat: int, since: int) -> bool:
     same decision: every event stored since is another seat's, in the same turn and
     phase (none starts or ends a phase or turn, and none names ``seat`` as its actor).
     Its move clock then keeps its deadline (the module's docstring)."""
-    behind = game.version - since
-    if not 0 < behind <= SAME_DECISION_LIMIT:
-        return False
-    store = games()
-    rows = store.recorder.select_events(game.id, gt=since, lte=game.version)
-    events = [store.game_mapper.to_entry(row).event for row in rows]
-    return len(events) == behind and not any(
+    events = events_between(game, since, SAME_DECISION_LIMIT)
+    return events is not None and not any(
         isinstance(event, _NEW_DECISION) or _names(event, seat) for event in events)
 
 

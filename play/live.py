@@ -52,7 +52,7 @@ from play import send_order
 from play.authority import require_seat
 from play.models import Table, running_table
 from replays.drawing import words
-from replays.store import caught_up, game_lock, games, load
+from replays.store import caught_up, events_between, game_lock, games, load
 from replays.table import (
     Changes,
     bot_account_mark,
@@ -605,14 +605,9 @@ def _seen_enough(game: Game, expected_version: int, command: Command) -> int:
     rules on the game as it is."""
     if game.version == expected_version:
         return expected_version
-    behind = game.version - expected_version
-    if 0 < behind <= APART_LIMIT:
-        seat = seat_of(command)
-        store = games()
-        rows = store.recorder.select_events(game.id, gt=expected_version, lte=game.version)
-        events = [store.game_mapper.to_entry(row).event for row in rows]
-        if len(events) == behind and all(_apart(event, seat) for event in events):
-            return game.version
+    since = events_between(game, expected_version, APART_LIMIT)
+    if since is not None and all(_apart(event, seat_of(command)) for event in since):
+        return game.version
     raise _moved_on(game, expected_version)
 
 

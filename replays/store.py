@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import transaction
 from eventsourcing.persistence import Recording
 
+from bohnanza_core.events import Event
 from bohnanza_core.games import _SAVE_FAILED, Game, GameNotFound, Games, StoredRuns, project_game
 from bohnanza_core.views import EVERYTHING, SPECTATOR, Perspective
 from replays.persistence import DjangoApplicationRecorder
@@ -238,6 +239,20 @@ def caught_up(game_id: UUID) -> Game:
     if rows:
         project_game(game, [store.mapper.to_domain_event(row) for row in rows])
     return game
+
+
+def events_between(game: Game, since: int, limit: int) -> list[Event] | None:
+    """The game's events stored after version ``since`` up to the held game's version
+    (one indexed read), or None when that is more than ``limit`` or not all of them
+    are there: what a live table asks to judge a move or a clock against what was
+    played since a client's or a clock's version."""
+    behind = game.version - since
+    if not 0 < behind <= limit:
+        return None
+    store = games()
+    rows = store.recorder.select_events(game.id, gt=since, lte=game.version)
+    events = [store.game_mapper.to_entry(row).event for row in rows]
+    return events if len(events) == behind else None
 
 
 def after_save(hook: Callable[[], None]) -> None:

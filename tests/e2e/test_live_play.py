@@ -11,6 +11,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -167,39 +168,59 @@ class ClockTest(_Browser):
 
 
 @override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class _Proxy:
+    """The page's table socket routed through the test: every frame the page sends
+    (``sent``), the latest state frame the server sent (``latest``, after ``rewrite``),
+    and the route itself (``socket``) to send the page frames of the test's own."""
+
+    def __init__(self, rewrite: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+                 ) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.latest: dict[str, Any] = {}
+        self.socket: WebSocketRoute | None = None
+        self.rewrite = rewrite
+
+    def route(self, socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        self.socket = socket
+
+        def from_page(message: str | bytes) -> None:
+            self.sent.append(json.loads(message))
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("type") == "state":
+                if self.rewrite is not None:
+                    frame = self.rewrite(frame)
+                    message = json.dumps(frame)
+                self.latest["frame"] = frame
+            socket.send(message)
+
+        socket.on_message(from_page)
+        server.on_message(from_server)
+
+    def commands(self) -> int:
+        return sum(1 for f in self.sent if f.get("type") == "command")
+
+    def send(self, frame: dict[str, Any]) -> None:
+        assert self.socket is not None
+        self.socket.send(json.dumps(frame))
+
+
 class VanishingMoveTest(_Browser):
     def test_a_move_that_vanishes_under_a_press_is_not_sent(self) -> None:
         """The page is sent a frame in which its first move is gone and another took
         its key; a press of that key at once is not sent, and the reader is told."""
         table = _ann_at("duel", ["open", "heuristic"])
-        sent: list[dict] = []
-        latest: dict[str, Any] = {}
-        holder: dict[str, WebSocketRoute] = {}
-
-        def route(socket: WebSocketRoute) -> None:
-            server = socket.connect_to_server()
-            holder["socket"] = socket
-
-            def from_page(message: str | bytes) -> None:
-                sent.append(json.loads(message))
-                server.send(message)
-
-            def from_server(message: str | bytes) -> None:
-                frame = json.loads(message)
-                if frame.get("type") == "state":
-                    latest["frame"] = frame
-                socket.send(message)
-
-            socket.on_message(from_page)
-            server.on_message(from_server)
-
+        proxy = _Proxy()
         with sync_playwright() as driver:
             page = self._ann(driver)
-            page.route_web_socket(re.compile(r"/ws/tables/"), route)
+            page.route_web_socket(re.compile(r"/ws/tables/"), proxy.route)
             page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
             page.wait_for_selector(".live-moves .move-list button.move[data-key='1']")
             page.wait_for_timeout(1100)  # the moves are settled: no longer "just changed"
-            frame = dict(latest["frame"])
+            frame = dict(proxy.latest["frame"])
             moves = [m for m in frame["legal"] if m["kind"] != "offer_shape"]
             first = moves[0]
             # The first move vanishes; a harvest of a field takes its key.
@@ -208,8 +229,8 @@ class VanishingMoveTest(_Browser):
             frame["since"] = frame["version"]
             frame["log"] = []
             label = page.inner_text(".live-moves button.move[data-key='1']")
-            commands_before = sum(1 for f in sent if f.get("type") == "command")
-            holder["socket"].send(json.dumps(frame))
+            commands_before = proxy.commands()
+            proxy.send(frame)
             page.wait_for_function(
                 "t => document.querySelector(\".live-moves button.move[data-key='1']\")"
                 ".textContent !== t", arg=label, timeout=5000)
@@ -219,7 +240,7 @@ class VanishingMoveTest(_Browser):
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "live-vanished.png"))
             page.wait_for_timeout(500)
-            commands_after = sum(1 for f in sent if f.get("type") == "command")
+            commands_after = proxy.commands()
         assert commands_after == commands_before, "a changed move was sent"
         assert "Nothing was sent" in notice
 
@@ -229,9 +250,6 @@ class VanishingMoveTest(_Browser):
         her command, the frame with its ref) is sent at the first press, while a change
         by someone else's move still guards it (the test above)."""
         table = _ann_at("duel", ["open", "heuristic"])
-        sent: list[dict] = []
-        latest: dict[str, Any] = {}
-        holder: dict[str, WebSocketRoute] = {}
 
         def with_harvest(frame: dict, coins: int) -> dict:
             frame = json.loads(json.dumps(frame))
@@ -241,36 +259,20 @@ class VanishingMoveTest(_Browser):
             frame["facts"]["pays"][seat][1] = coins
             return frame
 
-        def route(socket: WebSocketRoute) -> None:
-            server = socket.connect_to_server()
-            holder["socket"] = socket
+        def answer_to_her_plant(frame: dict) -> dict:
+            return with_harvest(frame, 1) if frame.get("ref") is not None else frame
 
-            def from_page(message: str | bytes) -> None:
-                sent.append(json.loads(message))
-                server.send(message)
-
-            def from_server(message: str | bytes) -> None:
-                frame = json.loads(message)
-                if frame.get("type") == "state":
-                    if frame.get("ref") is not None:  # the answer to ann's plant
-                        frame = with_harvest(frame, 1)
-                        message = json.dumps(frame)
-                    latest["frame"] = frame
-                socket.send(message)
-
-            socket.on_message(from_page)
-            server.on_message(from_server)
-
+        proxy = _Proxy(answer_to_her_plant)
         with sync_playwright() as driver:
             page = self._ann(driver)
-            page.route_web_socket(re.compile(r"/ws/tables/"), route)
+            page.route_web_socket(re.compile(r"/ws/tables/"), proxy.route)
             page.goto(f"{self.live_server_url}/play/tables/{table.id}/")
             page.wait_for_selector(".live-moves .move-list button.move[data-key='1']")
             # Ann's page offers "Harvest field 2 · pays 0 coins", long settled.
-            frame = with_harvest(latest["frame"], 0)
+            frame = with_harvest(proxy.latest["frame"], 0)
             frame["since"] = frame["version"]
             frame["log"] = []
-            holder["socket"].send(json.dumps(frame))
+            proxy.send(frame)
             harvest = ".live-moves button.move[data-kind='harvest']"
             page.wait_for_function(
                 "s => /field 2/.test(document.querySelector(s)?.textContent || '')",
@@ -285,7 +287,7 @@ class VanishingMoveTest(_Browser):
                 "v => Number(document.querySelector('[data-socket]').dataset.version) > v",
                 arg=before, timeout=10_000)
             assert "1 coin" in page.inner_text(harvest)
-            commands_before = sum(1 for f in sent if f.get("type") == "command")
+            commands_before = proxy.commands()
             after_plant = _version(page)
             page.click(harvest)
             # Sent: the server answers (played, or refused: the injected harvest may not
@@ -296,8 +298,8 @@ class VanishingMoveTest(_Browser):
                    || /Nothing was sent/.test(
                         document.querySelector('.move-notice')?.textContent || '')""",
                 arg=after_plant, timeout=10_000)
-            commands = [f for f in sent if f.get("type") == "command"]
-        assert len(commands) == commands_before + 1, "the first press was swallowed"
+            commands = proxy.commands()
+        assert commands == commands_before + 1, "the first press was swallowed"
         assert commands[-1]["command"] == {"kind": "harvest", "field": 1}
 
 

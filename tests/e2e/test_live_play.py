@@ -167,7 +167,6 @@ class ClockTest(_Browser):
         assert "clock" in [e.actor for e in record]
 
 
-@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
 class _Proxy:
     """The page's table socket routed through the test: every frame the page sends
     (``sent``), the latest state frame the server sent (``latest``, after ``rewrite``),
@@ -208,6 +207,7 @@ class _Proxy:
         self.socket.send(json.dumps(frame))
 
 
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
 class VanishingMoveTest(_Browser):
     def test_a_move_that_vanishes_under_a_press_is_not_sent(self) -> None:
         """The page is sent a frame in which its first move is gone and another took
@@ -245,10 +245,16 @@ class VanishingMoveTest(_Browser):
         assert "Nothing was sent" in notice
 
 
+
+@override_settings(PLAY_BOT_PACE_SECONDS=0.05)
+class OwnMoveButtonTest(_Browser):
+    """A class of its own: a second test on a class's live server found its people not
+    signed in (as LiveTableTest's neighbours say)."""
+
     def test_a_button_changed_by_ones_own_move_takes_the_first_press(self) -> None:
         """A Harvest button whose pay the reader's own plant just changed (the answer to
         her command, the frame with its ref) is sent at the first press, while a change
-        by someone else's move still guards it (the test above)."""
+        by someone else's move still guards it (VanishingMoveTest)."""
         table = _ann_at("duel", ["open", "heuristic"])
 
         def with_harvest(frame: dict, coins: int) -> dict:
@@ -298,8 +304,8 @@ class VanishingMoveTest(_Browser):
                    || /Nothing was sent/.test(
                         document.querySelector('.move-notice')?.textContent || '')""",
                 arg=after_plant, timeout=10_000)
-            commands = proxy.commands()
-        assert commands == commands_before + 1, "the first press was swallowed"
+            commands = [f for f in proxy.sent if f.get("type") == "command"]
+        assert len(commands) == commands_before + 1, "the first press was swallowed"
         assert commands[-1]["command"] == {"kind": "harvest", "field": 1}
 
 

@@ -60,7 +60,13 @@ def celery_conf(**changes: Any) -> Iterator[None]:
 @pytest.fixture
 def worker(competitions: Competitions) -> Iterator[Competitions]:
     """A real Celery worker (celery.contrib.testing: a thread) on an in-memory broker of
-    its own."""
-    with celery_conf(broker_url="memory://", result_backend="cache+memory://"), \
+    its own process. The embedded default's ``broker_transport`` (the filesystem
+    transport, config/settings.py) is put aside too: kombu lets a named transport win
+    over the URL's scheme, so "memory://" alone would share var/celery/queue/ with the
+    other test processes, whose workers took this one's tasks."""
+    with celery_conf(broker_url="memory://localhost/", broker_transport=None,
+                     result_backend="cache+memory://"), \
             start_worker(app, pool="solo", perform_ping_check=False, loglevel="warning"):
+        with app.connection_for_write() as connection:
+            assert connection.transport.driver_type == "memory", connection.transport
         yield competitions

@@ -46,7 +46,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from bohnanza_core.commands import seat_of
+from bohnanza_core.commands import Command, HandSeatToBot, StopGame, seat_of
 from bohnanza_core.engine import command_for
 from bohnanza_core.events import GameStarted
 from bohnanza_core.export import GameFile, export_record
@@ -142,9 +142,25 @@ def imported_players(game_file: GameFile) -> list[str]:
     actors: dict[int, str] = {}
     for entry in game_file.entries:
         command = command_for(entry.event)
-        if command is not None and entry.actor and seat_of(command) not in actors:
-            actors[seat_of(command)] = entry.actor
+        # The platform's decisions are nobody's seat: a seat handed to its bot (by who
+        # left, or for absence) and a game stopped (an arbiter, the deadline).
+        if (command is None or not entry.actor or isinstance(command, PLATFORM_COMMANDS)):
+            continue
+        actors.setdefault(seat_of(command), entry.actor)
     return [f"imported:{actors.get(seat, name)}" for seat, name in enumerate(started.seats)]
+
+
+PLATFORM_COMMANDS = (StopGame, HandSeatToBot)
+"""The platform's decisions in a record, credited to whoever the file says took them
+(``imported:arbiter:ann``), never to the seat's player."""
+
+
+def credited(command: Command, actor: str | None, players: list[str]) -> str:
+    """Who an imported decision is credited to: its seat's player, or for the
+    platform's own decisions the file's actor (imported, as players are)."""
+    if isinstance(command, PLATFORM_COMMANDS):
+        return f"imported:{actor or 'platform'}"
+    return players[seat_of(command)]
 
 
 def replay_into(store: Games, game_file: GameFile, players: list[str], importer: str,
@@ -165,7 +181,7 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
     game = store.start(started.ruleset, started.seats, started.seed, salt=started.salt,
                        players=players, private=private, actor=importer, save=False,
                        tags=started.tags)
-    events = game_file.events
+    events, entries = game_file.events, game_file.entries
     index = game.version  # the deal and everything else that happens by itself
     while index < len(events):
         # As in bohnanza_core.rederive: the event that opens a command's events names
@@ -174,7 +190,7 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
         if command is None:
             raise ImportRefused(400, f"Event #{index + 1} of the file is not a decision "
                                      "and does not follow from the one before.")
-        index += len(game.play(command, players[seat_of(command)]))
+        index += len(game.play(command, credited(command, entries[index].actor, players)))
     store.save(game)
     return game
 

@@ -348,3 +348,35 @@ def test_an_imported_game_keeps_the_tags_its_file_names(ann_client: Client,
     game_id = UUID(response["Location"].split("/")[-2])  # type: ignore[index]
     assert store.started(game_id).tags == tags
     assert [e.event for e in store.record(game_id)] == events
+
+
+def test_a_game_the_platform_stopped_imports_with_its_decisions_credited(
+        ann_client: Client, store: Games) -> None:
+    """A seat handed to its bot and an arbiter's ruling are the platform's decisions:
+    the import credits them to who the file says took them, and the seats to their
+    players (a ruling's command names no seat: the import once answered 500)."""
+    from bohnanza_core import PlantFromHand, new_game, play
+    from bohnanza_core.commands import HandSeatToBot, StopGame
+    from bohnanza_core.events import Handover, StopReason
+
+    state, events = new_game(ruleset_for("classic", 3), ("Ann", "Bob", "Cy"), seed="stop-1")
+    actors: list[str | None] = [None] * len(events)
+    for command, actor in ((PlantFromHand(seat=0, field=0), "user:ann"),
+                           (HandSeatToBot(seat=1, bot="heuristic", reason=Handover.LEFT),
+                            "user:bob"),
+                           (StopGame(reason=StopReason.RULING, ranks=(1, 1, 3)),
+                            "arbiter:judy")):
+        happened = play(state, command)
+        events += happened
+        actors += [actor] + [None] * (len(happened) - 1)
+    text = export_record(chain(events, actors=actors), EVERYTHING)
+    assert verify_text(text).ok
+    response = upload(ann_client, text)
+    assert response.status_code == 302, response.content  # type: ignore[attr-defined]
+    imported = store.game(UUID(response["Location"].split("/")[3]))  # type: ignore[index]
+    assert tuple(imported.players) == ("imported:user:ann", "imported:Bob", "imported:Cy")
+    record = store.record(imported.id)
+    assert [e.event for e in record] == events
+    decided = {type(e.event).__name__: e.actor for e in record}
+    assert decided["SeatHandedToBot"] == "imported:user:bob"
+    assert decided["GameStopped"] == "imported:arbiter:judy"

@@ -111,7 +111,8 @@ def _parser() -> _Parser:
     verify = commands.add_parser(
         "verify", help="audit an exported game: hash chain, seed, shuffles and rules")
     verify.add_argument("file", type=Path, help="a game exported as JSON Lines ('-': stdin)")
-    verify.add_argument("--head", help="the head hash you were shown during the game")
+    verify.add_argument("--head", type=head_hash,
+                        help="the head hash you were shown during the game")
 
     told = commands.add_parser(
         "narrate", help="tell an exported game in words, one line per event (a move the "
@@ -127,9 +128,29 @@ def _read(path: Path) -> str:
     if str(path) == "-":
         return sys.stdin.read()
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SimulationError(f"cannot read {path}: {exc}") from None
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SimulationError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotText(f"{path} is not UTF-8 text (byte {exc.start}): a game export is "
+                      "JSON Lines in UTF-8") from None
+
+
+class NotText(SimulationError):
+    """A file that opens but holds no UTF-8 text: for ``verify``, a record that cannot
+    be read (exit 1, as an invalid one), not a mistake on the command line."""
+
+
+def head_hash(text: str) -> str:
+    """``--head``: a SHA-256 hex digest as a seat was shown it, in either case."""
+    from bohnanza_core.verify import given_head
+
+    try:
+        return given_head(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _narrate(args: argparse.Namespace) -> int:
@@ -149,7 +170,11 @@ def _narrate(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from bohnanza_core.verify import verify_text
 
-    text = _read(args.file)
+    try:
+        text = _read(args.file)
+    except NotText as exc:
+        print(f"INVALID: the file cannot be read: {exc}")
+        return INVALID
     verdict = verify_text(text, expected_head=args.head)
     print(verdict.report())
     return 0 if verdict.ok else INVALID

@@ -335,8 +335,10 @@ def _sealed(event: Event, obj: dict[str, Any], where: str) -> tuple[str, ...]:
 
 def read_jsonl(text: str, *, max_lines: int = MAX_LINES) -> GameFile:
     """Parse an export; raise :class:`ExportError` on anything malformed. Blank
-    lines are ignored; errors name the line as an editor numbers it."""
+    lines are ignored; errors name the line as an editor numbers it. A byte-order mark
+    before the header (an editor's on Windows) is read past: it is in no hash."""
     check_line_count(text, ExportError, max_lines)
+    text = text.removeprefix("\ufeff")
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise ExportError("the file is empty")
@@ -360,9 +362,9 @@ def read_jsonl(text: str, *, max_lines: int = MAX_LINES) -> GameFile:
         raise ExportError(f"line {first}: the header's head must be a SHA-256 hex digest, "
                           f"got {_cut(head)}")
     count = header.get("events")
-    if type(count) is not int or count != len(lines) - 1:
-        raise ExportError(f"line {first}: the header announces {count!r} events, the file "
-                          f"has {len(lines) - 1}")
+    if type(count) is not int:
+        raise ExportError(f"line {first}: the header announces {_cut(count)} events, not a "
+                          "number")
     events: list[Event] = []
     entries: list[Entry] = []
     for seq, (number, line) in enumerate(lines[1:], start=1):
@@ -385,6 +387,11 @@ def read_jsonl(text: str, *, max_lines: int = MAX_LINES) -> GameFile:
         sealed = _sealed(event, obj, where)
         events.append(event)
         entries.append(Entry(seq, event, actor, at, str(previous), sealed))
+    # Counted after every line is read, so that a bad line is named where it is (a line
+    # of junk once read as "the header announces 757 events, the file has 758").
+    if count != len(lines) - 1:
+        raise ExportError(f"line {first}: the header announces {count!r} events, the file "
+                          f"has {len(lines) - 1}")
     if events and not isinstance(events[0], _BY_NAME["GameStarted"]):
         raise ExportError(f"line {lines[1][0]}: a game begins with GameStarted")
     return GameFile(perspective=perspective, events=tuple(events), entries=tuple(entries),

@@ -86,8 +86,10 @@ def check_line_count(text: str, error: ErrorType = JSONLimitError,
         return
     lines = count_lines(text)
     if lines > limit:
-        raise error(f"the file has {lines:,} lines, more than the {limit:,} a game "
-                    "file may have")
+        where = ("a game file may have" if limit == MAX_LINES else
+                 f"taken here (a game file may have {MAX_LINES:,}; `bohnanza verify` on "
+                 "one's own machine reads it)")
+        raise error(f"the file has {lines:,} lines, more than the {limit:,} {where}")
 
 
 def nesting_depth(line: str) -> int:

@@ -54,9 +54,35 @@ def _differ(recorded: Sequence[Event], produced: Sequence[Event], start: int) ->
             return (f"#{index + 1}: the record ends, but the rules say {show(expected)} "
                     "comes next")
         if recorded[index] != expected:
-            return (f"#{index + 1}: the record has {show(recorded[index])}, the rules say "
-                    f"{show(expected)}")
+            return (f"#{index + 1}: the record has {shown_apart(recorded[index], expected)}, "
+                    f"the rules say {shown_apart(expected, recorded[index])}")
     return None
+
+
+SHOWN_VALUE = 60
+"""The most characters of one value a verdict quotes: a forged seed once quoted the
+whole GameStarted twice, ruleset and all (1,500 characters and more)."""
+
+
+def shown_apart(event: Event, other: Event) -> str:
+    """``event`` as :func:`show` has it where ``other`` is of another type; of the same
+    type, only the fields in which the two differ, each value cut at
+    :data:`SHOWN_VALUE` characters."""
+    if type(event) is not type(other):
+        return show(event)
+    from bohnanza_core.export import event_to_json
+
+    mine, theirs = event_to_json(event), event_to_json(other)
+    parts = [str(mine.pop("type"))]
+    for key, value in mine.items():
+        if theirs.get(key) == value:
+            continue
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        text = text[1:-1] if isinstance(value, str) else text
+        if len(text) > SHOWN_VALUE:
+            text = text[:SHOWN_VALUE - 3] + "..."
+        parts.append(f"{key}={text}")
+    return " ".join(parts)
 
 
 def rederive(events: Sequence[Event]) -> Rederivation:

@@ -1,7 +1,7 @@
 """The audit of a game record: was it played by the rules, on a fair deck, unaltered?
 
 :func:`verify_text` reads an exported file and :func:`verify_record` checks entries
-already in memory (the web audit page); both give a :class:`Verdict` made of five
+already in memory (the web audit page); both give a :class:`Verdict` made of six
 checks, in the order an arbiter would ask:
 
 1. **file**: the export reads back (docs/export.md); whose view it holds; a ruleset
@@ -13,12 +13,18 @@ checks, in the order an arbiter would ask:
    event, and the last event reveals that same seed and salt;
 4. **shuffles**: every shuffle and reshuffle is recomputed from the seed;
 5. **rules**: every decision is replayed through the rules and the result compared
-   with the record, event by event (:func:`bohnanza_core.rederive.rederive`).
+   with the record, event by event (:func:`bohnanza_core.rederive.rederive`);
+6. **actors**: who the record credits each decision to (:func:`_actors_check`): one
+   player a seat until it is handed to its bot (the clock and the absence rule play
+   for anyone), and a ruling never by one who played the game.
+
+Beside the checks, the verdict says who played each seat (:attr:`Verdict.played`) and
+how the game ended, or that the record ends before it does (:attr:`Verdict.ending`).
 
 A seat's or a spectator's file is checked as far as it can be: the file, the chain
 (whose hidden values it holds only as commitments) and, once the game has ended,
-the seed; the shuffles and the rules need the full record, and are reported as not
-checked (``Verdict.complete`` is false).
+the seed and the actors; the shuffles and the rules need the full record, and are
+reported as not checked (``Verdict.complete`` is false).
 
 The verdict names the first bad event. A change that breaks the chain but not the
 rules (say, a timestamp edited) is pinned on the entry before the break; a change
@@ -37,15 +43,21 @@ from bohnanza_core.events import (
     GAME_OVER_TYPES,
     DeckShuffled,
     DiscardPileReshuffled,
+    GameEnded,
     GameStarted,
+    GameStopped,
+    SeatHandedToBot,
+    StopReason,
 )
 from bohnanza_core.export import ExportError, GameFile, read_jsonl
 from bohnanza_core.jsonlimits import MAX_LINES
+from bohnanza_core.narrate import MACHINE_ACTORS, command_seat
 from bohnanza_core.record import Entry, check_chain
 from bohnanza_core.rederive import rederive
 from bohnanza_core.rulesets import preset_mismatch
 
 FULL_RECORD_NEEDED = "needs the full record (the 'everything' export of a finished game)"
+UNFINISHED = "the record ends before the game does: it holds no result"
 
 
 @dataclass(frozen=True)
@@ -78,22 +90,48 @@ class Verdict:
     tags: tuple[tuple[str, str], ...] = ()
     """The record's seat names and tag pairs (``GameStarted``), as it says of itself:
     the chain check says whether anyone changed them since."""
+    played: tuple[str, ...] = ()
+    """Per seat, who the record credits its decisions to, in order, with the seat's
+    handover to its bot: ``user:ann (#4-#25, 7 decisions); handed to the heuristic bot
+    at #26 (left, by user:ann); bot:heuristic@builtin (#31-#740, 98 decisions)``."""
+    ending: str = ""
+    """How the game ended (by the rules, or stopped by the platform: why, by whom),
+    with the ranks; or that the record ends before it does."""
+
+    @property
+    def who_played(self) -> list[tuple[int, str, str]]:
+        """Each seat's number, name and who played it (:attr:`played`), for a page."""
+        return [(seat, name, self.played[seat] if seat < len(self.played) else "")
+                for seat, name in enumerate(self.seats)]
+
+    @property
+    def word(self) -> str:
+        """The verdict in a word, as ``bohnanza verify`` prints it."""
+        if not self.ok:
+            return "INVALID"
+        if not self.complete:
+            return "VALID AS FAR AS IT GOES"
+        return "VALID" if self.finished else "VALID SO FAR"
 
     def report(self) -> str:
         """The verdict as the ``bohnanza verify`` command prints it: the verdict, each
-        check, then who played the game and what it belongs to (its tags)."""
-        word = ("VALID" if self.complete else "VALID AS FAR AS IT GOES") if self.ok else "INVALID"
-        lines = [f"{word}: {self.summary}"]
+        check, then who played the game, how it ended and what it belongs to (its
+        tags)."""
+        lines = [f"{self.word}: {self.summary}"]
         for check in self.checks:
             mark = "skip" if check.skipped else "ok  " if check.ok else "FAIL"
             lines.append(f"  [{mark}] {check.name:<8} {check.detail}")
-        lines += described(self.seats, self.tags)
+        lines += described(self.seats, self.tags, self.played)
+        if self.ending:
+            lines.append(f"  ending: {self.ending}")
         return "\n".join(lines)
 
 
-def described(seats: Sequence[str], tags: Sequence[tuple[str, str]]) -> list[str]:
+def described(seats: Sequence[str], tags: Sequence[tuple[str, str]],
+              played: Sequence[str] = ()) -> list[str]:
     """The lines that say who played a game and where: each seat by its name and, for a
-    competition's game, its entrant; then the other tags (competition, round, table)."""
+    competition's game, its entrant, then who the record credits its decisions to;
+    then the other tags (competition, round, table)."""
     lookup = dict(tags)
     lines = []
     if seats:
@@ -101,11 +139,24 @@ def described(seats: Sequence[str], tags: Sequence[tuple[str, str]]) -> list[str
         for seat, name in enumerate(seats):
             entrant = lookup.get(f"seat_{seat}_entrant")
             lines.append(f"    {seat}: {name}" + (f" ({entrant})" if entrant else ""))
+            if seat < len(played) and played[seat]:
+                lines.append(f"       played by {played[seat]}")
     others = [(key, value) for key, value in tags if not key.startswith("seat_")]
     if others:
         lines.append("  tags:")
         lines += [f"    {key}: {value}" for key, value in others]
     return lines
+
+
+def given_head(text: str) -> str:
+    """A head hash as a person gives it (``--head``, the verify page's field): a SHA-256
+    hex digest in either case, spaces around it ignored; ValueError, saying why,
+    for anything else (a prefix once read as the record's being altered)."""
+    head = text.strip().lower()
+    if len(head) != 64 or any(c not in "0123456789abcdef" for c in head):
+        raise ValueError(f"{text[:80]!r} is not a head hash: 64 hexadecimal digits, as "
+                         "the table and the audit page show it")
+    return head
 
 
 def _refused(summary: str, check: Check) -> Verdict:
@@ -138,11 +189,123 @@ def verify_file(game: GameFile, expected_head: str | None = None) -> Verdict:
 
 
 def _named(verdict: Verdict, entries: Sequence[Entry]) -> Verdict:
-    """The verdict with the record's seats and tags (its first event's)."""
+    """The verdict with the record's seats and tags (its first event's), who played
+    each seat and how the game ended."""
     start = entries[0].event if entries else None
     if not isinstance(start, GameStarted):
         return verdict
-    return dataclasses.replace(verdict, seats=start.seats, tags=start.tags)
+    return dataclasses.replace(verdict, seats=start.seats, tags=start.tags,
+                               played=_played(entries, len(start.seats)),
+                               ending=_ending(entries))
+
+
+@dataclass
+class _Stretch:
+    """One actor's run of decisions at a seat."""
+
+    actor: str
+    first: int
+    last: int
+    decisions: int = 1
+
+    def __str__(self) -> str:
+        span = f"#{self.first}" if self.first == self.last else f"#{self.first}-#{self.last}"
+        word = "decision" if self.decisions == 1 else "decisions"
+        return f"{self.actor} ({span}, {self.decisions} {word})"
+
+
+def _credits(entries: Sequence[Entry], seats: int
+             ) -> tuple[list[list[_Stretch | str]], list[tuple[int, str]]]:
+    """Per seat, its players' stretches and its handovers (as words) in record order,
+    the machine actors' decisions (clock, absence) left out as playing for anyone;
+    and where a seat's decision is credited to another than the one playing it since
+    its last handover (event number, what is wrong)."""
+    runs: list[list[_Stretch | str]] = [[] for _ in range(seats)]
+    holder: list[_Stretch | None] = [None] * seats
+    wrong: list[tuple[int, str]] = []
+    for n, entry in enumerate(entries, start=1):
+        event, actor = entry.event, entry.actor
+        if actor is None or isinstance(event, GameStopped):
+            continue
+        if isinstance(event, SeatHandedToBot):
+            if 0 <= event.seat < seats:
+                runs[event.seat].append(f"handed to the {event.bot} bot at #{n} "
+                                        f"({event.reason}, by {actor})")
+                holder[event.seat] = None
+            continue
+        try:
+            seat = command_seat(event)
+        except Exception:  # noqa: BLE001 - a command naming no seat the rules refuse
+            continue
+        if seat is None or not 0 <= seat < seats or actor in MACHINE_ACTORS:
+            continue
+        current = holder[seat]
+        if current is None:
+            holder[seat] = _Stretch(actor, n, n)
+            runs[seat].append(holder[seat])  # type: ignore[arg-type]
+        elif current.actor == actor:
+            current.last, current.decisions = n, current.decisions + 1
+        else:
+            wrong.append((n, f"seat {seat}'s decision is credited to {actor}, while "
+                             f"{current.actor} plays it (no handover between)"))
+    return runs, wrong
+
+
+def _played(entries: Sequence[Entry], seats: int) -> tuple[str, ...]:
+    runs, _ = _credits(entries, seats)
+    machine = [dict.fromkeys(sorted(MACHINE_ACTORS), 0) for _ in range(seats)]
+    for entry in entries:
+        if entry.actor in MACHINE_ACTORS and not isinstance(entry.event, GameStopped):
+            try:
+                seat = command_seat(entry.event)
+            except Exception:  # noqa: BLE001
+                continue
+            if seat is not None and 0 <= seat < seats:
+                machine[seat][entry.actor] += 1
+    played = []
+    for seat in range(seats):
+        parts = [str(run) for run in runs[seat]]
+        parts += [f"the {actor} ({count} {'decision' if count == 1 else 'decisions'})"
+                  for actor, count in machine[seat].items() if count]
+        played.append("; ".join(parts) or "no decision credited")
+    return tuple(played)
+
+
+def _ending(entries: Sequence[Entry]) -> str:
+    """How the record's game ended, in words."""
+    last, n = entries[-1], len(entries)
+    event = last.event
+    if isinstance(event, GameEnded):
+        ending = f"#{n}, by the rules"
+    elif isinstance(event, GameStopped):
+        ending = f"#{n}, stopped by the platform: {event.reason}, by {last.actor or 'nobody named'}"
+    else:
+        return UNFINISHED
+    ranks = ", ".join(str(rank) for rank in event.ranks)
+    coins = ", ".join(str(coin) for coin in event.coins)
+    return f"{ending}; ranks {ranks} (coins {coins})"
+
+
+def _actors_check(entries: Sequence[Entry]) -> Check:
+    """Who the record credits decisions to: a seat's decisions to one player until the
+    seat is handed to its bot (the clock and the absence rule play for anyone), and
+    a ruling never to one who played a seat of the game. A record without actors (one
+    chained offline, ``None`` throughout) passes: there is nobody to check."""
+    start = entries[0].event
+    assert isinstance(start, GameStarted)
+    runs, wrong = _credits(entries, len(start.seats))
+    players = {run.actor for seat in runs for run in seat if isinstance(run, _Stretch)}
+    last = entries[-1]
+    if (isinstance(last.event, GameStopped) and last.event.reason is StopReason.RULING
+            and last.actor in players):
+        wrong.append((len(entries), f"the ruling is credited to {last.actor}, who played "
+                                    "in this game"))
+    if wrong:
+        n, why = min(wrong)
+        return Check("actors", False, f"#{n}: {why}", n)
+    credited = sum(1 for entry in entries if entry.actor is not None)
+    return Check("actors", True, f"{credited} decisions credited; each seat played by one "
+                 "player at a time, the clock and the absence rule aside")
 
 
 def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
@@ -159,16 +322,19 @@ def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
                        f"{hidden} hidden value(s) appear only as commitments")
     chain, head = _chain_check(entries, game.head, expected_head)
     seed = _seed_check(entries)
+    actors = _actors_check(entries)
     checks = [file, chain, seed]
     for name in ("shuffles", "rules"):
         checks.append(Check(name, True, f"not checked: {FULL_RECORD_NEEDED}", skipped=True))
-    bad = [c.first_bad for c in (file, chain, seed) if not c.ok and c.first_bad is not None]
-    ok = file.ok and chain.ok and seed.ok
+    checks.append(actors)
+    bad = [c.first_bad for c in (file, chain, seed, actors)
+           if not c.ok and c.first_bad is not None]
+    ok = file.ok and chain.ok and seed.ok and actors.ok
     if ok:
         summary = (f"{len(entries)} events; as far as the {game.perspective} view can see, "
                    "the chain is intact" + (" and the seed revealed at the end matches its "
                                             "commitment" if not seed.skipped else "")
-                   + f"; the shuffles and the rules {FULL_RECORD_NEEDED}")
+                   + f"; checking the shuffles and the rules {FULL_RECORD_NEEDED}")
     else:
         failed = ", ".join(c.name for c in checks if not c.ok)
         summary = f"the first bad event is #{min(bad) if bad else 1} ({failed} failed)"
@@ -260,12 +426,19 @@ def verify_record(
     if rules.first_bad is not None and rules.first_bad in shuffles:
         checks.append(Check("shuffles", False, f"#{rules.first_bad}: the order of the cards "
                             "does not follow from the seed", rules.first_bad))
+    elif len(checked) < len(shuffles):
+        # Not a pass: the shuffles after the rules' first bad event were never reached.
+        checks.append(Check("shuffles", True, f"{len(checked)} of {len(shuffles)} shuffles "
+                            "recomputed from the seed and equal; the others come after the "
+                            "rules' first bad event and were not checked", skipped=True))
     else:
         checks.append(Check("shuffles", True, f"{len(checked)} of {len(shuffles)} shuffles "
                             "recomputed from the seed and equal"))
     checks.append(Check("rules", rules.ok, rules.reason, rules.first_bad))
+    actors = _actors_check(entries)
+    checks.append(actors)
 
-    candidates = [c.first_bad for c in (checks[0], seed) if c.first_bad is not None]
+    candidates = [c.first_bad for c in (checks[0], seed, actors) if c.first_bad is not None]
     if rules.first_bad is not None and (chain.ok or rules.first_bad <= (chain.broken_at or 0)):
         candidates.append(rules.first_bad)
     elif not chain.ok and chain.broken_at is not None:
@@ -275,6 +448,8 @@ def verify_record(
     if ok:
         summary = (f"{len(entries)} events; the chain is intact, the deck is fair and every "
                    "event follows from the rules")
+        if not rules.finished:
+            summary += f"; but {UNFINISHED}"
     else:
         failed = ", ".join(c.name for c in checks if not c.ok)
         summary = f"the first bad event is #{first_bad} ({failed} failed)"
@@ -288,5 +463,5 @@ def verify_record(
                           rules.finished, chain.head), entries)
 
 
-__all__ = ["Check", "Verdict", "described", "read_and_verify", "verify_file", "verify_record",
-           "verify_text", "verify_view"]
+__all__ = ["Check", "Verdict", "described", "given_head", "read_and_verify", "verify_file",
+           "verify_record", "verify_text", "verify_view"]

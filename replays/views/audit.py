@@ -22,13 +22,13 @@ from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from bohnanza_core.games import Game, GameNotFound
 from bohnanza_core.record import Entry
 from bohnanza_core.rulesets import display_name
-from bohnanza_core.verify import Verdict, read_and_verify, verify_record
+from bohnanza_core.verify import Verdict, given_head, read_and_verify, verify_record
 from replays.disputes import person
 from replays.store import access, games, parse_game_id, token_matches
 from replays.table import bot_accounts
@@ -51,6 +51,7 @@ QUESTIONS = {
     "seed": gettext_lazy("Does the seed match the commitment made at the start?"),
     "shuffles": gettext_lazy("Does every shuffle follow from the seed?"),
     "rules": gettext_lazy("Does every event follow from the rules and the players' decisions?"),
+    "actors": gettext_lazy("Is each seat's every decision credited to the one who played it?"),
 }
 
 
@@ -194,10 +195,23 @@ def read_upload(request: HttpRequest) -> str:
                       "stored.") from None
 
 
+def given_head_of(request: HttpRequest) -> str | None:
+    """The head hash the form was given (one a seat was shown), if any: the file's
+    chain must end in it, as with ``bohnanza verify --head``."""
+    text = request.POST.get("head", "")[:200]
+    if not text.strip():
+        return None
+    try:
+        return given_head(text)
+    except ValueError as error:
+        raise Refusal(400, gettext("Not a head hash"), str(error)) from None
+
+
 def verify_upload(request: HttpRequest, game: Game | None) -> tuple[Upload, int]:
     """Verify an uploaded export; the status is 400 when it cannot be audited at all."""
     text = read_upload(request)
-    game_file, verdict = read_and_verify(text, max_lines=UPLOAD_MAX_LINES)
+    game_file, verdict = read_and_verify(text, given_head_of(request),
+                                         max_lines=UPLOAD_MAX_LINES)
     upload = request.FILES["record"]
     name = (upload.name if isinstance(upload, UploadedFile) else None) or "the file"
     if game_file is None or verdict.events == 0:

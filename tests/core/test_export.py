@@ -218,7 +218,8 @@ def _malformed_cases() -> list[tuple[str, str | list[str], str]]:
          r"^line 1: the header announces None events"),
         ("count a string", _with(good, 1, {"events": "6"}), r"^line 1: the header announces"),
         ("count a float", _with(good, 1, {"events": 6.0}), r"^line 1: 6.0 is not a whole number"),
-        ("line removed", [*good[:3], *good[4:]], r"^line 1: the header announces 6 events, "
+        ("line removed", [*good[:3], *good[4:]], r"^line 4: sequence number 4, expected 3"),
+        ("last line removed", good[:-1], r"^line 1: the header announces 6 events, "
          r"the file has 5"),
         ("event a list", [*good[:2], "[]", *good[3:]], r"^line 3: expected an object"),
         ("seq wrong", _with(good, 4, {"seq": 7}), r"^line 4: sequence number 7, expected 3"),

@@ -89,7 +89,8 @@ def test_an_honest_game_is_valid(game: list[Any]) -> None:
     assert verdict.ok, verdict.report()
     assert verdict.first_bad is None
     assert verdict.finished
-    assert [c.name for c in verdict.checks] == ["file", "chain", "seed", "shuffles", "rules"]
+    assert [c.name for c in verdict.checks] == ["file", "chain", "seed", "shuffles", "rules",
+                                            "actors"]
     assert verdict.report().startswith("VALID: ")
     assert verdict.head == chain(game)[-1].hash
 
@@ -360,6 +361,39 @@ def test_cli_verify_exit_codes(game: list[Any], tmp_path: Any, capsys: Any) -> N
     assert "cannot read" in capsys.readouterr().err
 
 
+def test_cli_verify_takes_the_head_in_either_case_and_refuses_what_is_no_hash(
+        game: list[Any], tmp_path: Any, capsys: Any) -> None:
+    good = tmp_path / "good.jsonl"
+    text = export_jsonl(game)
+    good.write_text(text, encoding="utf-8")
+    head = json.loads(text.splitlines()[0])["head"]
+    assert main(["verify", str(good), "--head", f" {head.upper()} "]) == 0
+    capsys.readouterr()
+    for given in ("xyz", head[:12]):
+        assert main(["verify", str(good), "--head", given]) == 2
+        assert "is not a head hash: 64 hexadecimal digits" in capsys.readouterr().err
+
+
+def test_cli_verify_names_what_is_wrong_with_a_file_that_is_no_text(
+        game: list[Any], tmp_path: Any, capsys: Any) -> None:
+    text = export_jsonl(game)
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(text.replace("classic", "clässic", 1).encode("latin-1"))
+    assert main(["verify", str(latin)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("INVALID: the file cannot be read: ") and "is not UTF-8 text (byte " in out
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())  # an editor's byte-order mark
+    assert main(["verify", str(marked)]) == 0
+
+
+def test_a_junk_line_is_named_where_it_is_not_as_a_wrong_count(game: list[Any]) -> None:
+    lines = export_jsonl(game).splitlines()
+    lines.insert(11, "junk")
+    verdict = verify_text("\n".join(lines) + "\n")
+    assert verdict.checks[0].detail == "line 12: not JSON (Expecting value)"
+
+
 def test_cli_verify_reads_stdin(game: list[Any], monkeypatch: Any, capsys: Any) -> None:
     import io
 
@@ -415,3 +449,116 @@ def test_house_rules_that_say_what_they_change_pass(quiet_game: list[Any]) -> No
     assert not verdict.ok
     assert "house_rules lists tie_break, but what differs from classic (3-5 players) is: " \
            "third_field_cost, tie_break" in verdict.checks[0].detail
+
+
+def _platform_game() -> tuple[list[Any], list[str | None]]:
+    """A 3-seat game as the platform records it: each seat's decisions credited to its
+    account, bob's seat handed to its bot half-way, the clock playing once for cy,
+    the game ended by the rules."""
+    from bohnanza_core import legal_commands, new_game, play
+    from bohnanza_core.commands import HandSeatToBot
+    from bohnanza_core.events import Handover
+    from bohnanza_core.record import command_actors
+
+    state, events = new_game(ruleset_for("classic", 3), ("ann", "bob", "cy"), seed="who")
+    accounts = ["user:ann", "user:bob", "user:cy"]
+    actors: list[str | None] = [None] * len(events)
+    handed = clocked = False
+    while not state.finished:
+        if not handed and len(events) > 200:
+            happened = play(state, HandSeatToBot(seat=1, bot="heuristic",
+                                                 reason=Handover.LEFT))
+            events += happened
+            actors += ["user:bob"] + [None] * (len(happened) - 1)
+            accounts[1], handed = "bot:heuristic@builtin", True
+            continue
+        seat, command = next((s, c) for s in range(3) for c in legal_commands(state, s)[::-1]
+                             if type(c).__name__ != "OfferShape")
+        happened = play(state, command)
+        events += happened
+        actor = accounts[seat]
+        if not clocked and seat == 2 and len(events) > 100:
+            actor, clocked = "clock", True
+        actors += [actor] + [None] * (len(happened) - 1)
+    # Only the events that open a command carry an actor, as the platform stores them.
+    opening = command_actors(events, ("ann", "bob", "cy"))
+    return events, [actor if opened is not None else None
+                    for actor, opened in zip(actors, opening, strict=True)]
+
+
+def _export(events: list[Any], actors: list[str | None]) -> str:
+    from bohnanza_core.export import export_record
+    from bohnanza_core.views import EVERYTHING
+
+    return export_record(chain(events, actors=actors), EVERYTHING)
+
+
+def test_the_verdict_says_who_played_each_seat_and_how_the_game_ended() -> None:
+    events, actors = _platform_game()
+    verdict = verify_text(_export(events, actors))
+    assert verdict.ok and verdict.word == "VALID", verdict.report()
+    ann, bob, cy = verdict.played
+    assert ann.startswith("user:ann (#") and "handed" not in ann
+    assert bob.startswith("user:bob (#") and "; handed to the heuristic bot at #" in bob
+    assert "(left, by user:bob); bot:heuristic@builtin (#" in bob
+    assert cy.startswith("user:cy (#") and cy.endswith("; the clock (1 decision)")
+    assert verdict.ending.startswith(f"#{len(events)}, by the rules; ranks ")
+    report = verdict.report()
+    assert "       played by user:ann (#" in report and "  ending: #" in report
+
+
+def test_a_decision_credited_to_another_than_its_seats_player_is_caught() -> None:
+    """A careful forger re-chains a record after crediting one of bob's moves to
+    mallory: the chain is whole, the rules hold, the actors do not."""
+    events, actors = _platform_game()
+    n = [i for i, actor in enumerate(actors) if actor == "user:bob"][1]
+    forged = [*actors]
+    forged[n] = "user:mallory"
+    verdict = verify_text(_export(events, forged))
+    assert not verdict.ok and verdict.first_bad == n + 1
+    check = next(c for c in verdict.checks if c.name == "actors")
+    assert check.detail == (f"#{n + 1}: seat 1's decision is credited to user:mallory, "
+                            "while user:bob plays it (no handover between)")
+
+
+def test_a_ruling_by_one_who_played_is_caught_and_an_arbiters_is_told() -> None:
+    from bohnanza_core import play
+    from bohnanza_core.commands import StopGame
+    from bohnanza_core.engine import new_game
+    from bohnanza_core.events import StopReason
+    from bohnanza_core.rederive import rederive
+
+    events, actors = _platform_game()
+    cut = next(i for i in range(300, len(events)) if actors[i] is not None)
+    state = rederive(events[:cut]).state
+    assert state is not None
+    del new_game
+    stopped = play(state, StopGame(reason=StopReason.RULING, ranks=(3, 1, 1)))
+    for judge, ok in (("arbiter:judy", True), ("user:bob", False)):
+        verdict = verify_text(_export([*events[:cut], *stopped],
+                                      [*actors[:cut], judge, *[None] * (len(stopped) - 1)]))
+        assert verdict.ok is ok, verdict.report()
+        if ok:
+            assert verdict.ending == (f"#{cut + len(stopped)}, stopped by the platform: ruling, "
+                                      f"by arbiter:judy; ranks 3, 1, 1 (coins "
+                                      f"{', '.join(map(str, stopped[-1].coins))})")
+        else:
+            assert "the ruling is credited to user:bob, who played in this game" in \
+                verdict.report()
+
+
+def test_a_record_cut_before_the_end_says_it_holds_no_result(game: list[Any]) -> None:
+    verdict = verify_text(export_jsonl(game[:300]))
+    assert verdict.ok and not verdict.finished
+    assert verdict.word == "VALID SO FAR"
+    assert verdict.summary.endswith("but the record ends before the game does: it holds no "
+                                    "result")
+    assert verdict.ending == "the record ends before the game does: it holds no result"
+
+
+def test_a_forged_seed_is_told_in_a_line_not_the_whole_ruleset(game: list[Any]) -> None:
+    lines = _lines(game)
+    lines[1]["seed"] = "forged"
+    verdict = verify_text(_careful(lines))
+    assert not verdict.ok
+    assert all(len(check.detail) < 400 for check in verdict.checks), verdict.report()

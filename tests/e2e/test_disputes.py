@@ -61,7 +61,7 @@ def test_a_player_disputes_an_event_and_an_arbiter_rules(
     stored = page.locator(".verdict").first
     expect(stored).to_have_class("verdict verdict-ok")
     expect(stored).to_contain_text(f"{len(record)} events; the chain is intact")
-    expect(page.locator("table.checks").first.locator(".badge-ok")).to_have_count(5)
+    expect(page.locator("table.checks").first.locator(".badge-ok")).to_have_count(6)
     expect(page.get_by_text(game.head_hash).first).to_be_visible()
 
     lines = export_record(record, head=game.head_hash).splitlines()

@@ -73,9 +73,9 @@ def test_a_finished_games_audit_shows_every_check_and_the_head(apps: Games,
     assert response.status_code == 200
     html = response.content.decode()
     assert "Valid" in html and "Invalid" not in html
-    for check in ("file", "chain", "seed", "shuffles", "rules"):
+    for check in ("file", "chain", "seed", "shuffles", "rules", "actors"):
         assert f'<span class="check-name" lang="en">{check}</span>' in html
-    assert html.count('class="badge badge-ok"') == 5
+    assert html.count('class="badge badge-ok"') == 6
     assert game.head_hash in html
     assert f"{game.version} events" in html
 
@@ -207,6 +207,31 @@ def test_an_uploaded_export_is_verified_against_the_stored_head_and_not_stored(
     assert stored_counts(apps) == before
 
 
+def test_an_upload_is_checked_against_the_head_one_was_shown(apps: Games,
+                                                            client: Client) -> None:
+    game = bot_game("audit-head", players=PLAYERS)
+    text = everything_export(apps, game)
+    for head, word in ((game.head_hash.upper(), "Valid"), ("0" * 64, "Invalid")):
+        response = client.post("/replays/verify/", {"record": upload("g.jsonl", text.encode()),
+                                                    "head": head})
+        assert response.status_code == 200
+        assert f'<strong class="verdict-word">{word}</strong>' in response.content.decode()
+    response = client.post("/replays/verify/", {"record": upload("g.jsonl", text.encode()),
+                                                "head": game.head_hash[:12]})
+    assert response.status_code == 400
+    assert "is not a head hash: 64 hexadecimal digits" in response.content.decode()
+
+
+def test_an_uploads_verdict_says_who_played_and_how_it_ended(apps: Games,
+                                                             client: Client) -> None:
+    game = bot_game("audit-played", players=PLAYERS)
+    text = everything_export(apps, game)
+    html = client.post("/replays/verify/",
+                       {"record": upload("g.jsonl", text.encode())}).content.decode()
+    assert html.count("<dt>Seat ") == len(PLAYERS)
+    assert "<dt>Ending</dt>" in html and ", by the rules; ranks " in html
+
+
 def test_a_tampered_upload_is_pinpointed(apps: Games, client: Client) -> None:
     game = bot_game("audit-tampered", players=PLAYERS)
     text = tampered(everything_export(apps, game), 57)
@@ -297,5 +322,5 @@ def test_an_upload_holds_at_most_so_many_events(client: Client) -> None:
     data = b"{}\n" * (UPLOAD_MAX_LINES + 1)
     response = client.post("/replays/verify/", {"record": upload("long.jsonl", data)})
     assert response.status_code == 400
-    assert f"more than the {UPLOAD_MAX_LINES:,} a game file may have" in (
+    assert f"more than the {UPLOAD_MAX_LINES:,} taken here (a game file may have 10,000" in (
         response.content.decode())

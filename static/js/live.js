@@ -451,6 +451,9 @@
   function showEnd(root, end, frame, table) {
     const pattern = root.dataset.stepUrl;
     if (!pattern) return;
+    // Its result is on screen now: no spoiler in the game lists any more (site.js).
+    const id = (pattern.match(/games\/([0-9a-f-]{36})\//) || [])[1];
+    if (id && window.bohnanzaWatched) window.bohnanzaWatched(id);
     const query = root.dataset.gameQuery || "";
     const at = (step) => pattern.replace(/0\.json$/, step + ".json") + query;
     fetch(at(frame.version), { credentials: "same-origin" })

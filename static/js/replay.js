@@ -208,17 +208,11 @@
     }
   }
 
-  // A finished game watched to its end is no spoiler any more: the game lists show its
-  // winner and coins to this reader (static/js/games.js reads the same key).
+  // A finished game watched to its end is no spoiler any more (site.js keeps it).
   function markWatched() {
     const id = (cfg.page.match(/games\/([0-9a-f-]{36})\//) || [])[1];
-    if (!id || !cfg.finished || shown < steps) return;
-    try {
-      const key = "bohnanza.watched";
-      const seen = JSON.parse(localStorage.getItem(key) || "[]").filter((g) => g !== id);
-      seen.push(id);
-      localStorage.setItem(key, JSON.stringify(seen.slice(-500)));
-    } catch (error) { /* storage refused (private mode, full): the lists keep hiding */ }
+    if (!id || !cfg.finished || shown < steps || !window.bohnanzaWatched) return;
+    window.bohnanzaWatched(id);
   }
 
   function show(data) {
@@ -530,5 +524,6 @@
   });
 
   setMode("decision");
+  markWatched(); // opened at the end (a finished game's replay from its live table)
   prefetch(moves.forward());
 })();

@@ -152,6 +152,21 @@ def test_step_jump_perspective_play_and_share(page: Page, live_server: LiveServe
     assert errors == []
 
 
+def test_a_replay_opened_at_its_end_counts_as_watched(page: Page, live_server: LiveServer,
+                                                       game: Game) -> None:
+    """The game lists hide a finished game's result until its reader has seen the end:
+    a replay opened at its last step (as the live table's Replay link opens it) has."""
+    watched = "() => JSON.parse(localStorage.getItem('bohnanza.watched') || '[]')"
+    table = page.locator("#replay-table .rt")
+    page.goto(f"{live_server.url}/replays/games/{game.id}/?step=3")
+    expect(table).to_have_attribute("data-step", "3")
+    assert page.evaluate(watched) == []
+    page.goto(f"{live_server.url}/replays/games/{game.id}/?step={game.version}")
+    expect(table).to_have_attribute("data-step", str(game.version))
+    page.wait_for_function(f"({watched})().length > 0")
+    assert page.evaluate(watched) == [str(game.id)]
+
+
 def test_embed_renders_in_an_iframe(page: Page, live_server: LiveServer, game: Game) -> None:
     page.goto(f"{live_server.url}/replays/games/{game.id}/?step=120&perspective=spectator")
     snippet = page.locator("#embed-code").input_value()

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bohnanza_core.commitments import seed_commitment
+from bohnanza_core.errors import IllegalMove
 from bohnanza_core.events import (
     GAME_OVER_TYPES,
     DeckShuffled,
@@ -235,7 +236,7 @@ def _credits(entries: Sequence[Entry], seats: int
             continue
         try:
             seat = command_seat(event)
-        except Exception:  # noqa: BLE001 - a command naming no seat the rules refuse
+        except IllegalMove:  # a command naming no seat: the rules check refuses it
             continue
         if seat is None or not 0 <= seat < seats or actor in MACHINE_ACTORS:
             continue
@@ -258,7 +259,7 @@ def _played(entries: Sequence[Entry], seats: int) -> tuple[str, ...]:
         if entry.actor in MACHINE_ACTORS and not isinstance(entry.event, GameStopped):
             try:
                 seat = command_seat(entry.event)
-            except Exception:  # noqa: BLE001
+            except IllegalMove:
                 continue
             if seat is not None and 0 <= seat < seats:
                 machine[seat][entry.actor] += 1

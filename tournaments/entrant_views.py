@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import (
     Case,
     Count,
@@ -32,7 +33,7 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from bohnanza_core.bots.registry import BUILTIN
+from bohnanza_core.bots.registry import BUILTIN, registry
 from bohnanza_core.ratings import Moments, statistics_from_moments
 from replays.models import GameSummary, SeatSummary
 from tournaments.core.entrants import entrant_name, is_person
@@ -79,6 +80,18 @@ def seat_sums(entrant: str) -> dict[tuple[str, int], dict[int, Moments]]:
     return sums
 
 
+def known(entrant: str) -> bool:
+    """Whether the entrant can exist without a game: a person's account, a built-in
+    bot of the registry. Another bot version is whatever its author named it (an outside bot of a
+    competition, perhaps without a finished game yet)."""
+    named = entrant_name(entrant)
+    if named.person:
+        return User.objects.filter(username=named.name).exists()
+    if named.builtin:
+        return named.name.split(" #")[0].split(" ")[0] in registry()
+    return True
+
+
 @require_safe
 def entrant_page(request: HttpRequest, entrant: str) -> HttpResponse:
     if len(entrant) > MAX_ENTRANT or not ENTRANT.fullmatch(entrant):
@@ -92,6 +105,8 @@ def entrant_page(request: HttpRequest, entrant: str) -> HttpResponse:
                        "seats": [{"seat": seat + 1, "games": games, "coins": coins,
                                   "wins": wins}
                                  for seat, games, coins, wins in stats.by_seat]})
+    if not tables and not known(entrant):  # a deleted account's games still count
+        raise Http404(_("No such entrant: no account and no built-in bot of that name."))
     tables.sort(key=lambda t: (-t["games"], t["ruleset"], t["players"]))
     context: dict[str, Any] = {"entrant": entrant, "tables": tables,
                                "games": sum(t["games"] for t in tables),

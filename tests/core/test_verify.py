@@ -381,7 +381,8 @@ def test_cli_verify_names_what_is_wrong_with_a_file_that_is_no_text(
     latin.write_bytes(text.replace("classic", "clässic", 1).encode("latin-1"))
     assert main(["verify", str(latin)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("INVALID: the file cannot be read: ") and "is not UTF-8 text (byte " in out
+    assert out.startswith("INVALID: the file cannot be read: ")
+    assert "is not UTF-8 text (byte " in out
     marked = tmp_path / "marked.jsonl"
     marked.write_bytes(b"\xef\xbb\xbf" + text.encode())  # an editor's byte-order mark
     assert main(["verify", str(marked)]) == 0

@@ -92,8 +92,14 @@ def test_a_persons_page_and_bad_names(client: Client, played: dict) -> None:
     page = client.get(reverse("tournaments:entrant", args=["user:ann"])).content.decode()
     assert "1 finished public game on" in page  # the private one does not count
     assert "finnish" in page and "classic" not in page
-    nobody = client.get(reverse("tournaments:entrant", args=["user:nobody"]))
-    assert nobody.status_code == 200 and "No finished public game yet." in nobody.content.decode()
+    User.objects.create_user("newcomer")
+    newcomer = client.get(reverse("tournaments:entrant", args=["user:newcomer"]))
+    assert newcomer.status_code == 200
+    assert "No finished public game yet." in newcomer.content.decode()
+    assert client.get(reverse("tournaments:entrant", args=["random@builtin"])).status_code == 200
+    # Nobody: no account, no built-in bot of that name, no game.
+    for nobody in ("user:nobody", "nobody@builtin"):
+        assert client.get(reverse("tournaments:entrant", args=[nobody])).status_code == 404
     for bad in ["x" * 200, "no-at-sign", "user:", "a@b%20%232", "bot:heuristic@builtin"]:
         assert client.get(f"/tournaments/entrants/{bad}/").status_code == 404, bad
     profile = client.get(reverse("play:profile", args=["ann"])).content.decode()

@@ -63,6 +63,13 @@ class TakeoverTest(ChannelsLiveServerTestCase):
             expect(page.locator(".live-moves")).to_have_count(0)
             seat = page.locator('.live-table .rt-seat[data-seat="0"]')
             expect(seat.locator(".rt-badge-bot")).to_contain_text("played by the heuristic bot")
+            # Its badges have a line of their own: none is cut ("to play" beside "played
+            # by the heuristic bot" was, to nothing), even where the seats are narrow.
+            page.set_viewport_size({"width": 1000, "height": 900})
+            expect(seat.locator(".rt-badge-turn")).to_be_visible(timeout=60_000)
+            badges = seat.locator(".rt-badges")
+            assert badges.evaluate("b => b.scrollWidth - b.clientWidth") <= 0
+            page.set_viewport_size({"width": 1280, "height": 900})
             # The page came back as a spectator's: the bot's moves in Ann's seat follow.
             expect(page.locator(".live-log")).to_contain_text("ann ")
             page.wait_for_selector(".live-end:not([hidden])", timeout=120_000)

@@ -27,6 +27,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 from eventsourcing.persistence import Recording
 
 from bohnanza_core.events import Event
@@ -309,7 +310,8 @@ def access(game: Game, username: str | None, *, is_staff: bool = False,
     """
     token_ok = token is not None and token_matches(token, game.share_token)
     if game.private and not (seats_of(game, username) or is_staff or token_ok):
-        return Access(False, (), "this game is private: open it with its share link")
+        # Said to the reader (the viewer's and the audit's refusal), in their language.
+        return Access(False, (), gettext("this game is private: open it with its share link"))
     seats = range(len(game.players))
     if game.finished:
         return Access(True, (EVERYTHING, SPECTATOR, *seats))

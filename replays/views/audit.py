@@ -43,8 +43,6 @@ worst upload is answered in well under 100 ms (bench/uploads.py). ``bohnanza ver
 on one's own machine reads longer files."""
 """An exported game is about 150 kB; ten times the longest game is still well inside."""
 
-RUNNING_REFUSAL = "an audit needs the whole record, after the game ends"
-
 QUESTIONS = {
     "file": gettext_lazy("Is the record whole and readable?"),
     "chain": gettext_lazy("Does every event carry the hash of the one before, up to the head?"),
@@ -127,15 +125,19 @@ def finished_game(request: HttpRequest, game_id: str) -> Game:
     try:
         game = games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refusal(404, "No such game", f"There is no game {shown(game_id)}.") from None
+        raise Refusal(404, gettext("No such game"), gettext("There is no game %(game)s.")
+                      % {"game": shown(game_id)}) from None
     user = request.user
     allowed = access(game, user.get_username() if user.is_authenticated else None,
                      is_staff=user.is_staff, token=request_token(request))
     if not allowed.allowed:
-        raise Refusal(403, "This game is private", allowed.reason.capitalize() + ".")
+        reason = allowed.reason  # in the reader's language (replays.store.access)
+        raise Refusal(403, gettext("This game is private"), reason[:1].upper() + reason[1:]
+                      + ("" if reason.endswith(".") else "."))
     if not game.finished:
-        raise Refusal(403, "No audit yet", RUNNING_REFUSAL.capitalize() + ": until then "
-                      "hands, the draw pile and the seed are secret.")
+        raise Refusal(403, gettext("No audit yet"), gettext(
+            "An audit needs the whole record, after the game ends: until then hands, the "
+            "draw pile and the seed are secret."))
     return game
 
 
@@ -175,24 +177,27 @@ def _declared_length(request: HttpRequest) -> int:
 def read_upload(request: HttpRequest) -> str:
     """The uploaded export as text (Refusal: missing, too big, not UTF-8)."""
     declared = _declared_length(request)
+    most = MAX_UPLOAD_BYTES // 1024 // 1024
     if declared > MAX_UPLOAD_BYTES + 64 * 1024:
-        raise Refusal(413, "File too large", f"An exported game is at most "
-                      f"{MAX_UPLOAD_BYTES // 1024 // 1024} MB; this upload is "
-                      f"{declared // 1024} kB. Nothing was stored.")
+        raise Refusal(413, gettext("File too large"), gettext(
+            "An exported game is at most %(most)s MB; this upload is %(size)s kB. "
+            "Nothing was stored.") % {"most": most, "size": declared // 1024})
     upload = request.FILES.get("record")
     if upload is None:
-        raise Refusal(400, "No file", "Choose an exported game file (.jsonl) to verify.")
+        raise Refusal(400, gettext("No file"),
+                      gettext("Choose an exported game file (.jsonl) to verify."))
+    name = upload.name or gettext("the file")
     if upload.size is not None and upload.size > MAX_UPLOAD_BYTES:
-        raise Refusal(413, "File too large", f"An exported game is at most "
-                      f"{MAX_UPLOAD_BYTES // 1024 // 1024} MB; {upload.name} is "
-                      f"{upload.size // 1024} kB. Nothing was stored.")
+        raise Refusal(413, gettext("File too large"), gettext(
+            "An exported game is at most %(most)s MB; %(name)s is %(size)s kB. "
+            "Nothing was stored.") % {"most": most, "name": name, "size": upload.size // 1024})
     raw: bytes = upload.read(MAX_UPLOAD_BYTES + 1)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise Refusal(400, "Not an exported game", f"{upload.name} is not UTF-8 text "
-                      f"(byte {error.start}); an export is JSON Lines. Nothing was "
-                      "stored.") from None
+        raise Refusal(400, gettext("Not an exported game"), gettext(
+            "%(name)s is not UTF-8 text (byte %(byte)s); an export is JSON Lines. Nothing "
+            "was stored.") % {"name": name, "byte": error.start}) from None
 
 
 def given_head_of(request: HttpRequest) -> str | None:
@@ -213,7 +218,7 @@ def verify_upload(request: HttpRequest, game: Game | None) -> tuple[Upload, int]
     game_file, verdict = read_and_verify(text, given_head_of(request),
                                          max_lines=UPLOAD_MAX_LINES)
     upload = request.FILES["record"]
-    name = (upload.name if isinstance(upload, UploadedFile) else None) or "the file"
+    name = (upload.name if isinstance(upload, UploadedFile) else None) or gettext("the file")
     if game_file is None or verdict.events == 0:
         return Upload(name, verdict, verdict_rows(verdict)), 400
     if game is None:

@@ -28,7 +28,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils import translation
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from bohnanza_core.cards import BeanKind, Card
@@ -84,7 +84,8 @@ def _at_most(events: int) -> Any:
     def check(value: int) -> None:
         if value > events:
             raise forms.ValidationError(
-                f"there is no event #{value}: this game's record has events #1 to #{events}")
+                gettext("there is no event #%(seq)s: this game's record has events #1 to "
+                        "#%(events)s") % {"seq": value, "events": events})
     return check
 
 
@@ -92,7 +93,8 @@ class RulingForm(forms.Form):
     ruling = forms.ChoiceField(
         choices=[("upheld", pgettext_lazy("ruling", "Upheld")),
                  ("rejected", pgettext_lazy("ruling", "Rejected"))], widget=forms.RadioSelect,
-        error_messages={"invalid_choice": "a ruling is either 'upheld' or 'rejected'"},
+        error_messages={"invalid_choice": gettext_lazy("a ruling is either 'upheld' or "
+                                                       "'rejected'")},
     )
     explanation = forms.CharField(
         label=gettext_lazy("Explanation for the players"), max_length=MAX_EXPLANATION, strip=True,
@@ -246,7 +248,8 @@ def _game(game_id: str) -> Game:
     try:
         return games().game(parse_game_id(game_id))
     except GameNotFound:
-        raise Refusal(404, "No such game", f"There is no game {shown(game_id)}.") from None
+        raise Refusal(404, gettext("No such game"), gettext("There is no game %(game)s.")
+                      % {"game": shown(game_id)}) from None
 
 
 def _event_text(game: Game, seq: int | None, bots: Collection[str] = ()) -> str | None:
@@ -272,11 +275,11 @@ def open_dispute(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         game = _game(game_id)
         if not standing(request.user, game).player:
-            raise Refusal(403, "Not your game",
-                          "Only a player of this game may open a dispute about it.")
+            raise Refusal(403, gettext("Not your game"),
+                          gettext("Only a player of this game may open a dispute about it."))
         if not game.finished:
-            raise Refusal(403, "The game is still running",
-                          "A dispute is opened once the game has ended, on its whole record.")
+            raise Refusal(403, gettext("The game is still running"), gettext(
+                "A dispute is opened once the game has ended, on its whole record."))
     except Refusal as refusal:
         return refused(request, refusal)
     status = 200
@@ -289,7 +292,9 @@ def open_dispute(request: HttpRequest, game_id: str) -> HttpResponse:
                 dispute = disputes().open(game, form.cleaned_data["event_seq"],
                                           form.cleaned_data["complaint"], who)
             except NotAllowed as error:
-                return refused(request, Refusal(403, "Not allowed", str(error).capitalize()))
+                # The reason is the dispute rules' own sentence (replays.disputes).
+                return refused(request, Refusal(403, gettext("Not allowed"),
+                                                str(error).capitalize()))
             except DisputeRefused as error:
                 form.add_error(None, str(error))
             else:
@@ -336,28 +341,29 @@ def dispute_detail(request: HttpRequest, dispute_id: UUID) -> HttpResponse:
     try:
         dispute = disputes().dispute(dispute_id)
     except DisputeNotFound:
-        return refused(request, Refusal(404, "No such dispute",
-                                        f"There is no dispute {dispute_id}."))
+        return refused(request, Refusal(404, gettext("No such dispute"), gettext(
+            "There is no dispute %(id)s.") % {"id": dispute_id}))
     game = games().game(dispute.game_id)
     you = standing(request.user, game)
     if not you.may_see:
-        return refused(request, Refusal(403, "Not your dispute", "Only the players of the "
-                                        "game and the arbiters may see this dispute."))
+        return refused(request, Refusal(403, gettext("Not your dispute"), gettext(
+            "Only the players of the game and the arbiters may see this dispute.")))
     status = 200
     form = RulingForm()
     if request.method == "POST":
         form = RulingForm(request.POST)
         if not you.arbiter:
-            return refused(request, Refusal(403, "Not an arbiter", "Only an arbiter (a staff "
-                                            "account) may rule on a dispute. Nothing was "
-                                            "stored."))
+            return refused(request, Refusal(403, gettext("Not an arbiter"), gettext(
+                "Only an arbiter (a staff account) may rule on a dispute. Nothing was "
+                "stored.")))
         if form.is_valid():
             try:
                 rule_dispute(request.user, dispute.id, form.cleaned_data["ruling"],
                              form.cleaned_data["explanation"])
             except NotAllowed as error:
-                return refused(request, Refusal(403, "Not allowed", str(error).capitalize()
-                                                + ". Nothing was stored."))
+                # The reason is the dispute rules' own sentence (replays.disputes).
+                return refused(request, Refusal(403, gettext("Not allowed"), gettext(
+                    "%(reason)s. Nothing was stored.") % {"reason": str(error).capitalize()}))
             except DisputeRefused as error:
                 form.add_error(None, str(error))
             else:

@@ -44,6 +44,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from bohnanza_core.commands import Command, HandSeatToBot, StopGame, seat_of
@@ -60,6 +62,14 @@ from replays.views.viewer import answers_refusals, open_game, rule_for
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 """The largest file accepted for import; a long five-player game is well under 1 MB."""
+
+
+def too_large(name: str, size: int) -> str:
+    """Why a file of ``size`` bytes is refused, its size in MB as the reader writes
+    numbers ("5.2", "5,2")."""
+    return gettext("%(name)s is %(size)s MB; files up to %(most)s MB are accepted.") % {
+        "name": name, "size": number_format(size / 1024 / 1024, 1),
+        "most": MAX_IMPORT_BYTES // 1024 // 1024}
 
 
 # -- export -------------------------------------------------------------------------
@@ -107,29 +117,30 @@ def read_upload(data: bytes) -> tuple[str, GameFile]:
     """The file's text and its parsed form, if it is the full record of a finished
     game that passes the audit; :class:`ImportRefused` otherwise."""
     if len(data) > MAX_IMPORT_BYTES:
-        raise ImportRefused(413, f"The file is {len(data) / 1024 / 1024:.1f} MB; "
-                                 f"files up to {MAX_IMPORT_BYTES // 1024 // 1024} MB "
-                                 "are accepted.")
+        raise ImportRefused(413, too_large(gettext("The file"), len(data)))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ImportRefused(400, "The file is not UTF-8 text (byte "
-                                 f"{exc.start}): is it a game export?") from None
+        raise ImportRefused(400, gettext("The file is not UTF-8 text (byte %(byte)s): is it "
+                                         "a game export?") % {"byte": exc.start}) from None
     game_file, verdict = read_and_verify(text, max_lines=UPLOAD_MAX_LINES)
+    # The checker's own words (a check's detail, the summary) stay in English, as
+    # `bohnanza verify` prints them; the sentence around them is the reader's.
     if game_file is None:
-        raise ImportRefused(400, f"The file cannot be read: {verdict.checks[0].detail}.")
+        raise ImportRefused(400, gettext("The file cannot be read: %(detail)s.")
+                            % {"detail": verdict.checks[0].detail})
     if game_file.perspective != "everything":
-        raise ImportRefused(
-            400,
-            f"This is the {game_file.perspective} view of a game, with the hidden cards "
-            "left out. Only the 'everything' export of a finished game can be checked and "
-            "imported.",
-        )
+        raise ImportRefused(400, gettext(
+            "This is the %(perspective)s view of a game, with the hidden cards left out. "
+            "Only the 'everything' export of a finished game can be checked and imported.")
+            % {"perspective": game_file.perspective})
     if not verdict.ok:
-        raise ImportRefused(400, f"The file fails its audit: {verdict.summary}.", verdict)
+        raise ImportRefused(400, gettext("The file fails its audit: %(summary)s.")
+                            % {"summary": verdict.summary}, verdict)
     if not verdict.finished:
-        raise ImportRefused(400, "The record is intact but the game in it has not ended: "
-                                 "only finished games can be imported.", verdict)
+        raise ImportRefused(400, gettext("The record is intact but the game in it has not "
+                                         "ended: only finished games can be imported."),
+                            verdict)
     return text, game_file
 
 
@@ -188,8 +199,9 @@ def replay_into(store: Games, game_file: GameFile, players: list[str], importer:
         # the command; the events it causes (some look like decisions) follow from it.
         command = command_for(events[index])
         if command is None:
-            raise ImportRefused(400, f"Event #{index + 1} of the file is not a decision "
-                                     "and does not follow from the one before.")
+            raise ImportRefused(400, gettext("Event #%(seq)s of the file is not a decision "
+                                             "and does not follow from the one before.")
+                                % {"seq": index + 1})
         index += len(game.play(command, credited(command, entries[index].actor, players)))
     store.save(game)
     return game
@@ -229,16 +241,17 @@ def import_file(game_file: GameFile, importer: str, private: bool) -> Game:
         trial = replay_into(rehearsal, game_file, players, importer, private)
         derived = tuple(entry.event for entry in rehearsal.record(trial.id))
     except Exception as exc:  # the audit passed, so this is a bug: say so, store nothing
-        raise ImportRefused(400, f"Replaying the file failed ({exc}); nothing was "
-                                 "stored.") from exc
+        raise ImportRefused(400, gettext("Replaying the file failed (%(error)s); nothing "
+                                         "was stored.") % {"error": exc}) from exc
     finally:
         rehearsal.close()
     if derived != game_file.events:
         at = next((i for i, (a, b) in enumerate(zip(derived, game_file.events, strict=False),
                                                 start=1) if a != b),
                   min(len(derived), len(game_file.events)) + 1)
-        raise ImportRefused(400, f"Replaying the file gave a different record from event "
-                                 f"#{at} on; nothing was stored.")
+        raise ImportRefused(400, gettext("Replaying the file gave a different record from "
+                                         "event #%(seq)s on; nothing was stored.")
+                            % {"seq": at})
     return replay_into(games(), game_file, players, importer, private)
 
 
@@ -256,23 +269,22 @@ def import_game(request: HttpRequest) -> HttpResponse:
     upload = request.FILES.get("file")
     private = request.POST.get("private") == "on"
     if upload is None:
-        return _form(request, 400, error="Choose a game file (.jsonl) to import.",
+        return _form(request, 400, error=gettext("Choose a game file (.jsonl) to import."),
                      private=private)
-    filename = upload.name or "the file"
+    filename = upload.name or gettext("the file")
     try:
         if upload.size is not None and upload.size > MAX_IMPORT_BYTES:
-            raise ImportRefused(413, f"{filename} is {upload.size / 1024 / 1024:.1f} MB; "
-                                     f"files up to {MAX_IMPORT_BYTES // 1024 // 1024} MB "
-                                     "are accepted.")
+            raise ImportRefused(413, too_large(filename, upload.size))
         _, game_file = read_upload(upload.read(MAX_IMPORT_BYTES + 1))
         username = request.user.get_username()
         game = stored_copy(game_file)
         if game is not None:
             if not access(game, username, is_staff=request.user.is_staff).allowed:
-                raise ImportRefused(409, "This game is already stored here, as a private "
-                                         "game: ask its players for its share link.")
-            messages.info(request, "This game was already stored here: this is its replay. "
-                                   "Nothing new was stored.")
+                raise ImportRefused(409, gettext("This game is already stored here, as a "
+                                                 "private game: ask its players for its "
+                                                 "share link."))
+            messages.info(request, gettext("This game was already stored here: this is its "
+                                           "replay. Nothing new was stored."))
             return HttpResponseRedirect(reverse("replays:replay",
                                                 kwargs={"game_id": str(game.id)}))
         game = import_file(game_file, f"user:{username}", private)

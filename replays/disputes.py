@@ -35,6 +35,7 @@ from datetime import datetime
 from typing import Any, Final
 from uuid import UUID
 
+from django.utils.translation import gettext as _
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
@@ -114,16 +115,17 @@ class Dispute(Aggregate):
         nor rejected, or no explanation is refused."""
         if self.ruled:
             raise DisputeRefused(
-                f"this dispute was already ruled {self.ruling} by {person(self.arbiter)}; "
-                "a ruling is final")
+                _("this dispute was already ruled %(ruling)s by %(arbiter)s; a ruling is "
+                  "final") % {"ruling": _(self.ruling or ""), "arbiter": person(self.arbiter)})
         if ruling not in RULINGS:
-            raise DisputeRefused("a ruling is either 'upheld' or 'rejected'")
+            raise DisputeRefused(_("a ruling is either 'upheld' or 'rejected'"))
         explanation = explanation.strip()
         if not explanation:
-            raise DisputeRefused("say why: the players read the explanation with the ruling")
+            raise DisputeRefused(_("say why: the players read the explanation with the "
+                                   "ruling"))
         if len(explanation) > MAX_EXPLANATION:
-            raise DisputeRefused(f"the explanation is {len(explanation)} characters long; "
-                                 f"at most {MAX_EXPLANATION}")
+            raise DisputeRefused(_("the explanation is %(n)s characters long; at most "
+                                   "%(max)s") % {"n": len(explanation), "max": MAX_EXPLANATION})
         self.trigger_event(Dispute.Ruled, ruling=ruling, explanation=explanation,
                            arbiter=arbiter)
 
@@ -141,18 +143,20 @@ class Disputes(Application[UUID]):
         Refused (nothing stored) unless the game has ended, ``opened_by`` sat at it,
         the event exists and the complaint says something."""
         if opened_by not in game.players:
-            raise NotAllowed("only a player of this game may open a dispute about it")
+            raise NotAllowed(_("only a player of this game may open a dispute about it"))
         if not game.finished:
-            raise NotAllowed("a dispute is opened once the game has ended, on its whole record")
+            raise NotAllowed(_("a dispute is opened once the game has ended, on its whole "
+                               "record"))
         if not 1 <= event_seq <= game.version:
-            raise DisputeRefused(f"there is no event #{event_seq}: this game's record has "
-                                 f"events #1 to #{game.version}")
+            raise DisputeRefused(_("there is no event #%(seq)s: this game's record has "
+                                   "events #1 to #%(last)s") % {"seq": event_seq,
+                                                                 "last": game.version})
         complaint = complaint.strip()
         if not complaint:
-            raise DisputeRefused("say what is wrong with the event")
+            raise DisputeRefused(_("say what is wrong with the event"))
         if len(complaint) > MAX_COMPLAINT:
-            raise DisputeRefused(f"the complaint is {len(complaint)} characters long; "
-                                 f"at most {MAX_COMPLAINT}")
+            raise DisputeRefused(_("the complaint is %(n)s characters long; at most "
+                                   "%(max)s") % {"n": len(complaint), "max": MAX_COMPLAINT})
         dispute = fastpath.create(Dispute, Dispute.Opened, game_id=game.id,
                                   event_seq=event_seq, complaint=complaint,
                                   opened_by=opened_by)
@@ -167,8 +171,8 @@ class Disputes(Application[UUID]):
         try:
             self.save(dispute)
         except IntegrityError:
-            raise DisputeRefused("another arbiter ruled on this dispute first; "
-                                 "this ruling was not stored") from None
+            raise DisputeRefused(_("another arbiter ruled on this dispute first; this "
+                                   "ruling was not stored")) from None
         return dispute
 
     def dispute(self, dispute_id: UUID) -> Dispute:
@@ -307,7 +311,7 @@ def open_dispute(user: Any, game_id: UUID, event_seq: int, complaint: str) -> Di
     """A signed-in player opens a dispute about an event of a finished game."""
     who = account(user)
     if who is None:
-        raise NotAllowed("sign in as a player of this game to open a dispute")
+        raise NotAllowed(_("sign in as a player of this game to open a dispute"))
     try:
         game = games().game(game_id)
     except GameNotFound:
@@ -319,11 +323,11 @@ def rule_dispute(user: Any, dispute_id: UUID, ruling: str, explanation: str) -> 
     """An arbiter rules; anyone else, or an arbiter who played in the game, is refused."""
     dispute = disputes().dispute(dispute_id)
     if not is_arbiter(user):
-        raise NotAllowed("only an arbiter (a staff account) may rule on a dispute")
+        raise NotAllowed(_("only an arbiter (a staff account) may rule on a dispute"))
     who = account(user)
     assert who is not None
     if who in game_of(dispute).players:
-        raise NotAllowed("you played in this game: another arbiter must rule on it")
+        raise NotAllowed(_("you played in this game: another arbiter must rule on it"))
     return disputes().rule(dispute_id, ruling, explanation, who)
 
 

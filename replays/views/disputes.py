@@ -53,7 +53,7 @@ from replays.disputes import (
     standing,
 )
 from replays.store import games, parse_game_id
-from replays.table import bot_account_mark, bot_accounts
+from replays.table import bean, bot_account_mark, bot_accounts
 from replays.views.audit import Refusal, refused, replay_url, url_or_none, verdict_rows
 from replays.views.viewer import shown
 
@@ -172,11 +172,13 @@ def snapshot(game: Game, step: int, bots: Collection[str] = ()) -> TableSnap:
         ))
     offers = []
     for o in table.offers:
-        to = "anyone" if o.counterparty is None else names[o.counterparty]
-        gives = ", ".join(kind(c).value for c in o.gives) or "nothing"
-        wants = ", ".join(f"{n} {k.value}" for k, n in o.wants) or "nothing (a gift)"
-        offers.append(f"#{o.number}: {names[o.proposer]} to {to}: gives {gives}, "
-                      f"wants {wants}")
+        to = gettext("anyone") if o.counterparty is None else names[o.counterparty]
+        gives = ", ".join(bean(kind(c)) for c in o.gives) or gettext("nothing")
+        wants = (", ".join(f"{n} {bean(k, n)}" for k, n in o.wants)
+                 or gettext("nothing (a gift)"))
+        offers.append(gettext("#%(number)s: %(proposer)s to %(to)s: gives %(gives)s, wants "
+                              "%(wants)s") % {"number": o.number, "proposer": names[o.proposer],
+                                              "to": to, "gives": gives, "wants": wants})
     draw_top = table.as_dict().get("draw_pile", [])[:5]
     discard = table.discard_pile
     return TableSnap(

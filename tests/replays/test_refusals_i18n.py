@@ -52,6 +52,9 @@ IMPORT_NO_FILE = ("Choose a game file (.jsonl) to import.",
                   "Valitse tuotava pelitiedosto (.jsonl).")
 UNREADABLE = ("The file cannot be read: ", "A fájl nem olvasható: ",
               "Tiedostoa ei voi lukea: ")
+PLAYED_HERE = ("You played in this game: another arbiter must rule on it",
+               "Játszottál ebben a játszmában: egy másik döntőbírónak kell döntenie",
+               "Pelasit tässä pelissä: toisen tuomarin on ratkaistava se")
 LANGUAGES = ("en", "hu", "fi")
 
 
@@ -136,6 +139,14 @@ def test_disputes_refuse_in_the_readers_language(apps: Games, index: int) -> Non
     html = page(reader(language, "header", eve).get(
         f"/replays/games/{game.id}/disputes/new/"), 403, language)
     assert f"<h1>{NOT_YOUR_GAME[index]}</h1>" in html
+
+    # The dispute rules' own reason (replays.disputes), in the reader's words too.
+    ann.is_staff = True
+    ann.save()
+    html = page(reader(language, "header", ann).post(
+        f"/replays/disputes/{dispute.id}/", {"ruling": "upheld", "explanation": "Mine."}),
+        403, language)
+    assert PLAYED_HERE[index] in html
 
 
 @pytest.mark.parametrize("index", range(len(LANGUAGES)), ids=LANGUAGES)

@@ -196,7 +196,7 @@ def _named(verdict: Verdict, entries: Sequence[Entry]) -> Verdict:
     if not isinstance(start, GameStarted):
         return verdict
     return dataclasses.replace(verdict, seats=start.seats, tags=start.tags,
-                               played=_played(entries, len(start.seats)),
+                               played=_played(entries, start.seats),
                                ending=_ending(entries))
 
 
@@ -215,12 +215,13 @@ class _Stretch:
         return f"{self.actor} ({span}, {self.decisions} {word})"
 
 
-def _credits(entries: Sequence[Entry], seats: int
+def _credits(entries: Sequence[Entry], names: Sequence[str]
              ) -> tuple[list[list[_Stretch | str]], list[tuple[int, str]]]:
     """Per seat, its players' stretches and its handovers (as words) in record order,
     the machine actors' decisions (clock, absence) left out as playing for anyone;
     and where a seat's decision is credited to another than the one playing it since
     its last handover (event number, what is wrong)."""
+    seats = len(names)
     runs: list[list[_Stretch | str]] = [[] for _ in range(seats)]
     holder: list[_Stretch | None] = [None] * seats
     wrong: list[tuple[int, str]] = []
@@ -247,13 +248,15 @@ def _credits(entries: Sequence[Entry], seats: int
         elif current.actor == actor:
             current.last, current.decisions = n, current.decisions + 1
         else:
-            wrong.append((n, f"seat {seat}'s decision is credited to {actor}, while "
-                             f"{current.actor} plays it (no handover between)"))
+            wrong.append((n, f"seat {seat}'s decision ({names[seat]}) is credited to "
+                             f"{actor}, while {current.actor} plays it (no handover "
+                             "between)"))
     return runs, wrong
 
 
-def _played(entries: Sequence[Entry], seats: int) -> tuple[str, ...]:
-    runs, _ = _credits(entries, seats)
+def _played(entries: Sequence[Entry], names: Sequence[str]) -> tuple[str, ...]:
+    seats = len(names)
+    runs, _ = _credits(entries, names)
     machine = [dict.fromkeys(sorted(MACHINE_ACTORS), 0) for _ in range(seats)]
     for entry in entries:
         if entry.actor in MACHINE_ACTORS and not isinstance(entry.event, GameStopped):
@@ -294,7 +297,7 @@ def _actors_check(entries: Sequence[Entry]) -> Check:
     chained offline, ``None`` throughout) passes: there is nobody to check."""
     start = entries[0].event
     assert isinstance(start, GameStarted)
-    runs, wrong = _credits(entries, len(start.seats))
+    runs, wrong = _credits(entries, start.seats)
     players = {run.actor for seat in runs for run in seat if isinstance(run, _Stretch)}
     last = entries[-1]
     if (isinstance(last.event, GameStopped) and last.event.reason is StopReason.RULING

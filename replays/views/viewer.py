@@ -187,10 +187,11 @@ def _refuse_perspective(perspective: Perspective, game: Game) -> Refused:
                               "seed) opens once the game has ended; this game is still "
                               "running."))
     if perspective >= 0:
-        return Refused(403, _("%(seat)s (%(name)s) holds a secret hand while the game runs: "
-                              "only its player may view the game from that seat. Choose the "
-                              "spectator's view.") % {
-                                  "seat": perspective_name(perspective),
+        # Numbered as the page numbers seats (from 1), not as the URL's seat-N (from 0).
+        return Refused(403, _("Seat %(number)s (%(name)s) holds a secret hand while the game "
+                              "runs: only its player may view the game from that seat. "
+                              "Choose the spectator's view.") % {
+                                  "number": perspective + 1,
                                   "name": game.state.seats[perspective]})
     return Refused(403, _("This view is not open to you."))
 

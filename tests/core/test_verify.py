@@ -518,8 +518,8 @@ def test_a_decision_credited_to_another_than_its_seats_player_is_caught() -> Non
     verdict = verify_text(_export(events, forged))
     assert not verdict.ok and verdict.first_bad == n + 1
     check = next(c for c in verdict.checks if c.name == "actors")
-    assert check.detail == (f"#{n + 1}: seat 1's decision is credited to user:mallory, "
-                            "while user:bob plays it (no handover between)")
+    assert check.detail == (f"#{n + 1}: seat 1's decision (bob) is credited to "
+                            "user:mallory, while user:bob plays it (no handover between)")
 
 
 def test_a_ruling_by_one_who_played_is_caught_and_an_arbiters_is_told() -> None:

@@ -246,6 +246,8 @@ def test_running_game_opens_for_anyone_as_spectator_only(
     refused = client.get(page(running), {"perspective": "seat-0"})
     assert refused.status_code == 403
     assert "only its player may view the game from that seat" in refused.content.decode()
+    # Numbered as the page numbers the seats, from 1.
+    assert f"Seat 1 ({running.state.seats[0]}) holds a secret hand" in refused.content.decode()
 
 
 def test_a_player_sees_their_own_seat_and_no_other(

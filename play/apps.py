@@ -13,10 +13,11 @@ class PlayConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_save
 
+        from play.lobby import live_table_url
         from play.models import bot_account_names
         from play.notices import finished
         from play.signals import table_finished
-        from replays.table import set_bot_accounts_lookup
+        from replays.table import set_bot_accounts_lookup, set_live_table_lookup
 
         user_logged_out.connect(_signed_out, dispatch_uid="play.signed_out")
         post_save.connect(_account_saved, sender=get_user_model(),
@@ -25,6 +26,8 @@ class PlayConfig(AppConfig):
         table_finished.connect(finished, dispatch_uid="play.notices.finished")
         # The replays' pages mark bot accounts as bots; only this app knows them.
         set_bot_accounts_lookup(bot_account_names)
+        # A running game's replay links to its live table; only this app knows tables.
+        set_live_table_lookup(live_table_url)
 
 
 def _signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:

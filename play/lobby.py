@@ -265,6 +265,20 @@ def _table(table_id: str, request: HttpRequest) -> tuple[Table, bool]:
     return table, seated
 
 
+def live_table_url(game_id: UUID, user: Any) -> str | None:
+    """The live table a running game is played at, for its replay's "Watch it live"
+    (``replays.table.live_table``): only where ``user`` may see the table without an
+    invitation (public, or they sit or sat there, or staff), so that a private table's
+    address is given to nobody else."""
+    table = Table.objects.filter(game_id=game_id, status=Table.Status.RUNNING).first()
+    if table is None:
+        return None
+    signed_in = bool(getattr(user, "is_authenticated", False))
+    allowed = (table.public or bool(getattr(user, "is_staff", False))
+               or (signed_in and table.seats.filter(user_id=user.pk).exists()))
+    return reverse("play:table", kwargs={"table_id": table.id}) if allowed else None
+
+
 @require_safe
 def table_page(request: HttpRequest, table_id: str) -> HttpResponse:
     """The table: the waiting room until it starts, then the live table."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -84,6 +85,27 @@ def set_bot_accounts_lookup(lookup: BotAccountsLookup | None) -> None:
     starts (``PlayConfig.ready``). Without one, no account is a bot account."""
     global _bot_accounts_lookup
     _bot_accounts_lookup = lookup
+
+
+LiveTableLookup = Callable[[UUID, Any], str | None]
+"""Given a running game and who asks, the address of its live table if there is one
+they may see (None: no table plays it, or a private one of others)."""
+
+_live_table_lookup: LiveTableLookup | None = None
+
+
+def set_live_table_lookup(lookup: LiveTableLookup | None) -> None:
+    """Install who finds a running game's live table. The tables are ``play``'s, which
+    this app may not import (the layers): ``play`` installs it when it starts
+    (``PlayConfig.ready``). Without one, no game has a live table."""
+    global _live_table_lookup
+    _live_table_lookup = lookup
+
+
+def live_table(game_id: UUID, user: Any) -> str | None:
+    """The address of the live table ``game_id`` is played at, for ``user`` to watch
+    from its replay (a spectator's replay of a running game does not move on)."""
+    return None if _live_table_lookup is None else _live_table_lookup(game_id, user)
 
 
 def bot_accounts(players: Iterable[str]) -> frozenset[str]:

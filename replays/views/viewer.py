@@ -89,6 +89,7 @@ from replays.table import (
     bot_accounts,
     changes_of,
     display_player,
+    live_table,
     short_name,
     table_answer,
 )
@@ -572,6 +573,9 @@ def _viewer_context(request: HttpRequest, opened: Opened, embed: bool, step: int
             for p in perspectives
         ],
         "config": config,
+        # A spectator's replay of a running game does not move on: its live table does.
+        "live_url": (None if opened.game.finished
+                     else live_table(opened.game.id, request.user)),
         "audit_url": (reverse("replays:audit", kwargs={"game_id": game_id})
                       + ("?" + urlencode(token_param) if token_param else "")
                       if opened.game.finished else None),

@@ -213,3 +213,29 @@ def test_the_lobbys_title_is_words_and_its_words_are_in_the_page_once() -> None:
     title = page.split("<title>", 1)[1].split("</title>", 1)[0]
     assert title == "Lobby · Bohnanza platform"
     assert page.count('id="lobby-words"') == 1
+
+
+def test_a_running_games_replay_links_to_its_live_table_for_whoever_may_watch_it() -> None:
+    """The replay of a running game does not move on; its live table does. The link is
+    given where the table may be seen without an invitation, and nowhere else."""
+    ann, ann_client = _signed_in("ann")
+    public = start(create_table(ann, "classic", 3, seats=["open", "random", "random"],
+                                mine=0), ann)
+    private = start(create_table(ann, "classic", 3, seats=["open", "random", "random"],
+                                 mine=0, public=False), ann)
+    _, eve_client = _signed_in("eve")
+
+    def link(client: Client, table: Table, query: str = "") -> bool:
+        page = client.get(f"/replays/games/{table.game_id}/{query}")
+        assert page.status_code == 200
+        html = page.content.decode()
+        return f'id="replay-live" href="/play/tables/{table.id}/"' in html
+
+    assert link(Client(), public) and link(eve_client, public)
+    assert link(ann_client, private)
+    # The private game's share link opens its replay to eve, not its table's address.
+    token = games().game(private.game_id).share_token
+    assert not link(eve_client, private, f"?token={token}")
+    # A game no table plays (a bots' game, an import) has no link.
+    bots = play_bot_game(games(), ruleset_for("duel", 2), ["random", "random"], "nolive")
+    assert 'id="replay-live"' not in Client().get(f"/replays/games/{bots.id}/").content.decode()

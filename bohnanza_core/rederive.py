@@ -18,6 +18,7 @@ from bohnanza_core.engine import command_for, new_game, play
 from bohnanza_core.errors import IllegalMove, RulesetError
 from bohnanza_core.events import Event, GameStarted
 from bohnanza_core.state import GameState
+from bohnanza_core.views import EVERYTHING, Perspective, redact
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,11 @@ def show(event: Event) -> str:
     return " ".join([name, *parts])
 
 
-def _differ(recorded: Sequence[Event], produced: Sequence[Event], start: int) -> str | None:
-    for offset, expected in enumerate(produced):
+def _differ(recorded: Sequence[Event], produced: Sequence[Event], start: int,
+            perspective: Perspective = EVERYTHING) -> str | None:
+    for offset, full in enumerate(produced):
         index = start + offset
+        expected = redact(full, perspective)
         if index >= len(recorded):
             return (f"#{index + 1}: the record ends, but the rules say {show(expected)} "
                     "comes next")
@@ -85,19 +88,30 @@ def shown_apart(event: Event, other: Event) -> str:
     return " ".join(parts)
 
 
-def rederive(events: Sequence[Event]) -> Rederivation:
-    """Replay ``events`` through the rules and compare, event by event."""
+def rederive(events: Sequence[Event], *, perspective: Perspective = EVERYTHING,
+             revealed: tuple[str, str] | None = None,
+             derived: list[Event] | None = None) -> Rederivation:
+    """Replay ``events`` through the rules and compare, event by event.
+
+    ``events`` are the full record, or (``perspective``) a seat's or a spectator's
+    view of a game that has ended, whose seed and salt the end revealed
+    (``revealed``): the rules then derive every hidden card again from the seed, and
+    each event they derive, as the perspective sees it, must equal the record's. The
+    events derived, hidden values and all, are appended to ``derived`` (the hidden
+    values' commitments are the caller's to compare: :mod:`bohnanza_core.verify`)."""
     if not events or not isinstance(events[0], GameStarted):
         return Rederivation(False, 0, 1, "#1: a game begins with GameStarted", False, None)
     start = events[0]
-    if start.seed is None or start.salt is None:
+    seed, salt = revealed if revealed is not None else (start.seed, start.salt)
+    if seed is None or salt is None:
         return Rederivation(False, 0, 1, "#1: the seed is not in this record", False, None)
     try:
-        state, produced = new_game(start.ruleset, start.seats, start.seed, start.salt,
-                                   start.tags)
+        state, produced = new_game(start.ruleset, start.seats, seed, salt, start.tags)
     except RulesetError as exc:
         return Rederivation(False, 0, 1, f"#1: {exc}", False, None)
-    problem = _differ(events, produced, 0)
+    if derived is not None:
+        derived += produced
+    problem = _differ(events, produced, 0, perspective)
     if problem:
         return _bad(problem, state)
     index = len(produced)
@@ -115,7 +129,9 @@ def rederive(events: Sequence[Event]) -> Rederivation:
             produced = play(state, command)
         except IllegalMove as exc:
             return _bad(f"#{index + 1}: illegal: {exc.reason} ({show(events[index])})", state)
-        problem = _differ(events, produced, index)
+        if derived is not None:
+            derived += produced
+        problem = _differ(events, produced, index, perspective)
         if problem:
             return _bad(problem, state)
         index += len(produced)

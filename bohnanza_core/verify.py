@@ -21,10 +21,13 @@ checks, in the order an arbiter would ask:
 Beside the checks, the verdict says who played each seat (:attr:`Verdict.played`) and
 how the game ended, or that the record ends before it does (:attr:`Verdict.ending`).
 
-A seat's or a spectator's file is checked as far as it can be: the file, the chain
-(whose hidden values it holds only as commitments) and, once the game has ended,
-the seed and the actors; the shuffles and the rules need the full record, and are
-reported as not checked (``Verdict.complete`` is false).
+A seat's or a spectator's file holds its hidden values only as commitments. While the
+game runs it is checked as far as it can be: the file, the chain and the actors; the
+shuffles and the rules are reported as not checked (``Verdict.complete`` is false).
+Once the game has ended, the seed and salt it reveals are checked against the
+commitment and then derive the whole game again (:func:`_seen_checks`): every event,
+as the file's perspective sees it, must be the file's, and every hidden value's
+commitment the one the file holds, so the view is audited as whole as the full record.
 
 The verdict names the first bad event. A change that breaks the chain but not the
 rules (say, a timestamp edited) is pinned on the entry before the break; a change
@@ -44,6 +47,7 @@ from bohnanza_core.events import (
     GAME_OVER_TYPES,
     DeckShuffled,
     DiscardPileReshuffled,
+    Event,
     GameEnded,
     GameStarted,
     GameStopped,
@@ -53,9 +57,10 @@ from bohnanza_core.events import (
 from bohnanza_core.export import ExportError, GameFile, read_jsonl
 from bohnanza_core.jsonlimits import MAX_LINES
 from bohnanza_core.narrate import MACHINE_ACTORS, command_seat
-from bohnanza_core.record import Entry, check_chain
+from bohnanza_core.record import Entry, check_chain, commitments_for
 from bohnanza_core.rederive import rederive
 from bohnanza_core.rulesets import preset_mismatch
+from bohnanza_core.views import SPECTATOR, Perspective
 
 FULL_RECORD_NEEDED = "needs the full record (the 'everything' export of a finished game)"
 UNFINISHED = "the record ends before the game does: it holds no result"
@@ -328,12 +333,23 @@ def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
     seed = _seed_check(entries)
     actors = _actors_check(entries)
     checks = [file, chain, seed]
-    for name in ("shuffles", "rules"):
-        checks.append(Check(name, True, f"not checked: {FULL_RECORD_NEEDED}", skipped=True))
+    seen = _seen_checks(entries, game.perspective) if seed.ok and not seed.skipped else None
+    if seen is None:
+        for name in ("shuffles", "rules"):
+            checks.append(Check(name, True, f"not checked: {FULL_RECORD_NEEDED}",
+                                skipped=True))
+    else:
+        checks += seen
     checks.append(actors)
-    bad = [c.first_bad for c in (file, chain, seed, actors)
-           if not c.ok and c.first_bad is not None]
-    ok = file.ok and chain.ok and seed.ok and actors.ok
+    bad = [c.first_bad for c in checks if not c.ok and c.first_bad is not None]
+    ok = all(c.ok for c in checks)
+    if ok and seen is not None:
+        summary = (f"{len(entries)} events of the {game.perspective} view; the chain is "
+                   "intact, the seed revealed at the end matches its commitment, and from "
+                   "it every hidden card and every event follows by the rules")
+        last = entries[-1].event
+        return _named(Verdict(True, None, summary, tuple(checks), len(entries),
+                              isinstance(last, GAME_OVER_TYPES), head), entries)
     if ok:
         summary = (f"{len(entries)} events; as far as the {game.perspective} view can see, "
                    "the chain is intact" + (" and the seed revealed at the end matches its "
@@ -347,6 +363,57 @@ def verify_view(game: GameFile, *, expected_head: str | None = None) -> Verdict:
                           len(entries), isinstance(last, GAME_OVER_TYPES), head,
                           complete=False),
                   entries)
+
+
+def _perspective_named(name: str, seats: int) -> Perspective | None:
+    """The perspective an export's header names (``spectator``, ``seat 2``)."""
+    if name == "spectator":
+        return SPECTATOR
+    word, _, number = name.partition(" ")
+    if word == "seat" and number.isascii() and number.isdigit() and int(number) < seats:
+        return int(number)
+    return None
+
+
+def _seen_checks(entries: Sequence[Entry], perspective_name: str) -> list[Check] | None:
+    """The shuffles and the rules of a seat's or a spectator's file of a game that has
+    ended (its seed and salt revealed, and checked against the commitment): the rules
+    derive the whole game again from the seed and the file's decisions; each event, as
+    the file's perspective sees it, must be the file's, and each hidden value's
+    commitment the one the file holds. None where that cannot be done (a perspective
+    the header does not name plainly)."""
+    start, last = entries[0].event, entries[-1].event
+    assert isinstance(start, GameStarted)
+    perspective = _perspective_named(perspective_name, len(start.seats))
+    if perspective is None or not isinstance(last, GAME_OVER_TYPES):
+        return None
+    derived: list[Event] = []
+    rules = rederive([entry.event for entry in entries], perspective=perspective,
+                     revealed=(last.seed, last.salt), derived=derived)
+    shuffles = [n for n, entry in enumerate(entries, start=1)
+                if isinstance(entry.event, DeckShuffled | DiscardPileReshuffled)]
+    hidden_bad = next((n for n, (entry, full) in enumerate(zip(entries, derived, strict=False),
+                                                            start=1)
+                       if full.SECRET and commitments_for(full, n, last.salt)
+                       != entry.commitments), None)
+    if hidden_bad is not None and (rules.first_bad is None or hidden_bad < rules.first_bad):
+        what = "shuffled order" if hidden_bad in shuffles else "hidden card"
+        check = Check("shuffles" if hidden_bad in shuffles else "rules", False,
+                      f"#{hidden_bad}: the {what} the file commits to is not the one the "
+                      "seed gives", hidden_bad)
+        other = Check("rules" if check.name == "shuffles" else "shuffles", True,
+                      "not checked past the first bad event", skipped=True)
+        return sorted([check, other], key=lambda c: c.name != "shuffles")
+    checked = [n for n in shuffles if n <= rules.events_checked]
+    shuffled = (Check("shuffles", True, f"{len(checked)} of {len(shuffles)} shuffles "
+                      "recomputed from the revealed seed; each commitment the file holds is "
+                      "the order's") if len(checked) == len(shuffles) else
+                Check("shuffles", True, f"{len(checked)} of {len(shuffles)} shuffles "
+                      "recomputed from the revealed seed; the others come after the rules' "
+                      "first bad event and were not checked", skipped=True))
+    reason = (f"every event, as the {perspective_name} view sees it, follows from the rules "
+              "and the revealed seed" if rules.ok else rules.reason)
+    return [shuffled, Check("rules", rules.ok, reason, rules.first_bad)]
 
 
 def _chain_check(entries: Sequence[Entry], head: str | None,

@@ -212,37 +212,85 @@ def test_a_shuffle_that_does_not_follow_from_the_seed(game: list[Any]) -> None:
 
 
 def test_a_seat_file_is_audited_as_far_as_it_goes(game: list[Any]) -> None:
-    """A seat's file re-hashes (its hidden values are there as commitments) and, the
-    game over, its seed is checked; the shuffles and the rules are not checked."""
+    """A seat's file re-hashes (its hidden values are there as commitments); while the
+    game runs, that is all; once it has ended, the seed it reveals derives every
+    hidden card and every event again, each as the seat sees it."""
     shown = chain(game)[-1].hash
     seat = verify_text(export_jsonl(game, 1), expected_head=shown)
-    assert seat.ok and not seat.complete, seat.report()
-    assert "seat 1 view" in seat.summary and "everything" in seat.summary
-    assert seat.report().startswith("VALID AS FAR AS IT GOES: ")
+    assert seat.ok and seat.complete, seat.report()
+    assert seat.report().startswith("VALID: ") and "seat 1 view" in seat.summary
     checks = {c.name: c for c in seat.checks}
     assert checks["chain"].ok and checks["seed"].ok and not checks["seed"].skipped
-    assert checks["shuffles"].skipped and checks["rules"].skipped
-    assert "[skip] rules" in seat.report()
-    # A game in progress: no seed to check yet.
+    assert not checks["shuffles"].skipped and not checks["rules"].skipped
+    assert "recomputed from the revealed seed" in checks["shuffles"].detail
+    # A game in progress: no seed to check yet, and so neither shuffles nor rules.
     running = verify_text(export_jsonl(game[:300], SPECTATOR))
-    assert running.ok and {c.name: c for c in running.checks}["seed"].skipped
+    assert running.ok and not running.complete, running.report()
+    assert running.report().startswith("VALID AS FAR AS IT GOES: ")
+    checks = {c.name: c for c in running.checks}
+    assert checks["seed"].skipped and checks["shuffles"].skipped and checks["rules"].skipped
+    assert "[skip] rules" in running.report()
     # One of seat 1's own cards changed: it no longer opens its commitment.
     lines = _parse(export_jsonl(game, 1))
     i = next(n for n, line in enumerate(lines) if line.get("type") == "CardDrawn"
              and line["seat"] == 1 and n > 100)
     lines[i]["card"] = (lines[i]["card"] + 1) % 104
     bad = verify_text(_text(lines))
-    assert not bad.ok and bad.first_bad == i + 1, bad.report()
+    assert not bad.ok and bad.first_bad == i, bad.report()  # the rules name it itself
     # Another seat's commitment changed: the chain breaks there too.
     lines = _parse(export_jsonl(game, 1))
     j = next(n for n, line in enumerate(lines) if line.get("type") == "CardDrawn"
              and line["seat"] == 2 and n > 100)
     lines[j]["commitments"]["card"] = "0" * 64
-    assert verify_text(_text(lines)).first_bad == j + 1
+    assert verify_text(_text(lines)).first_bad == j
     # The seed revealed at the end, altered: the commitment made at the start catches it.
     lines = _parse(export_jsonl(game, SPECTATOR))
     lines[-1]["seed"] = "guess"
     assert not {c.name: c for c in verify_text(_text(lines)).checks}["seed"].ok
+
+
+def _rechained(lines: list[dict[str, Any]]) -> str:
+    """A view's lines chained again as they now are, as a careful cheat would."""
+    from bohnanza_core.export import read_jsonl
+
+    entries = read_jsonl(_text(lines)).entries  # reading checks no chain
+    previous = GENESIS
+    for line, entry in zip(lines[1:], entries, strict=True):
+        line["previous_hash"] = previous
+        previous = Entry(entry.seq, entry.event, entry.actor, entry.at, previous,
+                         entry.commitments).hash
+    return _text([{**lines[0], "head": previous}, *lines[1:]])
+
+
+def test_a_hidden_card_committed_to_falsely_is_caught_once_the_seed_is_out(
+        game: list[Any]) -> None:
+    """The end reveals the game's salt, so a cheat can commit to any card in a
+    spectator's file and chain it again; the seed then says which card it was."""
+    from bohnanza_core.commitments import commit
+    from bohnanza_core.record import secret_texts
+
+    lines = _parse(export_jsonl(game, SPECTATOR))
+    salt = lines[-1]["salt"]
+    i = next(n for n, line in enumerate(lines) if line.get("type") == "CardDrawn"
+             and n > 100)
+    other = CardDrawn(seat=lines[i]["seat"], card=(game[i - 1].card + 1) % 104)
+    lines[i]["commitments"]["card"] = commit(value_salt(salt, i, "card"),
+                                             secret_texts(other)[0])
+    verdict = verify_text(_rechained(lines))
+    assert not verdict.ok and verdict.first_bad == i, verdict.report()
+    rules = {c.name: c for c in verdict.checks}["rules"]
+    assert rules.detail == (f"#{i}: the hidden card the file commits to is not the one "
+                            "the seed gives")
+    # A deck order committed to falsely is a shuffle's failure.
+    lines = _parse(export_jsonl(game, SPECTATOR))
+    k = next(n for n, line in enumerate(lines) if line.get("type") == "DeckShuffled")
+    shuffled = game[k - 1]
+    forged = type(shuffled)(order=tuple(reversed(shuffled.order)))
+    lines[k]["commitments"]["order"] = commit(value_salt(salt, k, "order"),
+                                              secret_texts(forged)[0])
+    verdict = verify_text(_rechained(lines))
+    assert not verdict.ok and verdict.first_bad == k
+    assert not {c.name: c for c in verdict.checks}["shuffles"].ok
 
 
 def test_a_file_with_salts_and_commitments_wrong_is_refused(game: list[Any]) -> None:

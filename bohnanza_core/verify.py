@@ -248,8 +248,9 @@ def _credits(entries: Sequence[Entry], names: Sequence[str]
             continue
         current = holder[seat]
         if current is None:
-            holder[seat] = _Stretch(actor, n, n)
-            runs[seat].append(holder[seat])  # type: ignore[arg-type]
+            stretch = _Stretch(actor, n, n)
+            holder[seat] = stretch
+            runs[seat].append(stretch)
         elif current.actor == actor:
             current.last, current.decisions = n, current.decisions + 1
         else:
